@@ -1,0 +1,21 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Courier",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+  products: [
+    .library(name: "Courier", targets: ["Courier"]),
+    .library(name: "CourierTesting", targets: ["CourierTesting"]),
+    .executable(name: "movies", targets: ["movies"]),
+  ],
+  targets: [
+    .target(name: "Courier"),
+    .target(name: "CourierTesting", dependencies: ["Courier"]),
+    .executableTarget(name: "movies", dependencies: ["Courier", "CourierTesting"]),
+    .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTesting"]),
+    .testTarget(name: "CourierTestingTests", dependencies: ["Courier", "CourierTesting"]),
+    .testTarget(name: "CourierIntegrationTests", dependencies: ["Courier", "CourierTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Turns an endpoint into the exact `URLRequest` to send. Pure and synchronous: everything
+/// it needs is in the base URL and the configuration.
+struct RequestBuilder: Sendable {
+  let baseURL: URL
+  let configuration: HTTPClient.Configuration
+
+  func urlRequest<E: Endpoint>(for endpoint: E) throws(HTTPError) -> URLRequest {
+    let method = endpoint.method
+    guard !method.rawValue.isEmpty, method.rawValue.utf8.allSatisfy(HeaderValidation.isTokenByte)
+    else {
+      throw .invalidRequest(reason: "the method '\(method.rawValue)' is not a valid HTTP token")
+    }
+    let query = configuration.queryEncoding.encode(endpoint.query)
+    let url = try URLBuilder.url(base: baseURL, path: endpoint.path, query: query)
+
+    var headers = configuration.headers.merging(endpoint.headers)
+    var bodyData: Data?
+    if let body = endpoint.body {
+      bodyData = try body.encoded(
+        encoder: configuration.encoder, queryEncoding: configuration.queryEncoding)
+      if !headers.contains("Content-Type") {
+        headers.add("Content-Type", body.contentType)
+      }
+    }
+    if !headers.contains("Accept"), let accept = ResponseDecoding.acceptedMediaType(for: E.Response.self) {
+      headers.add("Accept", accept)
+    }
+    try HeaderValidation.validate(headers)
+
+    var request = URLRequest(url: url)
+    request.httpMethod = method.rawValue
+    for field in headers {
+      request.addValue(field.value, forHTTPHeaderField: field.name)
+    }
+    request.httpBody = bodyData
+    if let timeout = endpoint.timeout ?? configuration.timeout {
+      request.timeoutInterval = Self.transportTimeout(for: timeout)
+    }
+    return request
+  }
+
+  /// The timeout handed to URLSession as a backstop: whole seconds, never below the real
+  /// deadline, because Linux truncates fractions (0.5 s fires at once) and times idleness.
+  /// The client enforces the exact deadline itself.
+  static func transportTimeout(for timeout: Duration) -> TimeInterval {
+    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+    return max(1, seconds.rounded(.up))
+  }
+}

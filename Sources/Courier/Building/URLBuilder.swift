@@ -1,0 +1,100 @@
+import Foundation
+
+/// Joins a base URL, an endpoint path and an encoded query into one URL, rejecting what
+/// cannot form a URL with a reason that names the problem.
+enum URLBuilder {
+  /// `base` + `path` + `query`, where `query` is already percent-encoded.
+  ///
+  /// The path is appended to the base URL's path whether or not either has a slash at the
+  /// joint (`https://api.example/3` + `movie/1` → `https://api.example/3/movie/1`). An
+  /// absolute `http(s)` URL as `path` replaces the base URL. A `?` in the path starts
+  /// query items that come before `query`'s; the base URL's own query items come first.
+  static func url(base: URL, path: String, query: String) throws(HTTPError) -> URL {
+    try validate(path: path)
+    let (pathPart, pathQuery) = split(path, at: "?")
+    let encodedPath = PercentEncoding.encode(pathPart) { isPathByte($0) }
+    let encodedPathQuery = pathQuery.map { PercentEncoding.encode($0) { isQueryByte($0) } }
+
+    var text: String
+    var queries: [String] = []
+    if let scheme = scheme(of: pathPart) {
+      guard scheme == "http" || scheme == "https" else {
+        throw .invalidRequest(reason: "the path '\(path)' has scheme '\(scheme)'; only http and https are supported")
+      }
+      text = encodedPath
+    } else {
+      let (baseText, baseQuery) = try split(base: base)
+      queries.append(baseQuery)
+      text = join(baseText, encodedPath)
+    }
+    queries.append(encodedPathQuery ?? "")
+    queries.append(query)
+    let fullQuery = queries.filter { !$0.isEmpty }.joined(separator: "&")
+    if !fullQuery.isEmpty {
+      text += "?" + fullQuery
+    }
+    guard let url = URL(string: text), url.host != nil else {
+      throw .invalidRequest(reason: "the path '\(path)' does not form a valid URL with the base URL")
+    }
+    return url
+  }
+
+  private static func validate(path: String) throws(HTTPError) {
+    for byte in path.utf8 where byte < 0x20 || byte == 0x7F {
+      let what = byte == 0x0D || byte == 0x0A ? "CR or LF" : "a control character"
+      throw .invalidRequest(reason: "the path contains \(what)")
+    }
+    if path.utf8.contains(UInt8(ascii: "#")) {
+      throw .invalidRequest(
+        reason: "the path '\(path)' contains '#': a fragment is never sent to the server")
+    }
+    guard PercentEncoding.hasValidEscapes(path) else {
+      throw .invalidRequest(
+        reason: "the path '\(path)' has a '%' that does not start a %XX escape (write %25 for a literal %)")
+    }
+  }
+
+  /// The base URL's text without its query or fragment, and its encoded query.
+  private static func split(base: URL) throws(HTTPError) -> (String, String) {
+    let scheme = base.scheme?.lowercased()
+    guard scheme == "http" || scheme == "https", let host = base.host, !host.isEmpty else {
+      throw .invalidRequest(
+        reason: "the base URL '\(Redaction.url(base))' is not an absolute http or https URL")
+    }
+    let withoutFragment = split(base.absoluteString, at: "#").0
+    let (text, query) = split(withoutFragment, at: "?")
+    return (text, query ?? "")
+  }
+
+  private static func join(_ base: String, _ path: String) -> String {
+    guard !path.isEmpty else { return base }
+    var joined = base
+    while joined.hasSuffix("/") { joined.removeLast() }
+    var tail = Substring(path)
+    while tail.hasPrefix("/") { tail.removeFirst() }
+    return joined + "/" + tail
+  }
+
+  private static func split(_ text: String, at separator: Character) -> (String, String?) {
+    guard let index = text.firstIndex(of: separator) else { return (text, nil) }
+    return (String(text[..<index]), String(text[text.index(after: index)...]))
+  }
+
+  /// The lowercased scheme when `text` starts like `scheme://`.
+  private static func scheme(of text: String) -> String? {
+    guard let range = text.range(of: "://") else { return nil }
+    let candidate = text[..<range.lowerBound]
+    guard let first = candidate.first, first.isLetter,
+      candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+    else { return nil }
+    return candidate.lowercased()
+  }
+
+  private static func isPathByte(_ byte: UInt8) -> Bool {
+    PercentEncoding.isPathCharacter(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "%")
+  }
+
+  private static func isQueryByte(_ byte: UInt8) -> Bool {
+    isPathByte(byte) || byte == UInt8(ascii: "?")
+  }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+extension HTTPClient {
+  /// What a client does for every request unless an endpoint says otherwise.
+  ///
+  /// ```swift
+  /// var configuration = HTTPClient.Configuration()
+  /// configuration.headers["X-Client"] = "movies/1.0"
+  /// configuration.timeout = .seconds(10)
+  /// configuration.decoder.keyDecodingStrategy = .convertFromSnakeCase
+  /// let client = HTTPClient(baseURL: url, configuration: configuration)
+  /// ```
+  public struct Configuration: Sendable {
+    /// Headers sent with every request; an endpoint's headers of the same name win.
+    public var headers: HTTPHeaders
+    /// How long a whole request may take, from the call until the body has arrived; `nil`
+    /// for no deadline of Courier's own (URLSession's 60-second idle timeout still applies).
+    /// 60 seconds by default. Enforced by the client, so fractions of a second work on
+    /// every platform.
+    public var timeout: Duration?
+    /// Encodes `.json` bodies that name no encoder of their own.
+    public var encoder: JSONEncoder
+    /// Decodes `Decodable` answers.
+    public var decoder: JSONDecoder
+    /// How arrays and booleans in queries and form bodies are written.
+    public var queryEncoding: QueryEncoding
+    /// The status codes that count as success; `200..<300` by default.
+    public var acceptableStatusCodes: Range<Int>
+    /// The largest response body accepted, in bytes; larger ones fail with
+    /// ``HTTPError/responseTooLarge(limit:)``. 16 MiB by default; `nil` for no limit.
+    public var maximumResponseBytes: Int?
+
+    /// Creates a configuration; every parameter has a sensible default.
+    public init(
+      headers: HTTPHeaders = HTTPHeaders(),
+      timeout: Duration? = .seconds(60),
+      encoder: JSONEncoder = JSONEncoder(),
+      decoder: JSONDecoder = JSONDecoder(),
+      queryEncoding: QueryEncoding = QueryEncoding(),
+      acceptableStatusCodes: Range<Int> = 200..<300,
+      maximumResponseBytes: Int? = 16 * 1024 * 1024
+    ) {
+      self.headers = headers
+      self.timeout = timeout
+      self.encoder = encoder
+      self.decoder = decoder
+      self.queryEncoding = queryEncoding
+      self.acceptableStatusCodes = acceptableStatusCodes
+      self.maximumResponseBytes = maximumResponseBytes
+    }
+  }
+}

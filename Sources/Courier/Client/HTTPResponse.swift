@@ -1,0 +1,39 @@
+import Foundation
+
+/// A response as received: status, headers, body bytes and the URL that answered.
+public struct HTTPResponse: Sendable, Equatable {
+  /// The status code, e.g. `200`.
+  public var status: Int
+  /// The response headers.
+  public var headers: HTTPHeaders
+  /// The body bytes (decoded from gzip or deflate when the server compressed them).
+  public var body: Data
+  /// The URL that answered, after any redirects.
+  public var url: URL?
+
+  /// Creates a response, e.g. for a stub transport.
+  public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), url: URL? = nil)
+  {
+    self.status = status
+    self.headers = headers
+    self.body = body
+    self.url = url
+  }
+
+  /// Whether the status is in `200..<300`.
+  public var isSuccess: Bool { (200..<300).contains(status) }
+
+  /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.
+  public var text: String? { String(data: body, encoding: .utf8) }
+
+  /// The body decoded as JSON into `type` — for example an API's error payload.
+  public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder())
+    throws(HTTPError) -> T
+  {
+    do {
+      return try decoder.decode(type, from: body)
+    } catch {
+      throw .decodingFailed(reason: DecodingFailure.describe(error, as: T.self), response: self)
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The body of a request, and the `Content-Type` it implies.
+///
+/// ```swift
+/// var body: RequestBody? { .json(Rating(value: 8.5)) }
+/// var body: RequestBody? { .form(["username": name, "password": password]) }
+/// var body: RequestBody? { .data(png, contentType: "image/png") }
+/// ```
+///
+/// A body that cannot be encoded (a `Double.nan` in JSON, say) fails the request with
+/// ``HTTPError/invalidRequest(reason:)`` before anything is sent.
+public struct RequestBody: Sendable {
+  enum Content: Sendable {
+    case json(any Encodable & Sendable, encoder: JSONEncoder?)
+    case form(Query)
+    case data(Data, contentType: String)
+  }
+
+  let content: Content
+
+  /// A JSON body encoded with `encoder`, or with the client's configured encoder when `nil`.
+  /// `Content-Type: application/json`.
+  public static func json(_ value: some Encodable & Sendable, encoder: JSONEncoder? = nil)
+    -> RequestBody
+  {
+    RequestBody(content: .json(value, encoder: encoder))
+  }
+
+  /// An `application/x-www-form-urlencoded` body, encoded with the same rules as queries.
+  public static func form(_ fields: Query) -> RequestBody {
+    RequestBody(content: .form(fields))
+  }
+
+  /// Raw bytes sent as they are, with the given `Content-Type`.
+  public static func data(_ data: Data, contentType: String = "application/octet-stream")
+    -> RequestBody
+  {
+    RequestBody(content: .data(data, contentType: contentType))
+  }
+
+  /// The media type this body is sent as.
+  public var contentType: String {
+    switch content {
+    case .json: "application/json"
+    case .form: "application/x-www-form-urlencoded"
+    case .data(_, let contentType): contentType
+    }
+  }
+
+  /// The encoded bytes, using the client's defaults where the body names none.
+  func encoded(encoder defaultEncoder: JSONEncoder, queryEncoding: QueryEncoding)
+    throws(HTTPError) -> Data
+  {
+    switch content {
+    case .json(let value, let encoder):
+      do {
+        return try (encoder ?? defaultEncoder).encode(value)
+      } catch {
+        throw .invalidRequest(
+          reason: "the JSON body could not be encoded: \(EncodingFailure.describe(error))")
+      }
+    case .form(let fields):
+      return Data(queryEncoding.encode(fields).utf8)
+    case .data(let data, _):
+      return data
+    }
+  }
+}
+
+/// Readable text for an `EncodingError`, naming the path that failed.
+enum EncodingFailure {
+  static func describe(_ error: any Error) -> String {
+    guard let error = error as? EncodingError else { return String(describing: error) }
+    switch error {
+    case .invalidValue(let value, let context):
+      return "invalid value \(value) at \(CodingPathText.describe(context.codingPath))"
+        + (context.debugDescription.isEmpty ? "" : " (\(context.debugDescription))")
+    @unknown default:
+      return String(describing: error)
+    }
+  }
+}
+
+/// A coding path as text: `results[3].title`, or `the top level`.
+enum CodingPathText {
+  static func describe(_ path: [any CodingKey]) -> String {
+    guard !path.isEmpty else { return "the top level" }
+    var text = ""
+    for key in path {
+      if let index = key.intValue {
+        text += "[\(index)]"
+      } else {
+        text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+      }
+    }
+    return text
+  }
+}

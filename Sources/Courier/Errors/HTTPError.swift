@@ -1,0 +1,86 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The one error Courier throws. Switch over it to handle each way a request can fail.
+///
+/// ```swift
+/// do {
+///   let movie = try await client.send(MovieApi.details(id: 42))
+/// } catch .unacceptableStatus(let response) where response.status == 404 {
+///   print("no such movie")
+/// } catch {
+///   print(error)   // a description a person can act on, with credentials redacted
+/// }
+/// ```
+public enum HTTPError: Error, Sendable {
+  /// The request could not be built, so nothing was sent: a path that cannot form a URL,
+  /// a header with CR or LF, a body that cannot be encoded. The reason names the problem.
+  case invalidRequest(reason: String)
+  /// The transport failed: connection refused or lost, DNS, TLS, a malformed response.
+  case transport(URLError)
+  /// The request took longer than its timeout.
+  case timedOut
+  /// The calling task was cancelled; the request was cancelled with it.
+  case cancelled
+  /// The server answered with a status the endpoint does not accept. The response carries
+  /// status, headers and body, so an API's error payload can be decoded (``decodeBody(as:using:)``).
+  case unacceptableStatus(HTTPResponse)
+  /// The body could not be decoded into the response type. The reason names the failing
+  /// key or path; the response is kept.
+  case decodingFailed(reason: String, response: HTTPResponse)
+  /// The response body was larger than the client's `maximumResponseBytes`.
+  case responseTooLarge(limit: Int)
+
+  /// The response involved, for ``unacceptableStatus(_:)`` and
+  /// ``decodingFailed(reason:response:)``.
+  public var response: HTTPResponse? {
+    switch self {
+    case .unacceptableStatus(let response), .decodingFailed(_, let response): response
+    default: nil
+    }
+  }
+
+  /// The status code of the response involved, if there was one.
+  public var status: Int? { response?.status }
+
+  /// The response body decoded as JSON into `type` (an API's error payload, typically), or
+  /// `nil` when there is no response or it does not decode.
+  ///
+  /// ```swift
+  /// catch {
+  ///   if let apiError = error.decodeBody(as: TMDBError.self) { print(apiError.statusMessage) }
+  /// }
+  /// ```
+  public func decodeBody<T: Decodable>(as type: T.Type, using decoder: JSONDecoder = JSONDecoder())
+    -> T?
+  {
+    guard let body = response?.body, !body.isEmpty else { return nil }
+    return try? decoder.decode(type, from: body)
+  }
+
+  /// The error for a failure reported by URLSession.
+  init(urlError: URLError) {
+    switch urlError.code {
+    case .timedOut: self = .timedOut
+    case .cancelled: self = .cancelled
+    default: self = .transport(urlError)
+    }
+  }
+
+  /// The error for anything URLSession's completion handler reports.
+  init(transportFailure error: any Error) {
+    if let urlError = error as? URLError {
+      self.init(urlError: urlError)
+      return
+    }
+    let nsError = error as NSError
+    if nsError.domain == NSURLErrorDomain {
+      self.init(urlError: URLError(URLError.Code(rawValue: nsError.code) ?? .unknown, userInfo: nsError.userInfo))
+    } else {
+      self = .transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: nsError]))
+    }
+  }
+}

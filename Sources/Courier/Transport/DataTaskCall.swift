@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One data task's life, shared by the continuation, URLSession's completion handler and
+/// the cancellation handler, so that the caller is resumed exactly once by whichever
+/// comes first.
+///
+/// Cancellation resumes the caller itself, at once, and cancels the task on another queue:
+/// URLSession on Linux can deliver the completion a second late when busy, and the late
+/// completion then finds the call finished and does nothing.
+final class DataTaskCall: Sendable {
+  typealias Continuation = CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>
+
+  private enum State {
+    case waiting
+    case running(Continuation, URLSessionTask)
+    case cancelledBeforeStart
+    case finished
+  }
+
+  private let state = Locked(State.waiting)
+
+  /// Creates the task with `makeTask` and resumes it, unless the call was cancelled first:
+  /// then the caller is resumed with `.cancelled` and no task is created.
+  func start(_ continuation: Continuation, makeTask: () -> URLSessionTask) {
+    let task: URLSessionTask? = state.withLock { state in
+      guard case .waiting = state else {
+        return nil
+      }
+      let task = makeTask()
+      state = .running(continuation, task)
+      return task
+    }
+    if let task {
+      task.resume()
+    } else {
+      continuation.resume(returning: .failure(.cancelled))
+    }
+  }
+
+  /// URLSession's completion handler.
+  func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
+    let continuation: Continuation? = state.withLock { state in
+      guard case .running(let continuation, _) = state else { return nil }
+      state = .finished
+      return continuation
+    }
+    continuation?.resume(returning: Self.result(data: data, response: response, error: error))
+  }
+
+  /// The cancellation handler: resumes the caller now and cancels the task elsewhere.
+  func cancel() {
+    let running: (Continuation, URLSessionTask)? = state.withLock { state in
+      switch state {
+      case .waiting:
+        state = .cancelledBeforeStart
+        return nil
+      case .running(let continuation, let task):
+        state = .finished
+        return (continuation, task)
+      case .cancelledBeforeStart, .finished:
+        return nil
+      }
+    }
+    guard let (continuation, task) = running else { return }
+    continuation.resume(returning: .failure(.cancelled))
+    // URLSessionTask.cancel() takes URLSession's internal locks; never do that on the
+    // thread that is cancelling a Swift task.
+    DispatchQueue.global().async { task.cancel() }
+  }
+
+  static func result(data: Data?, response: URLResponse?, error: (any Error)?)
+    -> Result<HTTPResponse, HTTPError>
+  {
+    if let error {
+      return .failure(HTTPError(transportFailure: error))
+    }
+    guard let http = response as? HTTPURLResponse else {
+      return .failure(.transport(URLError(.badServerResponse)))
+    }
+    var headers = HTTPHeaders()
+    for (name, value) in http.allHeaderFields {
+      if let name = name as? String, let value = value as? String {
+        headers.add(name, value)
+      }
+    }
+    return .success(
+      HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data(), url: http.url))
+  }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Sends one built request and returns the response: the layer below ``HTTPClient``.
+///
+/// ``URLSessionTransport`` is the real one; `CourierTesting` ships `StubTransport`. Writing
+/// your own takes one method — for example, a transport that answers from memory:
+///
+/// ```swift
+/// struct CannedTransport: HTTPTransport {
+///   let body: Data
+///   func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse {
+///     HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body, url: request.url)
+///   }
+/// }
+/// let client = HTTPClient(baseURL: url, transport: CannedTransport(body: json))
+/// ```
+///
+/// A transport must return promptly with ``HTTPError/cancelled`` when the calling task is
+/// cancelled, and report failures as ``HTTPError`` (`transport`, `timedOut`, `cancelled`).
+/// Status codes are not its business: any response it receives is returned.
+public protocol HTTPTransport: Sendable {
+  /// Sends `request` and returns the whole response.
+  func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse
+}

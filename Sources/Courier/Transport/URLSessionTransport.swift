@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The transport over URLSession: completion-handler data tasks wrapped in checked
+/// continuations, with cancellation that reaches the URLSessionTask.
+///
+/// By default it owns one long-lived session, made from
+/// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)`` and invalidated
+/// when the transport goes away. Pass a session of your own to share one; Courier then
+/// leaves its lifecycle to you.
+public final class URLSessionTransport: HTTPTransport {
+  /// The session requests go through.
+  public let session: URLSession
+  private let ownsSession: Bool
+
+  /// A transport with a session of its own, made from `configuration` (by default
+  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)``).
+  public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultSessionConfiguration()) {
+    session = URLSession(configuration: configuration)
+    ownsSession = true
+  }
+
+  /// A transport over a session you own; it is never invalidated by Courier.
+  public init(session: URLSession) {
+    self.session = session
+    ownsSession = false
+  }
+
+  deinit {
+    if ownsSession {
+      session.finishTasksAndInvalidate()
+    }
+  }
+
+  /// Courier's default session configuration: no URL cache (on Linux a session with one
+  /// can crash when a task is cancelled right after it starts, and it stores nothing
+  /// anyway), no cookies unless asked for, and more connections per host than URLSession's
+  /// default of 6.
+  ///
+  /// - Parameters:
+  ///   - maximumConnectionsPerHost: Concurrent connections to one host; 16 by default.
+  ///   - acceptsCookies: Whether to store and send cookies; off by default (parsing them
+  ///     costs time on every response).
+  public static func defaultSessionConfiguration(
+    maximumConnectionsPerHost: Int = 16,
+    acceptsCookies: Bool = false
+  ) -> URLSessionConfiguration {
+    let configuration = URLSessionConfiguration.default
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
+    if !acceptsCookies {
+      configuration.httpCookieAcceptPolicy = .never
+      configuration.httpShouldSetCookies = false
+      configuration.httpCookieStorage = nil
+    }
+    return configuration
+  }
+
+  /// Sends `request` with a completion-handler data task. Cancelling the calling task
+  /// resumes the caller at once with ``HTTPError/cancelled`` and cancels the data task; if
+  /// the task is cancelled before the request starts, no data task is created.
+  public func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse {
+    let call = DataTaskCall()
+    let session = self.session
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        call.start(continuation) {
+          session.dataTask(with: request) { data, response, error in
+            call.complete(data: data, response: response, error: error)
+          }
+        }
+      }
+    } onCancel: {
+      call.cancel()
+    }
+    return try result.get()
+  }
+}

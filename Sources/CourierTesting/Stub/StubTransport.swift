@@ -1,0 +1,103 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// An in-memory transport for unit tests: routes by method and path to canned responses,
+/// errors or closures, and records every request it sees.
+///
+/// ```swift
+/// let stub = StubTransport()
+///   .on(.get, "/movie/popular", .json(#"{"page":1,"results":[]}"#))
+///   .on(.delete, "/movie/1/rating", failing: .timedOut)
+/// let client = HTTPClient(baseURL: URL(string: "https://api.test/3")!, transport: stub)
+/// _ = try await client.send(MovieApi.popular(page: 1))
+/// #expect(stub.requests.count == 1)
+/// ```
+///
+/// Each stub is its own value with its own record, so tests using stubs run in parallel.
+/// A request that matches no route gets a 404 whose body names the request.
+public struct StubTransport: HTTPTransport {
+  /// Answers a request.
+  public typealias Handler = @Sendable (URLRequest) async throws(HTTPError) -> StubResponse
+
+  private struct Route: Sendable {
+    let method: HTTPMethod?
+    let path: String?
+    let handler: Handler
+  }
+
+  private var routes: [Route] = []
+  private let recorder = Locked<[URLRequest]>([])
+
+  /// How long each request waits before it is answered; the wait ends with
+  /// ``HTTPError/cancelled`` when the calling task is cancelled.
+  public var delay: Duration?
+
+  /// A stub with no routes yet.
+  public init(delay: Duration? = nil) {
+    self.delay = delay
+  }
+
+  /// Every request sent so far, in the order they arrived.
+  public var requests: [URLRequest] { recorder.withLock { $0 } }
+
+  /// This stub with a route answering `method` and `path` with `response`.
+  ///
+  /// The path matches the request URL's path exactly, or its end at a `/` boundary, so
+  /// `"/movie/popular"` matches `https://api.test/3/movie/popular`.
+  public func on(_ method: HTTPMethod, _ path: String, _ response: StubResponse) -> StubTransport {
+    on(method, path) { _ throws(HTTPError) in response }
+  }
+
+  /// This stub with a route failing `method` and `path` with `error`.
+  public func on(_ method: HTTPMethod, _ path: String, failing error: HTTPError) -> StubTransport {
+    on(method, path) { _ throws(HTTPError) in throw error }
+  }
+
+  /// This stub with a route answering `method` and `path` with a closure.
+  public func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) -> StubTransport {
+    var copy = self
+    copy.routes.append(Route(method: method, path: path, handler: handler))
+    return copy
+  }
+
+  /// This stub with a closure answering every request no earlier route matched.
+  public func fallback(_ handler: @escaping Handler) -> StubTransport {
+    var copy = self
+    copy.routes.append(Route(method: nil, path: nil, handler: handler))
+    return copy
+  }
+
+  /// Records the request, waits for `delay`, and answers from the first matching route.
+  public func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse {
+    recorder.withLock { $0.append(request) }
+    if let delay {
+      do {
+        try await Task.sleep(for: delay)
+      } catch {
+        throw .cancelled
+      }
+    }
+    guard !Task.isCancelled else { throw .cancelled }
+    let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+    let path = request.url?.path ?? "/"
+    let stub: StubResponse
+    if let route = routes.first(where: { matches($0, method: method, path: path) }) {
+      stub = try await route.handler(request)
+    } else {
+      stub = StubResponse(status: 404, text: "StubTransport has no route for \(method) \(path)")
+    }
+    return HTTPResponse(status: stub.status, headers: stub.headers, body: stub.body, url: request.url)
+  }
+
+  private func matches(_ route: Route, method: HTTPMethod, path: String) -> Bool {
+    if let routeMethod = route.method, routeMethod != method { return false }
+    guard let routePath = route.path else { return true }
+    if path == routePath { return true }
+    let suffix = routePath.hasPrefix("/") ? routePath : "/" + routePath
+    return path.hasSuffix(suffix)
+  }
+}
