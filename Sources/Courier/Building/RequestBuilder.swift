@@ -28,7 +28,9 @@ struct RequestBuilder: Sendable {
         headers.add("Content-Type", body.contentType)
       }
     }
-    if !headers.contains("Accept"), let accept = ResponseDecoding.acceptedMediaType(for: E.Response.self) {
+    if !headers.contains("Accept"),
+      let accept = ResponseDecoding.acceptedMediaType(for: E.Response.self)
+    {
       headers.add("Accept", accept)
     }
     try HeaderValidation.validate(headers)
@@ -49,7 +51,8 @@ struct RequestBuilder: Sendable {
   /// deadline, because Linux truncates fractions (0.5 s fires at once) and times idleness.
   /// The client enforces the exact deadline itself.
   static func transportTimeout(for timeout: Duration) -> TimeInterval {
-    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+    let seconds =
+      Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
     return max(1, seconds.rounded(.up))
   }
 }

@@ -19,7 +19,8 @@ enum URLBuilder {
     var queries: [String] = []
     if let scheme = scheme(of: pathPart) {
       guard scheme == "http" || scheme == "https" else {
-        throw .invalidRequest(reason: "the path '\(path)' has scheme '\(scheme)'; only http and https are supported")
+        throw .invalidRequest(
+          reason: "the path '\(path)' has scheme '\(scheme)'; only http and https are supported")
       }
       text = encodedPath
     } else {
@@ -34,7 +35,8 @@ enum URLBuilder {
       text += "?" + fullQuery
     }
     guard let url = URL(string: text), url.host != nil else {
-      throw .invalidRequest(reason: "the path '\(path)' does not form a valid URL with the base URL")
+      throw .invalidRequest(
+        reason: "the path '\(path)' does not form a valid URL with the base URL")
     }
     return url
   }
@@ -50,7 +52,9 @@ enum URLBuilder {
     }
     guard PercentEncoding.hasValidEscapes(path) else {
       throw .invalidRequest(
-        reason: "the path '\(path)' has a '%' that does not start a %XX escape (write %25 for a literal %)")
+        reason:
+          "the path '\(path)' has a '%' that does not start a %XX escape (write %25 for a literal %)"
+      )
     }
   }
 

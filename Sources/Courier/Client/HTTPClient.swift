@@ -91,6 +91,7 @@ public actor HTTPClient {
   private nonisolated func data(for request: URLRequest, timeout: Duration?) async throws(HTTPError)
     -> HTTPResponse
   {
+    guard !Task.isCancelled else { throw .cancelled }
     let transport = self.transport
     let response = try await Deadline.run(within: timeout) { () async throws(HTTPError) in
       try await transport.send(request)

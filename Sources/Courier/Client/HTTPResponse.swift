@@ -12,8 +12,9 @@ public struct HTTPResponse: Sendable, Equatable {
   public var url: URL?
 
   /// Creates a response, e.g. for a stub transport.
-  public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), url: URL? = nil)
-  {
+  public init(
+    status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), url: URL? = nil
+  ) {
     self.status = status
     self.headers = headers
     self.body = body

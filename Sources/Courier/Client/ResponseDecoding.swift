@@ -3,7 +3,9 @@ import Foundation
 /// The default decoding behind ``Endpoint/decode(_:using:)``, chosen by the response type at
 /// run time so that it serves enums and the generic ``Request`` alike.
 enum ResponseDecoding {
-  static func decode<Value>(_ type: Value.Type, from response: HTTPResponse, using decoder: JSONDecoder)
+  static func decode<Value>(
+    _ type: Value.Type, from response: HTTPResponse, using decoder: JSONDecoder
+  )
     throws -> Value
   {
     if Value.self == Data.self {
@@ -43,7 +45,9 @@ enum ResponseDecoding {
     return Value.self is any Decodable.Type ? "application/json" : nil
   }
 
-  private static func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data, using decoder: JSONDecoder)
+  private static func decodeJSON<T: Decodable>(
+    _ type: T.Type, from data: Data, using decoder: JSONDecoder
+  )
     throws -> T
   {
     try decoder.decode(type, from: data)
@@ -77,7 +81,8 @@ struct DecodingFailure: Error, CustomStringConvertible {
         "expected \(expected) at \(CodingPathText.describe(context.codingPath)): "
         + context.debugDescription
     case .valueNotFound(let expected, let context):
-      detail = "null where \(expected) was expected at \(CodingPathText.describe(context.codingPath))"
+      detail =
+        "null where \(expected) was expected at \(CodingPathText.describe(context.codingPath))"
     case .dataCorrupted(let context):
       detail =
         "invalid data at \(CodingPathText.describe(context.codingPath)): "

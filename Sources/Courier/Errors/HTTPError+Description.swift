@@ -14,7 +14,8 @@ extension HTTPError: CustomStringConvertible {
     case .transport(let error):
       let url = (error.userInfo[NSURLErrorFailingURLErrorKey] as? URL)
       let target = url.map { " for \(Redaction.url($0))" } ?? ""
-      return "Transport error\(target): \(Self.name(of: error.code)) (URLError \(error.code.rawValue))."
+      return
+        "Transport error\(target): \(Self.name(of: error.code)) (URLError \(error.code.rawValue))."
     case .timedOut:
       return "The request timed out."
     case .cancelled:

@@ -78,7 +78,9 @@ public enum HTTPError: Error, Sendable {
     }
     let nsError = error as NSError
     if nsError.domain == NSURLErrorDomain {
-      self.init(urlError: URLError(URLError.Code(rawValue: nsError.code) ?? .unknown, userInfo: nsError.userInfo))
+      self.init(
+        urlError: URLError(
+          URLError.Code(rawValue: nsError.code) ?? .unknown, userInfo: nsError.userInfo))
     } else {
       self = .transport(URLError(.unknown, userInfo: [NSUnderlyingErrorKey: nsError]))
     }

@@ -18,7 +18,9 @@ public final class URLSessionTransport: HTTPTransport {
 
   /// A transport with a session of its own, made from `configuration` (by default
   /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)``).
-  public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultSessionConfiguration()) {
+  public init(
+    configuration: URLSessionConfiguration = URLSessionTransport.defaultSessionConfiguration()
+  ) {
     session = URLSession(configuration: configuration)
     ownsSession = true
   }

@@ -44,7 +44,9 @@ public struct StubResponse: Sendable {
     status: Int = 200,
     encoder: JSONEncoder = JSONEncoder()
   ) throws -> StubResponse {
-    StubResponse(status: status, headers: ["Content-Type": "application/json"], body: try encoder.encode(value))
+    StubResponse(
+      status: status, headers: ["Content-Type": "application/json"], body: try encoder.encode(value)
+    )
   }
 
   /// A response with only a status (and an empty body).

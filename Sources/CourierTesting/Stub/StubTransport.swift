@@ -58,7 +58,8 @@ public struct StubTransport: HTTPTransport {
   }
 
   /// This stub with a route answering `method` and `path` with a closure.
-  public func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) -> StubTransport {
+  public func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) -> StubTransport
+  {
     var copy = self
     copy.routes.append(Route(method: method, path: path, handler: handler))
     return copy
@@ -90,7 +91,8 @@ public struct StubTransport: HTTPTransport {
     } else {
       stub = StubResponse(status: 404, text: "StubTransport has no route for \(method) \(path)")
     }
-    return HTTPResponse(status: stub.status, headers: stub.headers, body: stub.body, url: request.url)
+    return HTTPResponse(
+      status: stub.status, headers: stub.headers, body: stub.body, url: request.url)
   }
 
   private func matches(_ route: Route, method: HTTPMethod, path: String) -> Bool {

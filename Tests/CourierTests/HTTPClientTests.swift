@@ -1,0 +1,207 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+@Suite("HTTPClient over the stub transport")
+struct HTTPClientTests {
+  let page = #"{"page":1,"results":[{"id":7,"title":"Heat"}]}"#
+
+  @Test("send returns the decoded answer of an enum endpoint")
+  func send() async throws {
+    let stub = StubTransport().on(.get, "/movie/popular", .json(page))
+    let result = try await makeClient(transport: stub).send(MovieApi.popular(page: 1))
+    #expect(result == MoviePage(page: 1, results: [Movie(id: 7, title: "Heat")]))
+    #expect(
+      stub.requests.map { $0.url?.absoluteString } == [
+        "https://api.example.com/3/movie/popular?page=1"
+      ])
+  }
+
+  @Test("response(for:) returns the value with status, headers and URL")
+  func responseMetadata() async throws {
+    let stub = StubTransport().on(
+      .get, "/movie/popular", .json(page, headers: ["X-RateLimit": "39"]))
+    let result = try await makeClient(transport: stub).response(for: MovieApi.popular(page: 1))
+    #expect(result.value.page == 1)
+    #expect(result.status == 200)
+    #expect(result.headers["x-ratelimit"] == "39")
+    #expect(result.response.url?.path == "/3/movie/popular")
+  }
+
+  @Test("a status outside the acceptable range is unacceptableStatus with the body kept")
+  func unacceptable() async throws {
+    struct APIError: Decodable, Equatable {
+      var message: String
+      enum CodingKeys: String, CodingKey { case message = "status_message" }
+    }
+    let stub = StubTransport().on(
+      .get, "/movie/1", .json(#"{"status_message":"not found"}"#, status: 404))
+    let error = await #expect(throws: HTTPError.self) {
+      try await makeClient(transport: stub).send(Request<Movie>(path: "movie/1"))
+    }
+    guard case .unacceptableStatus(let response) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(response.status == 404)
+    #expect(error?.status == 404)
+    #expect(error?.decodeBody(as: APIError.self) == APIError(message: "not found"))
+    #expect(error?.decodeBody(as: Movie.self) == nil)
+  }
+
+  @Test("an endpoint may accept other status codes than the client does")
+  func endpointStatusCodes() async throws {
+    let stub = StubTransport().on(.get, "/maybe", StubResponse(status: 404, text: "none"))
+    let client = makeClient(transport: stub)
+    #expect(
+      try await client.send(Request<String>(path: "maybe", acceptableStatusCodes: 200..<500))
+        == "none")
+    await #expect(throws: HTTPError.self) { try await client.send(Request<String>(path: "maybe")) }
+  }
+
+  @Test("a body over the limit is responseTooLarge; one at the limit is fine")
+  func bodyLimit() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 10
+    let stub = StubTransport()
+      .on(.get, "/big", StubResponse(body: Data(count: 11)))
+      .on(.get, "/fits", StubResponse(body: Data(count: 10)))
+    let client = makeClient(transport: stub, configuration: configuration)
+    #expect(try await client.send(Request<Data>(path: "fits")).count == 10)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "big"))
+    }
+    guard case .responseTooLarge(let limit) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(limit == 10)
+  }
+
+  @Test("transport errors reach the caller unchanged")
+  func transportErrors() async throws {
+    let stub = StubTransport().on(
+      .get, "/down", failing: .transport(URLError(.cannotConnectToHost)))
+    let error = await #expect(throws: HTTPError.self) {
+      try await makeClient(transport: stub).send(Request<Data>(path: "down"))
+    }
+    guard case .transport(let urlError) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .cannotConnectToHost)
+  }
+
+  @Test("a request slower than its timeout is timedOut, and the transport sees the cancellation")
+  func timeout() async throws {
+    let sawCancellation = Locked(false)
+    let stub = StubTransport().on(.get, "/slow") { _ throws(HTTPError) in
+      do {
+        try await Task.sleep(for: .seconds(3600))
+      } catch {
+        sawCancellation.withLock { $0 = true }
+        throw .cancelled
+      }
+      return .status(200)
+    }
+    let error = await #expect(throws: HTTPError.self) {
+      try await makeClient(transport: stub).send(
+        Request<Data>(path: "slow", timeout: .milliseconds(50)))
+    }
+    guard case .timedOut = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(sawCancellation.withLock { $0 })
+  }
+
+  @Test("the client's timeout applies when the endpoint names none; nil means no deadline")
+  func clientTimeout() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.timeout = .milliseconds(20)
+    let stub = StubTransport(delay: .seconds(3600))
+    let error = await #expect(throws: HTTPError.self) {
+      try await makeClient(transport: stub, configuration: configuration).send(
+        Request<Data>(path: "x"))
+    }
+    guard case .timedOut = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+
+    configuration.timeout = nil
+    let fast = StubTransport().on(.get, "/x", StubResponse(text: "ok"))
+    #expect(
+      try await makeClient(transport: fast, configuration: configuration).send(
+        Request<String>(path: "x")) == "ok")
+  }
+
+  @Test("cancelling the caller ends a pending request with cancelled, not timedOut")
+  func cancellation() async throws {
+    let started = AsyncStream<Void>.makeStream()
+    let stub = StubTransport().on(.get, "/wait") { _ throws(HTTPError) in
+      started.continuation.yield()
+      do { try await Task.sleep(for: .seconds(3600)) } catch { throw .cancelled }
+      return .status(200)
+    }
+    let client = makeClient(transport: stub)
+    let task = Task { try await client.send(Request<Data>(path: "wait")) }
+    var iterator = started.stream.makeAsyncIterator()
+    await iterator.next()
+    task.cancel()
+    let result = await task.result
+    guard case .failure(let error as HTTPError) = result, case .cancelled = error else {
+      Issue.record("expected cancelled, got \(result)")
+      return
+    }
+  }
+
+  @Test("a task cancelled before it sends gets cancelled and sends nothing")
+  func cancelledBeforeSend() async throws {
+    let stub = StubTransport(delay: .seconds(3600))
+    let client = makeClient(transport: stub)
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await client.send(Request<Data>(path: "x"))
+    }
+    let result = await task.result
+    guard case .failure(let error as HTTPError) = result, case .cancelled = error else {
+      Issue.record("expected cancelled, got \(result)")
+      return
+    }
+    #expect(stub.requests.isEmpty)
+  }
+
+  @Test("200 concurrent sends are each answered with their own result")
+  func concurrentSends() async throws {
+    let stub = StubTransport().fallback { request throws(HTTPError) in
+      let id = request.url?.lastPathComponent ?? "?"
+      return .json(#"{"id":\#(id),"title":"Movie \#(id)"}"#)
+    }
+    let client = makeClient(transport: stub)
+    let movies = try await withThrowingTaskGroup(of: Movie.self) { group in
+      for id in 0..<200 {
+        group.addTask { try await client.send(Request<Movie>(path: "movie/\(id)")) }
+      }
+      return try await group.reduce(into: [Movie]()) { $0.append($1) }
+    }
+    #expect(movies.count == 200)
+    #expect(Set(movies.map(\.id)) == Set(0..<200))
+    #expect(movies.allSatisfy { $0.title == "Movie \($0.id)" })
+    #expect(stub.requests.count == 200)
+  }
+}
+
+/// A lock-guarded box for observing effects from concurrent closures in tests.
+final class Locked<Value>: @unchecked Sendable {
+  // Safe: `value` is only touched inside `withLock`, under `lock`.
+  private let lock = NSLock()
+  private var value: Value
+  init(_ value: Value) { self.value = value }
+  func withLock<T>(_ body: (inout Value) -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
+  }
+}

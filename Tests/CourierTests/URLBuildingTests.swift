@@ -1,0 +1,99 @@
+import Courier
+import Foundation
+import Testing
+
+@Suite("Joining base URLs, paths and queries")
+struct URLBuildingTests {
+  func url(base: String, path: String, query: Query = Query()) throws -> String {
+    let client = makeClient(baseURL: URL(string: base)!)
+    let request = try client.urlRequest(for: Request<Data>(path: path, query: query))
+    return try #require(request.url?.absoluteString)
+  }
+
+  @Test(
+    "joins with exactly one slash whatever the slashes at the joint",
+    arguments: [
+      ("https://api.example.com/3", "movie/popular"),
+      ("https://api.example.com/3", "/movie/popular"),
+      ("https://api.example.com/3/", "movie/popular"),
+      ("https://api.example.com/3/", "/movie/popular"),
+      ("https://api.example.com/3//", "//movie/popular"),
+    ])
+  func joinsSlashes(base: String, path: String) throws {
+    #expect(try url(base: base, path: path) == "https://api.example.com/3/movie/popular")
+  }
+
+  @Test("joins to a base URL without a path")
+  func baseWithoutPath() throws {
+    #expect(
+      try url(base: "https://api.example.com", path: "movie") == "https://api.example.com/movie")
+    #expect(
+      try url(base: "https://api.example.com/", path: "/movie") == "https://api.example.com/movie")
+  }
+
+  @Test("an empty path is the base URL itself")
+  func emptyPath() throws {
+    #expect(try url(base: "https://api.example.com/3/", path: "") == "https://api.example.com/3/")
+  }
+
+  @Test("keeps the base URL's port and its own query items first")
+  func baseQueryAndPort() throws {
+    let joined = try url(
+      base: "http://127.0.0.1:8080/v1?api_key=abc", path: "items", query: ["page": 2])
+    #expect(joined == "http://127.0.0.1:8080/v1/items?api_key=abc&page=2")
+  }
+
+  @Test("an absolute http(s) URL as the path replaces the base URL")
+  func absolutePath() throws {
+    let joined = try url(
+      base: "https://api.example.com/3", path: "https://cdn.example.com/next?cursor=x%2By",
+      query: ["page": 2])
+    #expect(joined == "https://cdn.example.com/next?cursor=x%2By&page=2")
+  }
+
+  @Test("percent-encodes spaces and non-ASCII in the path and keeps existing escapes")
+  func pathEncoding() throws {
+    #expect(
+      try url(base: "https://h.example/3", path: "search/Amélie & co/50%25")
+        == "https://h.example/3/search/Am%C3%A9lie%20&%20co/50%25")
+  }
+
+  @Test("query items in the path come before the endpoint's")
+  func pathQuery() throws {
+    #expect(
+      try url(base: "https://h.example", path: "list?sort=asc desc", query: ["page": 1])
+        == "https://h.example/list?sort=asc%20desc&page=1")
+  }
+
+  @Test(
+    "a path that cannot form a URL is an invalid request naming the problem",
+    arguments: [
+      ("movie/%zz", "%XX"),
+      ("movie/50%", "%XX"),
+      ("movie\r\nHost: evil", "CR or LF"),
+      ("movie/\u{0}", "control character"),
+      ("movie#top", "fragment"),
+      ("ftp://files.example/x", "only http and https"),
+    ])
+  func badPaths(path: String, expected: String) async throws {
+    let transport = RefusingTransport()
+    let client = makeClient(transport: transport)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: path))
+    }
+    let reason = try #require(error?.invalidRequestReason)
+    #expect(reason.contains(expected), "\(reason)")
+    #expect(transport.sentCount == 0)
+  }
+
+  @Test(
+    "a base URL that is not absolute http(s) is an invalid request",
+    arguments: ["file:///tmp/x", "/relative/only", "mailto:someone@example.com"])
+  func badBaseURL(base: String) throws {
+    let client = makeClient(baseURL: URL(string: base)!)
+    let error = #expect(throws: HTTPError.self) {
+      try client.urlRequest(for: Request<Data>(path: "movie"))
+    }
+    #expect(error?.invalidRequestReason?.contains("base URL") == true)
+  }
+}
