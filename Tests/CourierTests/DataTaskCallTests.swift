@@ -26,14 +26,14 @@ struct DataTaskCallTests {
   func cancelBeforeStart() async {
     let call = DataTaskCall()
     call.cancel()
-    let made = ManagedCounter()
+    let made = Locked(0)
     let result = await withCheckedContinuation { continuation in
       call.start(continuation) {
-        made.increment()
+        made.withLock { $0 += 1 }
         return idleTask().1
       }
     }
-    #expect(made.value == 0)
+    #expect(made.withLock { $0 } == 0)
     guard case .failure(.cancelled) = result else {
       Issue.record("\(result)")
       return
@@ -115,12 +115,4 @@ struct DataTaskCallTests {
     }
     #expect(error.code == .badServerResponse)
   }
-}
-
-final class ManagedCounter: @unchecked Sendable {
-  // Safe: `count` is only touched under `lock`.
-  private let lock = NSLock()
-  private var count = 0
-  var value: Int { lock.withLock { count } }
-  func increment() { lock.withLock { count += 1 } }
 }

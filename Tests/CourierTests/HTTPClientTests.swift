@@ -192,16 +192,3 @@ struct HTTPClientTests {
     #expect(stub.requests.count == 200)
   }
 }
-
-/// A lock-guarded box for observing effects from concurrent closures in tests.
-final class Locked<Value>: @unchecked Sendable {
-  // Safe: `value` is only touched inside `withLock`, under `lock`.
-  private let lock = NSLock()
-  private var value: Value
-  init(_ value: Value) { self.value = value }
-  func withLock<T>(_ body: (inout Value) -> T) -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&value)
-  }
-}

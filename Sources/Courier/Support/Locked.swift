@@ -1,20 +1,22 @@
 import Foundation
 
 /// A value guarded by a lock, for the few places where state is shared across threads
-/// that are not tasks (URLSession callbacks, cancellation handlers).
+/// that are not tasks (URLSession callbacks, cancellation handlers, socket threads).
+///
+/// `package`: shared with CourierTesting and the tests, hidden from users.
 ///
 /// `@unchecked Sendable` is safe because `value` is only reached inside `withLock`,
 /// which holds `lock` for the whole access.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
 
-  init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
   }
 
   /// Runs `body` with exclusive access to the value.
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)
