@@ -20,7 +20,7 @@ struct HTTPErrorTests {
     let text = HTTPError.unacceptableStatus(response).description
     #expect(text.contains("404 Not Found"), "\(text)")
     #expect(text.contains("/3/movie/1"))
-    #expect(text.contains("page=2"))
+    #expect(text.contains("api_key=<redacted>&page=2"), "\(text)")
     #expect(text.contains("status_message"))
     #expect(!text.contains("s3cret"))
     #expect(!text.contains("hunter2"))

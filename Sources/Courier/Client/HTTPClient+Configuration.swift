@@ -10,6 +10,9 @@ extension HTTPClient {
   /// configuration.decoder.keyDecodingStrategy = .convertFromSnakeCase
   /// let client = HTTPClient(baseURL: url, configuration: configuration)
   /// ```
+  ///
+  /// `encoder` and `decoder` are shared objects: set their strategies before creating
+  /// clients, and do not change them while requests are under way.
   public struct Configuration: Sendable {
     /// Headers sent with every request; an endpoint's headers of the same name win.
     public var headers: HTTPHeaders

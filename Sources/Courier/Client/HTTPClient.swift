@@ -28,7 +28,8 @@ public actor HTTPClient {
   /// Creates a client.
   ///
   /// - Parameters:
-  ///   - baseURL: An absolute `http` or `https` URL, possibly with a path (`…/3`).
+  ///   - baseURL: An absolute `http` or `https` URL, possibly with a path (`…/3`). Query
+  ///     items in it (`…/3?api_key=…`) are sent with every request, before the endpoint's.
   ///   - configuration: Headers, timeout, coders and limits for every request.
   ///   - transport: What sends requests; by default a ``URLSessionTransport`` with a session
   ///     of its own, invalidated when the client goes away.

@@ -49,6 +49,9 @@ public enum HTTPError: Error, Sendable {
   /// The response body decoded as JSON into `type` (an API's error payload, typically), or
   /// `nil` when there is no response or it does not decode.
   ///
+  /// Pass the client's decoder (`client.configuration.decoder`) when the payload relies on
+  /// its strategies, such as `.convertFromSnakeCase`; the default is a plain `JSONDecoder`.
+  ///
   /// ```swift
   /// catch {
   ///   if let apiError = error.decodeBody(as: TMDBError.self) { print(apiError.statusMessage) }

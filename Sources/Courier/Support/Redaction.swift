@@ -43,9 +43,10 @@ enum Redaction {
         guard sensitiveQueryNames.contains(name.lowercased()), item.value != nil else {
           return item
         }
-        return URLQueryItem(name: item.name, value: "%3Credacted%3E")
+        return URLQueryItem(name: item.name, value: "REDACTED")
       }
     }
-    return components.string ?? url.absoluteString
+    let text = components.string ?? url.absoluteString
+    return text.replacingOccurrences(of: "=REDACTED", with: "=" + placeholder)
   }
 }

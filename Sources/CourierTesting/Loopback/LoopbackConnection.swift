@@ -1,0 +1,197 @@
+import Courier
+import Foundation
+
+/// One accepted TCP connection: a thread that reads requests off the socket, and a task
+/// that answers the current one.
+///
+/// The reading thread keeps reading while a handler runs, so it sees at once when the
+/// client closes its side; requests that arrive meanwhile (pipelined) wait in the parser
+/// and are answered in order. The socket is closed only when the thread has stopped and
+/// no request is being answered, so a file descriptor is never used after it is closed.
+final class LoopbackConnection: Sendable {
+  private struct State: Sendable {
+    var parser = LoopbackRequestParser()
+    /// A request is being answered: its handler runs, or a 400 is going out.
+    var isServing = false
+    /// The reading thread has not stopped yet.
+    var isReading = true
+    /// The socket has been shut down; no further request will be answered.
+    var isClosing = false
+    /// The file descriptor has been closed.
+    var isClosed = false
+    /// The peer has closed its side (or the socket was shut down).
+    var peerClosed = false
+    var peerClosedWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    var nextWaiterID = 0
+    var handlerTask: Task<Void, Never>?
+  }
+
+  private let socket: Int32
+  private let listener: LoopbackListener
+  private let state = Locked(State())
+
+  init(socket: Int32, listener: LoopbackListener) {
+    self.socket = socket
+    self.listener = listener
+  }
+
+  /// Starts the reading thread.
+  func start() {
+    let thread = Thread { [self] in readUntilClosed() }
+    thread.name = "LoopbackServer connection"
+    thread.start()
+  }
+
+  // MARK: - Reading and answering
+
+  private func readUntilClosed() {
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = LoopbackSocket.receive(socket, into: &buffer)
+      guard count > 0 else { break }
+      state.withLock { $0.parser.append(buffer[..<count]) }
+      serveNextRequest()
+    }
+    let waiters = state.withLock { state in
+      state.isReading = false
+      state.peerClosed = true
+      defer { state.peerClosedWaiters = [:] }
+      return state.peerClosedWaiters.values
+    }
+    for waiter in waiters { waiter.resume() }
+    closeIfDone()
+  }
+
+  /// Starts answering the next buffered request unless one is being answered.
+  private func serveNextRequest() {
+    let malformed = state.withLock { state -> LoopbackError? in
+      guard !state.isServing, !state.isClosing else { return nil }
+      do throws(LoopbackError) {
+        guard let parsed = try state.parser.nextRequest() else {
+          if state.parser.takeContinueRequest() {
+            // Sent under the lock so that nothing else writes meanwhile; it is 25 bytes.
+            try? LoopbackSocket.sendAll(socket, Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+          }
+          return nil
+        }
+        state.isServing = true
+        listener.requestStarted()
+        state.handlerTask = Task { await self.answer(parsed) }
+        return nil
+      } catch {
+        state.isServing = true
+        return error
+      }
+    }
+    if let malformed { reject(malformed) }
+  }
+
+  private func answer(_ parsed: LoopbackRequestParser.Parsed) async {
+    let request = parsed.request
+    let response = LoopbackResponse(
+      connection: self, method: request.method, keepAlive: parsed.keepAlive)
+    do {
+      try await listener.handler(request, response)
+      response.handlerEnded(throwing: nil)
+    } catch {
+      response.handlerEnded(throwing: error)
+    }
+    if !response.allowsNextRequest { close(gracefully: true) }
+    state.withLock { state in
+      state.isServing = false
+      state.handlerTask = nil
+    }
+    serveNextRequest()
+    closeIfDone()
+  }
+
+  /// Answers a request that could not be read with 400 and closes the connection.
+  private func reject(_ error: LoopbackError) {
+    let body = "Bad Request: \(error.description)\n"
+    let head =
+      "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+      + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+    try? LoopbackSocket.sendAll(socket, Data((head + body).utf8))
+    close(gracefully: true)
+    state.withLock { $0.isServing = false }
+    closeIfDone()
+  }
+
+  // MARK: - Used by responses
+
+  /// Sends response bytes. Only called while a request is being answered, so the socket is open.
+  ///
+  /// Throws once the peer has closed its side: the first send after a peer's close would
+  /// otherwise succeed (only the reset it provokes makes later sends fail), and a test
+  /// wants a write after a disconnect to fail every time. HTTP clients do not half-close.
+  func send(_ bytes: Data) throws {
+    guard !isPeerClosed else { throw LoopbackError("the client has closed the connection") }
+    try LoopbackSocket.sendAll(socket, bytes)
+  }
+
+  /// Tells the server that the current request's response has ended.
+  func requestEnded() {
+    listener.requestEnded()
+  }
+
+  /// Whether the peer has closed its side, or the connection has been closed.
+  var isPeerClosed: Bool {
+    state.withLock { $0.peerClosed }
+  }
+
+  /// Returns once the peer has closed its side or the connection has been closed, or when
+  /// the calling task is cancelled.
+  func peerClosed() async {
+    let id = state.withLock { state in
+      defer { state.nextWaiterID += 1 }
+      return state.nextWaiterID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let resumeNow = state.withLock { state in
+          guard !state.peerClosed, !Task.isCancelled else { return true }
+          state.peerClosedWaiters[id] = continuation
+          return false
+        }
+        if resumeNow { continuation.resume() }
+      }
+    } onCancel: {
+      state.withLock { $0.peerClosedWaiters.removeValue(forKey: id) }?.resume()
+    }
+  }
+
+  // MARK: - Closing
+
+  /// Closes the connection: after the bytes already sent (`gracefully`, only the sending
+  /// side is shut down) or at once. The reading thread wakes, and once nothing is being
+  /// answered, the descriptor is closed.
+  func close(gracefully: Bool = false) {
+    state.withLock { state in
+      guard !state.isClosed else { return }
+      state.isClosing = true
+      LoopbackSocket.shutDown(socket, wholly: !gracefully)
+    }
+  }
+
+  /// Closes the connection at once and cancels the handler task, for `stop()`.
+  func stop() {
+    let task = state.withLock { state in
+      if !state.isClosed {
+        state.isClosing = true
+        LoopbackSocket.shutDown(socket, wholly: true)
+      }
+      return state.handlerTask
+    }
+    task?.cancel()
+  }
+
+  private func closeIfDone() {
+    let closed = state.withLock { state in
+      guard !state.isReading, !state.isServing, !state.isClosed else { return false }
+      state.isClosed = true
+      LoopbackSocket.release(socket)
+      return true
+    }
+    if closed { listener.connectionClosed(self) }
+  }
+}

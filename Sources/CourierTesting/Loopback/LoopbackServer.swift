@@ -1,0 +1,78 @@
+import Foundation
+
+/// A small HTTP/1.1 server on 127.0.0.1 for tests: every request goes to one async handler.
+///
+/// Each server binds its own port, so tests using servers run in parallel. Connections are
+/// kept alive between requests, and requests on different connections are handled
+/// concurrently. Sockets are read on dedicated threads; handlers run in tasks.
+///
+/// ```swift
+/// let server = try LoopbackServer { request, response in
+///   try await response.send(json: #"{"page": \#(request.queryValues("page").first ?? "1")}"#)
+/// }
+/// defer { server.stop() }
+/// let url = server.baseURL.appendingPathComponent("3/movie/popular")
+/// ```
+public final class LoopbackServer: Sendable {
+  /// Answers one request by writing to the response.
+  ///
+  /// A handler that throws before sending anything produces a 500 with the error's
+  /// description; one that returns without finishing its response is finished for.
+  public typealias Handler = @Sendable (LoopbackRequest, LoopbackResponse) async throws -> Void
+
+  /// The port the server listens on, picked by the OS.
+  public let port: Int
+  private let listener: LoopbackListener
+
+  /// Binds 127.0.0.1 on a port the OS picks and starts serving. Throws if it cannot bind.
+  public init(handler: @escaping Handler) throws {
+    let (socket, port) = try LoopbackSocket.makeListener()
+    self.port = port
+    listener = LoopbackListener(socket: socket, handler: handler)
+    listener.start()
+  }
+
+  deinit {
+    listener.stop()
+  }
+
+  /// `http://127.0.0.1:PORT`.
+  public var baseURL: URL {
+    URL(string: "http://127.0.0.1:\(port)")!
+  }
+
+  /// Requests received (read in full) so far, across all connections. A request is counted
+  /// before its handler starts.
+  public var requestCount: Int {
+    listener.counters.requests
+  }
+
+  /// Connections accepted so far.
+  public var connectionCount: Int {
+    listener.counters.connections
+  }
+
+  /// Requests being answered right now: from when a request has been read until its
+  /// response has ended. A request stops counting before its last bytes are sent, so a
+  /// client that has a complete response never sees it still counted.
+  public var activeRequests: Int {
+    listener.counters.activeRequests
+  }
+
+  /// The most requests that were being answered at the same time.
+  public var maxActiveRequests: Int {
+    listener.counters.maxActiveRequests
+  }
+
+  /// Stops accepting, closes every connection and frees the port; running handlers are
+  /// cancelled. Safe to call more than once; also called when the server is deallocated.
+  public func stop() {
+    listener.stop()
+  }
+
+  /// A port on 127.0.0.1 that nothing listens on, for "connection refused" tests: bound
+  /// to an OS-picked port, read and closed again.
+  public static func closedPort() throws -> Int {
+    try LoopbackSocket.unusedPort()
+  }
+}

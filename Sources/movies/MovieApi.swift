@@ -1,0 +1,67 @@
+import Courier
+
+/// The TMDB v3 movie endpoints this program calls.
+///
+/// An enum has one `Response` type, and TMDB's calls answer different types. So the cases
+/// are the calls that answer a ``MoviePage`` — the classic enum endpoint — and the calls
+/// that answer something else are small typed endpoints (``Details``, ``Videos``) made by
+/// static functions named like cases. Every call site reads the same and is typed by the
+/// compiler:
+///
+/// ```swift
+/// let page = try await client.send(MovieApi.popular(page: 1))     // MoviePage
+/// let movie = try await client.send(MovieApi.details(id: 550))    // Movie
+/// let videos = try await client.send(MovieApi.video(id: 550))     // VideoList
+/// ```
+///
+/// The alternatives are worse: one `Response` enum wrapping every answer makes each caller
+/// switch over answers it knows it cannot get, and a case per call with `Response = Data`
+/// gives up the typing that is the point of `Endpoint`.
+enum MovieApi: Endpoint {
+  /// Every case answers a page of movies.
+  typealias Response = MoviePage
+
+  /// The current popular movies, 20 to a page, from page 1.
+  case popular(page: Int)
+  /// Movies recommended to someone who liked the movie `id`.
+  case recommended(id: Int, page: Int = 1)
+
+  var path: String {
+    switch self {
+    case .popular: "movie/popular"
+    case .recommended(let id, _): "movie/\(id)/recommendations"
+    }
+  }
+
+  var query: Query {
+    switch self {
+    case .popular(let page), .recommended(_, let page): ["page": page]
+    }
+  }
+}
+
+extension MovieApi {
+  /// `movie/{id}`: one movie with its details (runtime, genres, tagline).
+  struct Details: Endpoint {
+    /// The movie.
+    typealias Response = Movie
+    /// The movie's id.
+    var id: Int
+    var path: String { "movie/\(id)" }
+  }
+
+  /// `movie/{id}/videos`: a movie's trailers, teasers and clips.
+  struct Videos: Endpoint {
+    /// The videos.
+    typealias Response = VideoList
+    /// The movie's id.
+    var id: Int
+    var path: String { "movie/\(id)/videos" }
+  }
+
+  /// The details of the movie `id`.
+  static func details(id: Int) -> Details { Details(id: id) }
+
+  /// The videos of the movie `id`.
+  static func video(id: Int) -> Videos { Videos(id: id) }
+}

@@ -1,0 +1,179 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("A failing server gives a typed error", .timeLimit(.minutes(1)))
+struct FailureTests {
+  struct TMDBError: Decodable, Equatable {
+    var statusCode: Int
+    var statusMessage: String
+    enum CodingKeys: String, CodingKey {
+      case statusCode = "status_code"
+      case statusMessage = "status_message"
+    }
+  }
+
+  @Test("404 with a JSON error body is unacceptableStatus whose payload decodes")
+  func notFound() async throws {
+    let loopback = try Loopback { _, response in
+      try await response.send(
+        status: 404, json: #"{"status_code":34,"status_message":"Not found."}"#)
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Movie>(path: "movie/999"))
+    }
+    guard case .unacceptableStatus(let response) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(response.status == 404)
+    #expect(response.headers["Content-Type"] == "application/json")
+    #expect(response.url?.path == "/3/movie/999")
+    #expect(
+      error?.decodeBody(as: TMDBError.self)
+        == TMDBError(statusCode: 34, statusMessage: "Not found."))
+  }
+
+  @Test("500 is unacceptableStatus with the body in the description")
+  func serverError() async throws {
+    let loopback = try Loopback { _, response in
+      try await response.send(status: 500, text: "database on fire")
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Movie>(path: "m"))
+    }
+    #expect(error?.status == 500)
+    #expect(error?.description.contains("database on fire") == true)
+  }
+
+  @Test("invalid JSON is decodingFailed, keeping the response")
+  func invalidJSON() async throws {
+    let loopback = try Loopback { _, response in
+      try await response.send(json: #"{"id": 1, "title": }"#)
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Movie>(path: "m"))
+    }
+    guard case .decodingFailed(_, let response) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(response.text == #"{"id": 1, "title": }"#)
+  }
+
+  @Test("a handler slower than a 200 ms timeout is timedOut, and the server sees the client leave")
+  func timeout() async throws {
+    let gone = Signal()
+    let loopback = try Loopback { _, response in
+      await response.clientDisconnected()
+      gone.fire()
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "slow", timeout: .milliseconds(200)))
+    }
+    guard case .timedOut = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    await watched { await gone.wait() }
+  }
+
+  @Test("a connection closed mid-body is a transport error")
+  func closedMidBody() async throws {
+    let loopback = try Loopback { _, response in
+      try await response.writeHead(status: 200, contentLength: 1000)
+      try await response.write(Data(repeating: 65, count: 10))
+      response.closeConnection()
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "cut"))
+    }
+    guard case .transport = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+  }
+
+  @Test("a connection closed before any reply is a transport error")
+  func emptyReply() async throws {
+    let loopback = try Loopback { _, response in
+      response.closeConnection()
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "x"))
+    }
+    guard case .transport = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+  }
+
+  @Test("a refused connection is a transport error with cannotConnectToHost")
+  func refused() async throws {
+    let port = try LoopbackServer.closedPort()
+    let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "x"))
+    }
+    guard case .transport(let urlError) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .cannotConnectToHost)
+    #expect(error?.description.contains("127.0.0.1") == true)
+  }
+
+  @Test("a body over the limit is responseTooLarge, one under it is not")
+  func oversized() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 64 * 1024
+    let loopback = try Loopback(configuration: configuration) { request, response in
+      let size = request.path.hasSuffix("big") ? 64 * 1024 + 1 : 64 * 1024
+      try await response.send(body: Data(repeating: 120, count: size))
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let small = try await client.send(Request<Data>(path: "small"))
+    #expect(small.count == 64 * 1024)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "big"))
+    }
+    guard case .responseTooLarge(let limit) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(limit == 64 * 1024)
+  }
+
+  @Test("a chunked body is read whole")
+  func chunked() async throws {
+    let loopback = try Loopback { _, response in
+      try await response.writeHead(status: 200, headers: ["Content-Type": "text/plain"])
+      for word in ["one ", "two ", "three"] {
+        try await response.write(Data(word.utf8))
+      }
+      try await response.finish()
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let text = try await client.send(Request<String>(path: "words"))
+    #expect(text == "one two three")
+  }
+}
