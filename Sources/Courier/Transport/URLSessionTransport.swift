@@ -43,11 +43,14 @@ public final class URLSessionTransport: HTTPTransport {
   /// default of 6.
   ///
   /// - Parameters:
-  ///   - maximumConnectionsPerHost: Concurrent connections to one host; 16 by default.
+  ///   - maximumConnectionsPerHost: Concurrent connections to one host; 32 by default.
+  ///     Measured with 64 requests in flight (`Benchmarks/connections.sh`): against a server
+  ///     that takes 20 ms, 32 connections carry about 4× the requests of URLSession's 6;
+  ///     against one that answers at once the limit makes no difference.
   ///   - acceptsCookies: Whether to store and send cookies; off by default (parsing them
   ///     costs time on every response).
   public static func defaultSessionConfiguration(
-    maximumConnectionsPerHost: Int = 16,
+    maximumConnectionsPerHost: Int = 32,
     acceptsCookies: Bool = false
   ) -> URLSessionConfiguration {
     let configuration = URLSessionConfiguration.default

@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Benchmarks live in their own package so that only they may depend on benchmarking
+// packages and peers; the root package stays dependency-free.
+let package = Package(
+  name: "CourierBenchmarks",
+  platforms: [.macOS(.v13)],
+  dependencies: [.package(name: "Courier", path: "../")],
+  targets: [
+    .executableTarget(
+      name: "ConnectionsPerHost",
+      dependencies: [
+        .product(name: "Courier", package: "Courier"),
+        .product(name: "CourierTesting", package: "Courier"),
+      ]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
