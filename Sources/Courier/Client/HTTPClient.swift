@@ -48,8 +48,11 @@ public actor HTTPClient {
 
   /// Sends the endpoint's request and returns its decoded answer.
   ///
+  /// The result may be ignored, for endpoints that answer ``EmptyResponse``.
+  ///
   /// - Throws: ``HTTPError``: `invalidRequest` (nothing was sent), `transport`, `timedOut`,
   ///   `cancelled`, `unacceptableStatus`, `decodingFailed` or `responseTooLarge`.
+  @discardableResult
   public nonisolated func send<E: Endpoint>(_ endpoint: E) async throws(HTTPError) -> E.Response {
     try await response(for: endpoint).value
   }

@@ -1,0 +1,107 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("StubTransport")
+struct StubTransportTests {
+  let base = URL(string: "https://api.test/3")!
+
+  func request(_ method: HTTPMethod = .get, _ path: String) -> URLRequest {
+    var request = URLRequest(url: base.appendingPathComponent(path))
+    request.httpMethod = method.rawValue
+    return request
+  }
+
+  @Test("routes by method and path, matching the full path or its end at a slash")
+  func routing() async throws {
+    let stub = StubTransport()
+      .on(.get, "/movie/popular", StubResponse(text: "get"))
+      .on(.post, "movie/popular", StubResponse(status: 201, text: "post"))
+    #expect(try await stub.send(request(.get, "movie/popular")).body == Data("get".utf8))
+    #expect(try await stub.send(request(.post, "movie/popular")).status == 201)
+    let fullPath = StubTransport().on(.get, "/3/movie/popular", .status(200))
+    #expect(try await fullPath.send(request(.get, "movie/popular")).status == 200)
+    let notAtBoundary = StubTransport().on(.get, "popular", .status(200))
+    #expect(try await notAtBoundary.send(request(.get, "moviepopular")).status == 404)
+  }
+
+  @Test("an unrouted request is a 404 naming the request")
+  func unrouted() async throws {
+    let response = try await StubTransport().send(request(.delete, "movie/1"))
+    #expect(response.status == 404)
+    #expect(response.text == "StubTransport has no route for DELETE /3/movie/1")
+  }
+
+  @Test("the first matching route wins; the fallback answers the rest")
+  func fallback() async throws {
+    let stub = StubTransport()
+      .on(.get, "/a", StubResponse(text: "first"))
+      .on(.get, "/a", StubResponse(text: "second"))
+      .fallback { request throws(HTTPError) in StubResponse(text: "fallback \(request.url!.path)") }
+    #expect(try await stub.send(request(.get, "a")).text == "first")
+    #expect(try await stub.send(request(.get, "b")).text == "fallback /3/b")
+  }
+
+  @Test("a failing route throws its error")
+  func failing() async throws {
+    let stub = StubTransport().on(.get, "/down", failing: .timedOut)
+    let error = await #expect(throws: HTTPError.self) { try await stub.send(request(.get, "down")) }
+    guard case .timedOut = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+  }
+
+  @Test("records every request in order, and each stub keeps its own record")
+  func recording() async throws {
+    let first = StubTransport().on(.get, "/x", .status(200))
+    let second = StubTransport().on(.get, "/x", .status(200))
+    _ = try await first.send(request(.get, "x"))
+    _ = try await first.send(request(.post, "y"))
+    #expect(first.requests.map(\.httpMethod) == ["GET", "POST"])
+    #expect(first.requests.map { $0.url?.path } == ["/3/x", "/3/y"])
+    #expect(second.requests.isEmpty)
+  }
+
+  @Test("the response carries the stub's status, headers, body and the request URL")
+  func responseShape() async throws {
+    let stub = StubTransport().on(
+      .get, "/m", .json(#"{"a":1}"#, status: 202, headers: ["ETag": "v1"]))
+    let response = try await stub.send(request(.get, "m"))
+    #expect(response.status == 202)
+    #expect(response.headers["etag"] == "v1")
+    #expect(response.headers["Content-Type"] == "application/json")
+    #expect(response.text == #"{"a":1}"#)
+    #expect(response.url == base.appendingPathComponent("m"))
+  }
+
+  @Test("a delayed answer ends with cancelled when the task is cancelled")
+  func delayHonoursCancellation() async throws {
+    let stub = StubTransport(delay: .seconds(3600)).on(.get, "/x", .status(200))
+    let task = Task { try await stub.send(request(.get, "x")) }
+    task.cancel()
+    let result = await task.result
+    guard case .failure(let error as HTTPError) = result, case .cancelled = error else {
+      Issue.record("expected cancelled, got \(result)")
+      return
+    }
+  }
+
+  @Test("a short delay still answers")
+  func delayAnswers() async throws {
+    let stub = StubTransport(delay: .milliseconds(1)).on(.get, "/x", .status(204))
+    #expect(try await stub.send(request(.get, "x")).status == 204)
+  }
+
+  @Test("JSON from an Encodable value")
+  func jsonEncoding() async throws {
+    struct Movie: Encodable { var id = 1 }
+    let stub = StubTransport().on(.get, "/m", try .json(encoding: Movie()))
+    #expect(try await stub.send(request(.get, "m")).text == #"{"id":1}"#)
+  }
+}

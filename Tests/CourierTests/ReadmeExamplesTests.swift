@@ -1,0 +1,86 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+/// The README's examples, compiled and run against a stub, so the documentation cannot
+/// drift from the API.
+@Suite("README examples")
+struct ReadmeExamplesTests {
+  struct Film: Decodable, Sendable { let id: Int }
+
+  struct FilmPage: Decodable, Sendable {
+    let page: Int
+    let results: [Film]
+  }
+
+  enum FilmApi: Endpoint {
+    typealias Response = FilmPage
+    case popular(page: Int)
+    case search(text: String, year: Int?)
+
+    var path: String {
+      switch self {
+      case .popular: "movie/popular"
+      case .search: "search/movie"
+      }
+    }
+
+    var query: Query {
+      switch self {
+      case .popular(let page): ["page": page]
+      case .search(let text, let year): ["query": text, "year": year]
+      }
+    }
+  }
+
+  struct Rating: Encodable, Sendable { let value: Double }
+
+  struct TMDBError: Decodable { let statusMessage: String }
+
+  @Test("the quick start sends, inspects and handles errors as the README shows")
+  func quickStart() async throws {
+    let token = "t0ken"
+    let stub = StubTransport()
+      .on(.get, "/movie/popular", .json(#"{"page":1,"results":[{"id":550}]}"#))
+      .on(.post, "/movie/550/rating", .status(201))
+      .on(.get, "/movie/0", .json(#"{"status_message":"not found"}"#, status: 404))
+      .fallback { _ throws(HTTPError) in .json(#"{"id":550}"#) }
+
+    var configuration = HTTPClient.Configuration()
+    configuration.headers["Authorization"] = "Bearer \(token)"
+    configuration.timeout = .seconds(10)
+    configuration.decoder.keyDecodingStrategy = .convertFromSnakeCase
+
+    let client = HTTPClient(
+      baseURL: URL(string: "https://api.themoviedb.org/3")!, configuration: configuration,
+      transport: stub)
+    let page = try await client.send(FilmApi.popular(page: 1))
+    let full = try await client.response(for: FilmApi.popular(page: 2))
+    #expect(page.results.first?.id == 550)
+    #expect(full.status == 200)
+
+    let movie = try await client.send(Request<Film>(path: "movie/550"))
+    try await client.send(
+      Request<EmptyResponse>(
+        method: .post, path: "movie/550/rating", body: .json(Rating(value: 8.5))))
+    #expect(movie.id == 550)
+
+    let request = try client.urlRequest(for: FilmApi.search(text: "Amélie", year: nil))
+    #expect(
+      request.url?.absoluteString == "https://api.themoviedb.org/3/search/movie?query=Am%C3%A9lie")
+    #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer t0ken")
+
+    var message = ""
+    do {
+      _ = try await client.send(Request<Film>(path: "movie/0"))
+    } catch .unacceptableStatus(let response) where response.status == 404 {
+      message =
+        HTTPError.unacceptableStatus(response).decodeBody(
+          as: TMDBError.self, using: client.configuration.decoder)?.statusMessage ?? ""
+    } catch {
+      Issue.record("\(error)")
+    }
+    #expect(message == "not found")
+  }
+}
