@@ -9,12 +9,19 @@ let package = Package(
   dependencies: [.package(name: "Courier", path: "../")],
   targets: [
     .executableTarget(
+      name: "DeadlineCost",
+      dependencies: [
+        .product(name: "Courier", package: "Courier"),
+        .product(name: "CourierTesting", package: "Courier"),
+      ]
+    ),
+    .executableTarget(
       name: "ConnectionsPerHost",
       dependencies: [
         .product(name: "Courier", package: "Courier"),
         .product(name: "CourierTesting", package: "Courier"),
       ]
-    )
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

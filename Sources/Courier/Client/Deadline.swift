@@ -1,14 +1,13 @@
-/// Runs an operation with a deadline of Courier's own, the same on every platform: when the
-/// time is up the operation's task is cancelled and the caller gets ``HTTPError/timedOut``.
+/// Runs an operation with a deadline, for any transport: when the time is up the
+/// operation's task is cancelled and the caller gets ``HTTPError/timedOut``.
 ///
-/// URLSession's own timeout cannot serve: on Linux it is truncated to whole seconds and
-/// measures idleness, not the whole transfer.
+/// Structured and general, but it costs two child tasks and a sleep per request;
+/// ``URLSessionTransport`` uses its ``DeadlineTimer`` instead.
 enum Deadline {
   static func run<T: Sendable>(
-    within timeout: Duration?,
+    until deadline: ContinuousClock.Instant,
     _ operation: @escaping @Sendable () async throws(HTTPError) -> T
   ) async throws(HTTPError) -> T {
-    guard let timeout else { return try await operation() }
     let outcome = await withTaskGroup(of: Result<T, HTTPError>?.self) { group in
       group.addTask {
         do throws(HTTPError) {
@@ -19,7 +18,7 @@ enum Deadline {
       }
       group.addTask {
         do {
-          try await Task.sleep(for: timeout)
+          try await Task.sleep(until: deadline, clock: .continuous)
           return .failure(.timedOut)
         } catch {
           return nil  // cancelled: the operation finished first, or the caller gave up

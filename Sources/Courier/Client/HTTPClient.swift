@@ -96,9 +96,11 @@ public actor HTTPClient {
     -> HTTPResponse
   {
     guard !Task.isCancelled else { throw .cancelled }
-    let transport = self.transport
-    let response = try await Deadline.run(within: timeout) { () async throws(HTTPError) in
-      try await transport.send(request)
+    let response: HTTPResponse
+    if let timeout {
+      response = try await transport.send(request, deadline: .now + timeout)
+    } else {
+      response = try await transport.send(request)
     }
     if let limit = configuration.maximumResponseBytes, response.body.count > limit {
       throw .responseTooLarge(limit: limit)

@@ -4,40 +4,40 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// One data task's life, shared by the continuation, URLSession's completion handler and
-/// the cancellation handler, so that the caller is resumed exactly once by whichever
-/// comes first.
+/// One data task's life, shared by the continuation, URLSession's completion handler, the
+/// cancellation handler and the deadline timer, so that the caller is resumed exactly once
+/// by whichever comes first.
 ///
-/// Cancellation resumes the caller itself, at once, and cancels the task on another queue:
-/// URLSession on Linux can deliver the completion a second late when busy, and the late
-/// completion then finds the call finished and does nothing.
+/// Cancellation and deadlines resume the caller themselves, at once, and cancel the task on
+/// another queue: URLSession on Linux can deliver the completion a second late when busy,
+/// and the late completion then finds the call finished and does nothing.
 final class DataTaskCall: Sendable {
   typealias Continuation = CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>
 
   private enum State {
     case waiting
     case running(Continuation, URLSessionTask)
-    case cancelledBeforeStart
+    case endedBeforeStart(HTTPError)
     case finished
   }
 
   private let state = Locked(State.waiting)
 
-  /// Creates the task with `makeTask` and resumes it, unless the call was cancelled first:
-  /// then the caller is resumed with `.cancelled` and no task is created.
+  /// Creates the task with `makeTask` and resumes it, unless the call was ended first (by
+  /// cancellation or its deadline): then the caller is resumed with that error and no task
+  /// is created.
   func start(_ continuation: Continuation, makeTask: () -> URLSessionTask) {
-    let task: URLSessionTask? = state.withLock { state in
-      guard case .waiting = state else {
-        return nil
+    let outcome: Result<URLSessionTask, HTTPError> = state.withLock { state in
+      if case .endedBeforeStart(let error) = state {
+        return .failure(error)
       }
       let task = makeTask()
       state = .running(continuation, task)
-      return task
+      return .success(task)
     }
-    if let task {
-      task.resume()
-    } else {
-      continuation.resume(returning: .failure(.cancelled))
+    switch outcome {
+    case .success(let task): task.resume()
+    case .failure(let error): continuation.resume(returning: .failure(error))
     }
   }
 
@@ -51,24 +51,31 @@ final class DataTaskCall: Sendable {
     continuation?.resume(returning: Self.result(data: data, response: response, error: error))
   }
 
-  /// The cancellation handler: resumes the caller now and cancels the task elsewhere.
+  /// The cancellation handler: resumes the caller now with `.cancelled` and cancels the
+  /// task elsewhere.
   func cancel() {
+    end(with: .cancelled)
+  }
+
+  /// Ends the call now with `error` (`.cancelled`, `.timedOut`) unless it has already ended,
+  /// and cancels its task on another queue.
+  func end(with error: HTTPError) {
     let running: (Continuation, URLSessionTask)? = state.withLock { state in
       switch state {
       case .waiting:
-        state = .cancelledBeforeStart
+        state = .endedBeforeStart(error)
         return nil
       case .running(let continuation, let task):
         state = .finished
         return (continuation, task)
-      case .cancelledBeforeStart, .finished:
+      case .endedBeforeStart, .finished:
         return nil
       }
     }
     guard let (continuation, task) = running else { return }
-    continuation.resume(returning: .failure(.cancelled))
+    continuation.resume(returning: .failure(error))
     // URLSessionTask.cancel() takes URLSession's internal locks; never do that on the
-    // thread that is cancelling a Swift task.
+    // thread that is cancelling a Swift task or firing a timer.
     DispatchQueue.global().async { task.cancel() }
   }
 

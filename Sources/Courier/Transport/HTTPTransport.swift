@@ -22,7 +22,28 @@ import Foundation
 /// A transport must return promptly with ``HTTPError/cancelled`` when the calling task is
 /// cancelled, and report failures as ``HTTPError`` (`transport`, `timedOut`, `cancelled`).
 /// Status codes are not its business: any response it receives is returned.
+///
+/// Deadlines come with ``send(_:deadline:)``, whose default implementation races
+/// ``send(_:)`` against a sleep and cancels the loser; a transport that can enforce
+/// deadlines more cheaply (as ``URLSessionTransport`` does) implements it too.
 public protocol HTTPTransport: Sendable {
   /// Sends `request` and returns the whole response.
   func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse
+
+  /// Sends `request`, failing with ``HTTPError/timedOut`` if the whole response has not
+  /// arrived by `deadline`.
+  func send(_ request: URLRequest, deadline: ContinuousClock.Instant) async throws(HTTPError)
+    -> HTTPResponse
+}
+
+extension HTTPTransport {
+  /// Races ``send(_:)`` against the deadline: when time is up, the sending task is
+  /// cancelled and the caller gets ``HTTPError/timedOut``.
+  public func send(_ request: URLRequest, deadline: ContinuousClock.Instant) async throws(HTTPError)
+    -> HTTPResponse
+  {
+    try await Deadline.run(until: deadline) { () async throws(HTTPError) in
+      try await send(request)
+    }
+  }
 }

@@ -15,6 +15,7 @@ public final class URLSessionTransport: HTTPTransport {
   /// The session requests go through.
   public let session: URLSession
   private let ownsSession: Bool
+  private let deadlines = DeadlineTimer()
 
   /// A transport with a session of its own, made from `configuration` (by default
   /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)``).
@@ -69,7 +70,31 @@ public final class URLSessionTransport: HTTPTransport {
   /// resumes the caller at once with ``HTTPError/cancelled`` and cancels the data task; if
   /// the task is cancelled before the request starts, no data task is created.
   public func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse {
+    try await send(request, deadlineNanoseconds: nil)
+  }
+
+  /// Sends `request` as ``send(_:)`` does, and ends it with ``HTTPError/timedOut`` at
+  /// `deadline`, resuming the caller at once and cancelling the data task. One timer serves
+  /// every deadline of the transport.
+  public func send(_ request: URLRequest, deadline: ContinuousClock.Instant) async throws(HTTPError)
+    -> HTTPResponse
+  {
+    let remaining = ContinuousClock.now.duration(to: deadline)
+    let nanoseconds =
+      remaining <= .zero
+      ? 0
+      : remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds
+        / 1_000_000_000
+    let uptime = DispatchTime.now().uptimeNanoseconds
+    return try await send(request, deadlineNanoseconds: uptime &+ UInt64(nanoseconds))
+  }
+
+  private func send(_ request: URLRequest, deadlineNanoseconds: UInt64?) async throws(HTTPError)
+    -> HTTPResponse
+  {
     let call = DataTaskCall()
+    let timer = deadlineNanoseconds.map { deadlines.schedule(call, at: $0) }
+    defer { timer.map(deadlines.cancel) }
     let session = self.session
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
