@@ -13,9 +13,16 @@ let package = Package(
     .target(name: "Courier"),
     .target(name: "CourierTesting", dependencies: ["Courier"]),
     .executableTarget(name: "movies", dependencies: ["Courier", "CourierTesting"]),
-    .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTesting"]),
-    .testTarget(name: "CourierTestingTests", dependencies: ["Courier", "CourierTesting"]),
-    .testTarget(name: "CourierIntegrationTests", dependencies: ["Courier", "CourierTesting"]),
+    // Helpers shared by the test targets (a watchdog, a signal); not a product.
+    .target(name: "CourierTestSupport", dependencies: ["Courier"], path: "Tests/Support"),
+    .testTarget(
+      name: "CourierTests", dependencies: ["Courier", "CourierTesting", "CourierTestSupport"]),
+    .testTarget(
+      name: "CourierTestingTests",
+      dependencies: ["Courier", "CourierTesting", "CourierTestSupport"]),
+    .testTarget(
+      name: "CourierIntegrationTests",
+      dependencies: ["Courier", "CourierTesting", "CourierTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -33,6 +34,9 @@ struct RoundTripTests {
     let client = loopback.client
     let seen = try await client.send(Request<Echo>(path: "/search/Amélie & co"))
     #expect(seen.path == "/3/search/Amélie & co")
+    let segment = try await client.send(Request<Echo>(path: "search/\(segment: "What? 50%/off")"))
+    #expect(segment.target == "/3/search/What%3F%2050%25%2Foff")
+    #expect(segment.path == "/3/search/What? 50%/off")
   }
 
   @Test("JSON and form bodies arrive with their content types, and headers with theirs")

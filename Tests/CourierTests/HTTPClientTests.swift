@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -95,12 +96,12 @@ struct HTTPClientTests {
 
   @Test("a request slower than its timeout is timedOut, and the transport sees the cancellation")
   func timeout() async throws {
-    let sawCancellation = Locked(false)
+    let sawCancellation = Signal()
     let stub = StubTransport().on(.get, "/slow") { _ throws(HTTPError) in
       do {
         try await Task.sleep(for: .seconds(3600))
       } catch {
-        sawCancellation.withLock { $0 = true }
+        sawCancellation.fire()
         throw .cancelled
       }
       return .status(200)
@@ -113,7 +114,27 @@ struct HTTPClientTests {
       Issue.record("\(String(describing: error))")
       return
     }
-    #expect(sawCancellation.withLock { $0 })
+    #expect(await watched { await sawCancellation.wait() } != nil)
+  }
+
+  @Test("a timeout returns at once even when the transport is slow to notice cancellation")
+  func timeoutDoesNotWaitForTransport() async throws {
+    let gate = Gate()
+    let stub = StubTransport().on(.get, "/stubborn") { _ throws(HTTPError) in
+      await gate.wait()  // ignores cancellation until the test opens the gate
+      return .status(200)
+    }
+    let client = makeClient(transport: stub)
+    let result = await watched {
+      await Result { () async throws(HTTPError) in
+        try await client.send(Request<Data>(path: "stubborn", timeout: .milliseconds(20)))
+      }
+    }
+    gate.open()
+    guard case .failure(.timedOut)? = result else {
+      Issue.record("expected timedOut, got \(String(describing: result))")
+      return
+    }
   }
 
   @Test("the client's timeout applies when the endpoint names none; nil means no deadline")
@@ -190,5 +211,41 @@ struct HTTPClientTests {
     #expect(Set(movies.map(\.id)) == Set(0..<200))
     #expect(movies.allSatisfy { $0.title == "Movie \($0.id)" })
     #expect(stub.requests.count == 200)
+  }
+}
+
+/// A gate that ignores cancellation: `wait()` returns only after `open()`.
+final class Gate: Sendable {
+  private let waiters = Locked<(open: Bool, continuations: [CheckedContinuation<Void, Never>])>(
+    (false, []))
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let isOpen = waiters.withLock { state in
+        if !state.open { state.continuations.append(continuation) }
+        return state.open
+      }
+      if isOpen { continuation.resume() }
+    }
+  }
+
+  func open() {
+    let continuations = waiters.withLock { state in
+      state.open = true
+      defer { state.continuations = [] }
+      return state.continuations
+    }
+    for continuation in continuations { continuation.resume() }
+  }
+}
+
+extension Result where Failure == HTTPError {
+  /// The outcome of a typed-throwing async operation.
+  init(_ operation: () async throws(HTTPError) -> Success) async {
+    do {
+      self = .success(try await operation())
+    } catch {
+      self = .failure(error)
+    }
   }
 }

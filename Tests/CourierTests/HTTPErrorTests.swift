@@ -49,4 +49,56 @@ struct HTTPErrorTests {
     #expect(texts[3].contains("missing key 'id'") && texts[3].contains("https://h.example/x"))
     #expect(texts[4].contains("10 bytes") && texts[4].contains("maximumResponseBytes"))
   }
+
+  @Test("a token in the URL's user-info is redacted, and so are API-key style names")
+  func userInfoAndNames() {
+    let url = URL(
+      string: "https://ghp_T0KEN@api.example.com/x?access-token=t1&auth=t2&sig=t3&q=visible")!
+    let text = HTTPError.unacceptableStatus(HTTPResponse(status: 401, url: url)).description
+    #expect(
+      !text.contains("T0KEN") && !text.contains("t1") && !text.contains("t2")
+        && !text.contains("t3"), "\(text)")
+    #expect(text.contains("https://<redacted>@api.example.com/x"), "\(text)")
+    #expect(text.contains("q=visible"))
+  }
+
+  @Test("a response prints with its URL and headers redacted")
+  func responseDescription() {
+    let response = HTTPResponse(
+      status: 200,
+      headers: [
+        "Set-Cookie": "session=s3cret", "X-Goog-Api-Key": "s3cret", "Private-Token": "s3cret",
+        "ETag": "v1",
+      ],
+      body: Data(count: 12), url: secretURL)
+    let text = "\(response)"
+    #expect(!text.contains("s3cret") && !text.contains("hunter2"), "\(text)")
+    #expect(text.hasPrefix("200 "), "\(text)")
+    #expect(text.contains("ETag: v1"))
+    #expect(text.contains("12 bytes"))
+    let decoded = DecodedResponse(value: 42, response: response)
+    #expect(!"\(decoded)".contains("s3cret"))
+  }
+
+  @Test("a body excerpt survives a character cut at 200 bytes; a binary body shows nothing")
+  func excerpts() {
+    let text = String(repeating: "a", count: 199) + "é and more"
+    let cut = HTTPError.unacceptableStatus(HTTPResponse(status: 500, body: Data(text.utf8)))
+    #expect(cut.description.contains(String(repeating: "a", count: 199)))
+    let binary = HTTPError.unacceptableStatus(
+      HTTPResponse(status: 500, body: Data([0, 1, 0xFF, 0xFE, 0])))
+    #expect(!binary.description.contains(":\u{0}"))
+    #expect(binary.description.hasSuffix("(no URL)."), "\(binary.description)")
+  }
+
+  @Test("errors compare equal by case and payload, and localizedDescription reads well")
+  func equatableAndLocalized() {
+    #expect(HTTPError.timedOut == .timedOut)
+    #expect(HTTPError.timedOut != .cancelled)
+    #expect(
+      HTTPError.transport(URLError(.cannotConnectToHost))
+        == .transport(URLError(.cannotConnectToHost)))
+    let error: any Error = HTTPError.timedOut
+    #expect(error.localizedDescription == "The request timed out.")
+  }
 }

@@ -35,6 +35,9 @@ struct RequestBuilderTests {
       try client.urlRequest(for: Request<String>(path: "m")).value(forHTTPHeaderField: "Accept")
         == nil)
     #expect(
+      try client.urlRequest(for: Request<String?>(path: "m")).value(forHTTPHeaderField: "Accept")
+        == nil)
+    #expect(
       try client.urlRequest(for: Request<EmptyResponse>(path: "m")).value(
         forHTTPHeaderField: "Accept") == nil)
   }
@@ -103,6 +106,27 @@ struct RequestBuilderTests {
     #expect(
       try makeClient().urlRequest(for: overridden).value(forHTTPHeaderField: "Content-Type")
         == "image/webp")
+  }
+
+  @Test("the body's Content-Type wins over the client's default, the endpoint's over both")
+  func contentTypePrecedence() throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.headers["Content-Type"] = "application/json"
+    let client = makeClient(configuration: configuration)
+    let form = Request<Data>(method: .post, path: "login", body: .form(["user": "a"]))
+    #expect(
+      try client.urlRequest(for: form).value(forHTTPHeaderField: "Content-Type")
+        == "application/x-www-form-urlencoded")
+    let bodiless = Request<Data>(method: .post, path: "ping")
+    #expect(
+      try client.urlRequest(for: bodiless).value(forHTTPHeaderField: "Content-Type")
+        == "application/json")
+    let explicit = Request<Data>(
+      method: .post, path: "login", headers: ["Content-Type": "text/plain"],
+      body: .form(["user": "a"]))
+    #expect(
+      try client.urlRequest(for: explicit).value(forHTTPHeaderField: "Content-Type") == "text/plain"
+    )
   }
 
   @Test("the timeout reaches URLSession as a whole-second backstop, never below the deadline")

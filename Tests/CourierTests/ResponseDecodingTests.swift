@@ -53,6 +53,14 @@ struct ResponseDecodingTests {
       try await send(Movie?.self, .json(#"{"id":1,"title":"Up"}"#)) == Movie(id: 1, title: "Up"))
   }
 
+  @Test("optionals of raw types decode as the wrapped type when a body is present")
+  func optionalRawTypes() async throws {
+    #expect(try await send(String?.self, StubResponse(text: "hello")) == "hello")
+    #expect(try await send(String?.self, .status(204)) == nil)
+    #expect(try await send(Data?.self, StubResponse(body: Data([7]))) == Data([7]))
+    #expect(try await send(Data?.self, .status(200)) == nil)
+  }
+
   @Test("a 204 for a non-optional Decodable says what to use instead")
   func emptyForNonOptional() async throws {
     let error = await #expect(throws: HTTPError.self) { try await send(Movie.self, .status(204)) }

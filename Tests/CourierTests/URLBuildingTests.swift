@@ -74,6 +74,8 @@ struct URLBuildingTests {
       ("movie/\u{0}", "control character"),
       ("movie#top", "fragment"),
       ("ftp://files.example/x", "only http and https"),
+      ("movie/../../admin", "'..' segment"),
+      ("./movie", "'.' or '..'"),
     ])
   func badPaths(path: String, expected: String) async throws {
     let transport = RefusingTransport()
@@ -95,5 +97,23 @@ struct URLBuildingTests {
       try client.urlRequest(for: Request<Data>(path: "movie"))
     }
     #expect(error?.invalidRequestReason?.contains("base URL") == true)
+  }
+
+  @Test(
+    "a segment interpolation keeps user input inside one segment",
+    arguments: [
+      ("What?", "What%3F"), ("50%20off", "50%2520off"), ("a/b", "a%2Fb"), ("#1", "%231"),
+      ("..", "%2E%2E"), (".", "%2E"), ("Amélie", "Am%C3%A9lie"), ("a.b~c", "a.b~c"),
+    ])
+  func segmentInterpolation(value: String, encoded: String) throws {
+    let joined = try url(base: "https://h.example/3", path: "search/\(segment: value)/credits")
+    #expect(joined == "https://h.example/3/search/\(encoded)/credits")
+  }
+
+  @Test("a segment interpolation takes any describable value")
+  func segmentOfInt() throws {
+    #expect(
+      try url(base: "https://h.example", path: "movie/\(segment: 42)")
+        == "https://h.example/movie/42")
   }
 }

@@ -19,15 +19,16 @@ struct RequestBuilder: Sendable {
     let query = configuration.queryEncoding.encode(endpoint.query)
     let url = try URLBuilder.url(base: baseURL, path: endpoint.path, query: query)
 
-    var headers = configuration.headers.merging(endpoint.headers)
+    // Precedence, lowest first: the client's defaults, the body's Content-Type, the
+    // endpoint's own headers.
+    var headers = configuration.headers
     var bodyData: Data?
     if let body = endpoint.body {
       bodyData = try body.encoded(
         encoder: configuration.encoder, queryEncoding: configuration.queryEncoding)
-      if !headers.contains("Content-Type") {
-        headers.add("Content-Type", body.contentType)
-      }
+      headers["Content-Type"] = body.contentType
     }
+    headers = headers.merging(endpoint.headers)
     if !headers.contains("Accept"),
       let accept = ResponseDecoding.acceptedMediaType(for: E.Response.self)
     {

@@ -50,6 +50,12 @@ enum URLBuilder {
       throw .invalidRequest(
         reason: "the path '\(path)' contains '#': a fragment is never sent to the server")
     }
+    let pathPart = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+    if pathPart.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) {
+      throw .invalidRequest(
+        reason: "the path '\(path)' has a '.' or '..' segment, which could leave the base URL's"
+          + " path; interpolate user input with \\(segment:)")
+    }
     guard PercentEncoding.hasValidEscapes(path) else {
       throw .invalidRequest(
         reason:

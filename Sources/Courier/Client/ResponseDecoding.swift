@@ -5,9 +5,13 @@ import Foundation
 enum ResponseDecoding {
   static func decode<Value>(
     _ type: Value.Type, from response: HTTPResponse, using decoder: JSONDecoder
-  )
-    throws -> Value
-  {
+  ) throws -> Value {
+    let isEmpty = response.body.isEmpty || response.status == 204 || response.status == 205
+    if let optional = Value.self as? any OptionalConvertible.Type {
+      if isEmpty { return optional.none as! Value }
+      return optional.wrapping(try decode(optional.wrappedType, from: response, using: decoder))
+        as! Value
+    }
     if Value.self == Data.self {
       return response.body as! Value
     }
@@ -19,10 +23,6 @@ enum ResponseDecoding {
     }
     if Value.self == EmptyResponse.self {
       return EmptyResponse() as! Value
-    }
-    let isEmpty = response.body.isEmpty || response.status == 204 || response.status == 205
-    if isEmpty, let optional = Value.self as? any OptionalConvertible.Type {
-      return optional.none as! Value
     }
     guard let decodable = Value.self as? any Decodable.Type else {
       throw DecodingFailure(
@@ -36,9 +36,12 @@ enum ResponseDecoding {
     return try decodeJSON(decodable, from: response.body, using: decoder) as! Value
   }
 
-  /// The `Accept` value for answers of this type: JSON for `Decodable` types other than the
-  /// raw ones, nothing otherwise.
+  /// The `Accept` value for answers of this type: JSON for `Decodable` types (and optionals
+  /// of them) other than the raw ones, nothing otherwise.
   static func acceptedMediaType<Value>(for type: Value.Type) -> String? {
+    if let optional = Value.self as? any OptionalConvertible.Type {
+      return acceptedMediaType(for: optional.wrappedType)
+    }
     if Value.self == Data.self || Value.self == String.self || Value.self == EmptyResponse.self {
       return nil
     }
@@ -47,19 +50,24 @@ enum ResponseDecoding {
 
   private static func decodeJSON<T: Decodable>(
     _ type: T.Type, from data: Data, using decoder: JSONDecoder
-  )
-    throws -> T
-  {
+  ) throws -> T {
     try decoder.decode(type, from: data)
   }
 }
 
-/// `Optional`, seen without its wrapped type, so an empty body can decode as `nil`.
+/// `Optional`, seen without its wrapped type, so an empty body can decode as `nil` and a
+/// present one as the wrapped type.
 protocol OptionalConvertible {
   static var none: Self { get }
+  static var wrappedType: Any.Type { get }
+  static func wrapping(_ value: Any) -> Self
 }
 
-extension Optional: OptionalConvertible {}
+extension Optional: OptionalConvertible {
+  static var wrappedType: Any.Type { Wrapped.self }
+
+  static func wrapping(_ value: Any) -> Self { value as? Wrapped }
+}
 
 /// A decoding failure with a reason a person can act on.
 struct DecodingFailure: Error, CustomStringConvertible {

@@ -42,7 +42,10 @@ public protocol Endpoint: Sendable {
 
   /// The path, joined to the client's base URL (`"movie/popular"` or `"/movie/popular"`);
   /// or an absolute `http(s)` URL, used as it is. Characters that cannot stand in a URL
-  /// path (spaces, non-ASCII) are percent-encoded; existing `%XX` escapes are kept.
+  /// path (spaces, non-ASCII) are percent-encoded; existing `%XX` escapes are kept, a `?`
+  /// starts query items, and `.`/`..` segments are refused. Interpolate values that come
+  /// from users with `\(segment:)`, which encodes `/`, `?`, `#`, `%` and dots too:
+  /// `"search/\(segment: title)"`.
   var path: String { get }
 
   /// The method; `GET` by default.

@@ -36,11 +36,13 @@ extension HTTPError: CustomStringConvertible {
     "\(status) \(HTTPURLResponse.localizedString(forStatusCode: status).capitalized)"
   }
 
-  /// The start of a text body, for error messages.
+  /// The start of a text body, for error messages. A character cut in two at the end shows
+  /// as U+FFFD; a binary body (NUL bytes, invalid UTF-8) shows nothing.
   static func bodyExcerpt(_ body: Data) -> String {
-    guard !body.isEmpty, let text = String(data: body.prefix(200), encoding: .utf8) else {
-      return ""
-    }
+    guard !body.isEmpty else { return "" }
+    let text = String(decoding: body.prefix(200), as: UTF8.self)
+    let replaced = text.unicodeScalars.filter { $0 == "\u{FFFD}" }.count
+    guard !text.unicodeScalars.contains("\u{0}"), replaced <= 1 else { return "" }
     let flat = text.replacingOccurrences(of: "\n", with: " ")
     return ": " + flat + (body.count > 200 ? "…" : "")
   }
@@ -63,4 +65,9 @@ extension HTTPError: CustomStringConvertible {
     default: "URL loading failed"
     }
   }
+}
+
+extension HTTPError: LocalizedError {
+  /// The same text as ``description``, so `localizedDescription` reads well too.
+  public var errorDescription: String? { description }
 }

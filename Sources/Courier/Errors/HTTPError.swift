@@ -15,7 +15,7 @@ import Foundation
 ///   print(error)   // a description a person can act on, with credentials redacted
 /// }
 /// ```
-public enum HTTPError: Error, Sendable {
+public enum HTTPError: Error, Sendable, Equatable {
   /// The request could not be built, so nothing was sent: a path that cannot form a URL,
   /// a header with CR or LF, a body that cannot be encoded. The reason names the problem.
   case invalidRequest(reason: String)

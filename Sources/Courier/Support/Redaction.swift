@@ -4,49 +4,55 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Hides credentials in anything Courier prints: header values and query values
-/// whose names say they hold a secret.
+/// Hides credentials in anything Courier prints: header values and query values whose
+/// names say they hold a secret, and the user-info part of URLs.
 enum Redaction {
   /// What a hidden value prints as.
   static let placeholder = "<redacted>"
 
-  /// Header names (lowercased) whose values are credentials.
-  static let sensitiveHeaders: Set<String> = [
-    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
-    "x-auth-token",
+  /// Parts of a header or query name (lowercased) that mark its value as a credential:
+  /// `Authorization`, `Cookie`, `X-Api-Key`, `X-Goog-Api-Key`, `Private-Token`, `api_key`,
+  /// `access_token`, `client_secret`, `password`, `sig`…
+  private static let sensitiveParts = [
+    "auth", "cookie", "token", "key", "secret", "password", "passwd", "session", "signature",
+    "credential",
   ]
 
-  /// Query item names (lowercased) whose values are credentials.
-  static let sensitiveQueryNames: Set<String> = [
-    "api_key", "apikey", "api-key", "key", "token", "access_token", "refresh_token",
-    "client_secret", "secret", "password", "signature", "sig",
-  ]
+  /// Names that are credentials though they contain no sensitive part.
+  private static let sensitiveNames: Set<String> = ["sig", "pwd", "code"]
+
+  /// Whether a header or query item with this name carries a credential.
+  static func isSensitive(name: String) -> Bool {
+    let lowered = name.lowercased()
+    return sensitiveNames.contains(lowered) || sensitiveParts.contains { lowered.contains($0) }
+  }
 
   /// `value`, or the placeholder when `name` is a credential header.
   static func headerValue(_ value: String, name: String) -> String {
-    sensitiveHeaders.contains(name.lowercased()) ? placeholder : value
+    isSensitive(name: name) ? placeholder : value
   }
 
-  /// The URL as text with the values of credential query items replaced, and any
-  /// user:password part removed.
+  /// The URL as text with credential query values and any user-info replaced.
   static func url(_ url: URL?) -> String {
     guard let url else { return "(no URL)" }
     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-      return url.absoluteString
+      return placeholder
     }
-    if components.password != nil {
-      components.password = placeholder
-    }
+    let hasUserInfo = components.user != nil || components.password != nil
+    components.user = nil
+    components.password = nil
     if let items = components.percentEncodedQueryItems, !items.isEmpty {
       components.percentEncodedQueryItems = items.map { item in
         let name = item.name.removingPercentEncoding ?? item.name
-        guard sensitiveQueryNames.contains(name.lowercased()), item.value != nil else {
-          return item
-        }
+        guard item.value != nil, isSensitive(name: name) else { return item }
         return URLQueryItem(name: item.name, value: "REDACTED")
       }
     }
-    let text = components.string ?? url.absoluteString
-    return text.replacingOccurrences(of: "=REDACTED", with: "=" + placeholder)
+    var text = (components.string ?? "").replacingOccurrences(
+      of: "=REDACTED", with: "=" + placeholder)
+    if hasUserInfo, let range = text.range(of: "://") {
+      text.insert(contentsOf: placeholder + "@", at: range.upperBound)
+    }
+    return text
   }
 }

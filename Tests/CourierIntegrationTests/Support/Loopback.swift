@@ -27,26 +27,6 @@ struct Loopback {
   }
 }
 
-/// A one-shot signal from a handler to the test: `fire()` any number of times, `wait()`
-/// returns after the first.
-struct Signal: Sendable {
-  private let stream: AsyncStream<Void>
-  private let continuation: AsyncStream<Void>.Continuation
-
-  init() {
-    (stream, continuation) = AsyncStream<Void>.makeStream()
-  }
-
-  func fire() {
-    continuation.yield()
-  }
-
-  func wait() async {
-    var iterator = stream.makeAsyncIterator()
-    _ = await iterator.next()
-  }
-}
-
 /// The request line and body the server saw, echoed back as JSON.
 struct Echo: Codable, Sendable {
   var method: String
