@@ -35,6 +35,21 @@ struct CancellationTests {
     #expect(next == "ok")
   }
 
+  @Test("the transport itself, cancelled before it starts, creates no data task")
+  func transportBeforeStart() async throws {
+    let loopback = try Loopback { _, response in try await response.send(text: "ok") }
+    defer { loopback.stop() }
+    let transport = URLSessionTransport()
+    let request = URLRequest(url: loopback.server.baseURL.appendingPathComponent("x"))
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await transport.send(request)
+    }
+    await expectCancelled(task)
+    #expect(loopback.server.connectionCount == 0)
+    #expect(try await transport.send(request).text == "ok")
+  }
+
   @Test("cancelled during the request: cancelled, and the server sees the client go away")
   func during() async throws {
     let started = Signal()

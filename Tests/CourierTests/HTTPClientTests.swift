@@ -56,7 +56,8 @@ struct HTTPClientTests {
     let stub = StubTransport().on(.get, "/maybe", StubResponse(status: 404, text: "none"))
     let client = makeClient(transport: stub)
     #expect(
-      try await client.send(Request<String>(path: "maybe", acceptableStatusCodes: 200..<500))
+      try await client.send(
+        Request<String>(path: "maybe", acceptableStatusCodes: StatusCodes(200..<500)))
         == "none")
     await #expect(throws: HTTPError.self) { try await client.send(Request<String>(path: "maybe")) }
   }

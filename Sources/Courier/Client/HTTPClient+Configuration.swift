@@ -28,7 +28,7 @@ extension HTTPClient {
     /// How arrays and booleans in queries and form bodies are written.
     public var queryEncoding: QueryEncoding
     /// The status codes that count as success; `200..<300` by default.
-    public var acceptableStatusCodes: Range<Int>
+    public var acceptableStatusCodes: StatusCodes
     /// The largest response body accepted, in bytes; larger ones fail with
     /// ``HTTPError/responseTooLarge(limit:)``. 16 MiB by default; `nil` for no limit.
     public var maximumResponseBytes: Int?
@@ -40,7 +40,7 @@ extension HTTPClient {
       encoder: JSONEncoder = JSONEncoder(),
       decoder: JSONDecoder = JSONDecoder(),
       queryEncoding: QueryEncoding = QueryEncoding(),
-      acceptableStatusCodes: Range<Int> = 200..<300,
+      acceptableStatusCodes: StatusCodes = .success,
       maximumResponseBytes: Int? = 16 * 1024 * 1024
     ) {
       self.headers = headers

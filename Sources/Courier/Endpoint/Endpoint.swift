@@ -65,7 +65,7 @@ public protocol Endpoint: Sendable {
   var timeout: Duration? { get }
 
   /// The status codes that count as success; `nil` (the default) uses the client's.
-  var acceptableStatusCodes: Range<Int>? { get }
+  var acceptableStatusCodes: StatusCodes? { get }
 
   /// Turns a successful response into the answer. Errors thrown here reach the caller as
   /// ``HTTPError/decodingFailed(reason:response:)``.
@@ -89,7 +89,7 @@ extension Endpoint {
   public var timeout: Duration? { nil }
 
   /// The client's acceptable status codes.
-  public var acceptableStatusCodes: Range<Int>? { nil }
+  public var acceptableStatusCodes: StatusCodes? { nil }
 
   /// JSON for `Decodable` types, the raw body for `Data`, UTF-8 text for `String`,
   /// nothing for ``EmptyResponse``, and `nil` for an `Optional` when the body is empty.

@@ -22,7 +22,7 @@ public struct Request<Response: Sendable>: Endpoint {
   /// The timeout for this request, or `nil` for the client's.
   public var timeout: Duration?
   /// The status codes that count as success, or `nil` for the client's.
-  public var acceptableStatusCodes: Range<Int>?
+  public var acceptableStatusCodes: StatusCodes?
 
   /// Creates a request. Only `path` is required.
   public init(
@@ -32,7 +32,7 @@ public struct Request<Response: Sendable>: Endpoint {
     headers: HTTPHeaders = HTTPHeaders(),
     body: RequestBody? = nil,
     timeout: Duration? = nil,
-    acceptableStatusCodes: Range<Int>? = nil
+    acceptableStatusCodes: StatusCodes? = nil
   ) {
     self.method = method
     self.path = path

@@ -88,12 +88,17 @@ final class DataTaskCall: Sendable {
     guard let http = response as? HTTPURLResponse else {
       return .failure(.transport(URLError(.badServerResponse)))
     }
-    var headers = HTTPHeaders()
+    // URLSession hands headers over as a dictionary: the wire order is lost, and repeated
+    // fields (Set-Cookie) arrive joined by ", ". Sorting by name makes equal responses
+    // compare equal.
+    var fields: [HTTPHeaders.Field] = []
     for (name, value) in http.allHeaderFields {
       if let name = name as? String, let value = value as? String {
-        headers.add(name, value)
+        fields.append(HTTPHeaders.Field(name: name, value: value))
       }
     }
+    fields.sort { $0.name.lowercased() < $1.name.lowercased() }
+    let headers = HTTPHeaders(fields)
     return .success(
       HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data(), url: http.url))
   }

@@ -27,6 +27,11 @@ public final class URLSessionTransport: HTTPTransport {
   }
 
   /// A transport over a session you own; it is never invalidated by Courier.
+  ///
+  /// On Linux, give it a session whose configuration has `urlCache = nil` (as
+  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)`` does): with a
+  /// URL cache, which `.default`, `.ephemeral` and `URLSession.shared` all have,
+  /// FoundationNetworking can crash when a task is cancelled right after it starts.
   public init(session: URLSession) {
     self.session = session
     ownsSession = false
