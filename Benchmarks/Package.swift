@@ -8,9 +8,11 @@ let package = Package(
   platforms: [.macOS(.v13)],
   dependencies: [.package(name: "Courier", path: "../")],
   targets: [
+    .target(name: "BenchmarkFixtures"),
     .executableTarget(
       name: "DeadlineCost",
       dependencies: [
+        "BenchmarkFixtures",
         .product(name: "Courier", package: "Courier"),
         .product(name: "CourierTesting", package: "Courier"),
       ]
@@ -18,6 +20,7 @@ let package = Package(
     .executableTarget(
       name: "ConnectionsPerHost",
       dependencies: [
+        "BenchmarkFixtures",
         .product(name: "Courier", package: "Courier"),
         .product(name: "CourierTesting", package: "Courier"),
       ]

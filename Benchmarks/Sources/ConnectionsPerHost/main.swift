@@ -1,3 +1,4 @@
+import BenchmarkFixtures
 import Courier
 import CourierTesting
 import Foundation
@@ -12,20 +13,7 @@ import Foundation
 // without one it is a loopback server in this process, which on 2 cores is itself the
 // bottleneck. The 20 ms server is always a loopback server: its handlers sleep.
 
-struct Movie: Decodable, Sendable {
-  let id: Int
-  let title: String
-}
-
-struct MoviePage: Decodable, Sendable {
-  let page: Int
-  let results: [Movie]
-}
-
-let body = Data(
-  """
-  {"page":1,"total_pages":500,"results":[\((0..<20).map { #"{"id":\#($0),"title":"Movie \#($0)"}"# }.joined(separator: ","))]}
-  """.utf8)
+let body = MoviePage.body
 
 func throughput(of url: URL, connections: Int, requests: Int, inFlight: Int = 64) async throws
   -> Double

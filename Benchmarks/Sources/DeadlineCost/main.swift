@@ -1,3 +1,4 @@
+import BenchmarkFixtures
 import Courier
 import CourierTesting
 import Foundation
@@ -11,20 +12,7 @@ import Foundation
 //
 //   swift run -c release --package-path Benchmarks DeadlineCost
 
-struct Movie: Decodable, Sendable {
-  let id: Int
-  let title: String
-}
-
-struct MoviePage: Decodable, Sendable {
-  let page: Int
-  let results: [Movie]
-}
-
-let body = Data(
-  """
-  {"page":1,"results":[\((0..<20).map { #"{"id":\#($0),"title":"Movie \#($0)"}"# }.joined(separator: ","))]}
-  """.utf8)
+let body = MoviePage.body
 let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(body: body) }
 
 let server = try LoopbackServer { _, response in try await response.send(body: body) }
