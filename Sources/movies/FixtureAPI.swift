@@ -10,7 +10,7 @@ import Foundation
 /// | request | answer |
 /// | --- | --- |
 /// | `GET /3/movie/popular?page=N` | a ``MoviePage``; 400 with TMDB code 22 for a page outside 1…500 |
-/// | `GET /3/movie/{id}` | a ``Movie`` with details |
+/// | `GET /3/movie/{id}` | a ``Movie`` with details, 25 ms late (simulated latency) |
 /// | `GET /3/movie/{id}/recommendations` | a ``MoviePage`` |
 /// | `GET /3/movie/{id}/videos` | a ``VideoList``; slow for ``FixtureData/slowVideosID`` |
 /// | anything else, or an unknown id | 404 with TMDB's error payload, code 34 |
@@ -66,6 +66,12 @@ private struct FixtureRoutes: Sendable {
   /// How long the slow endpoint waits for the client to hang up before it answers anyway.
   static let slowAnswerDelay = Duration.seconds(5)
 
+  /// Simulated network latency: how long `movie/{id}` waits before it answers. A loopback
+  /// server answers in well under a millisecond, which would make fetching details in
+  /// parallel look pointless; a fixed wait, roughly a nearby server's round trip, makes
+  /// the example's sequential-versus-parallel timing real and stable from run to run.
+  static let detailsLatency = Duration.milliseconds(25)
+
   let data: FixtureData
 
   func respond(to request: LoopbackRequest, with response: LoopbackResponse) async throws {
@@ -80,6 +86,7 @@ private struct FixtureRoutes: Sendable {
       }
       try await send(data.popular(page: page), to: response)
     case .details(let id):
+      try await Task.sleep(for: Self.detailsLatency)
       try await send(data.movie(id: id), to: response)
     case .recommendations(let id):
       try await send(data.recommendations(for: id), to: response)

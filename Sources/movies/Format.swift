@@ -21,6 +21,20 @@ enum Format {
     return "\(tenths / 10).\(tenths % 10) ms"
   }
 
+  /// A duration in seconds, to a hundredth: `0.52 s`.
+  static func seconds(_ duration: Duration) -> String {
+    let hundredths = Int((seconds(of: duration) * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
+  }
+
+  /// How many times faster `fast` was than `slow`, to a tenth: `6.5×`.
+  static func speedUp(from slow: Duration, to fast: Duration) -> String {
+    guard fast > .zero else { return "∞×" }
+    let tenths = Int((seconds(of: slow) / seconds(of: fast) * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)×"
+  }
+
   /// `text` broken at spaces into lines of at most `width` characters (longer words stay
   /// whole).
   static func wrap(_ text: String, width: Int) -> String {
@@ -35,5 +49,10 @@ enum Format {
     }
     if !line.isEmpty { lines.append(line) }
     return lines.joined(separator: "\n")
+  }
+
+  /// `duration` in seconds, as a `Double`.
+  private static func seconds(of duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 }

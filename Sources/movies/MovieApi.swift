@@ -14,6 +14,9 @@ import Courier
 /// let videos = try await client.send(MovieApi.video(id: 550))     // VideoList
 /// ```
 ///
+/// The page cases are a ``PagedEndpoint`` too, so `for try await page in
+/// client.pages(MovieApi.popular(page: 1))` reads the list page after page.
+///
 /// The alternatives are worse: one `Response` enum wrapping every answer makes each caller
 /// switch over answers it knows it cannot get, and a case per call with `Response = Data`
 /// gives up the typing that is the point of `Endpoint`.
@@ -36,6 +39,22 @@ enum MovieApi: Endpoint {
   var query: Query {
     switch self {
     case .popular(let page), .recommended(_, let page): ["page": page]
+    }
+  }
+}
+
+extension MovieApi: PagedEndpoint {
+  /// The last page TMDB serves: `total_pages` can be larger, but asking for a page past 500
+  /// is a 400 with TMDB's code 22.
+  static let lastServedPage = 500
+
+  /// The same list's next page, going by TMDB's page numbers: `nil` after the last page
+  /// (`page == total_pages`, or page 500), so `client.pages(.popular(page: 1))` ends there.
+  func nextPage(after page: MoviePage, metadata: HTTPResponse) -> MovieApi? {
+    guard page.page < min(page.totalPages, Self.lastServedPage) else { return nil }
+    switch self {
+    case .popular: return .popular(page: page.page + 1)
+    case .recommended(let id, _): return .recommended(id: id, page: page.page + 1)
     }
   }
 }

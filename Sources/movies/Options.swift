@@ -79,7 +79,8 @@ struct Options: Equatable {
     OPTIONS:
       --base-url URL  Call the TMDB v3 API at URL (e.g. https://api.themoviedb.org/3)
                       instead of the embedded fixture API. Needs TMDB_API_KEY.
-      --page N        The page of popular movies to list, from 1 (default: 1).
+      --page N        The page of popular movies to list and to fetch the details
+                      of, from 1 (default: 1).
       -h, --help      Show this help.
 
     ENVIRONMENT:
@@ -87,10 +88,17 @@ struct Options: Equatable {
                       token (a JWT, two dots) is sent as "Authorization: Bearer …";
                       a v3 API key as the api_key query item.
 
-    Without --base-url the program starts a fixture API on 127.0.0.1 (an ephemeral
-    port) with deterministic data, and needs no network. It lists a page of popular
-    movies, shows the first one's details, cancels a slow request, and decodes a
-    TMDB error payload.
+    The program walks through Courier in six sections: a page of popular movies as
+    a table; the first movie's details (three requests at once); paging through the
+    popular list with `for try await` (at most 5 pages) and one movie at a time with
+    `.items(\\.results)`; the details of the page's movies fetched one by one, then
+    8 at a time with `send(all:maxConcurrent:)`, with both wall times; a cancelled
+    request; and a TMDB error payload decoded from a typed error.
+
+    Without --base-url it starts a fixture API on 127.0.0.1 (an ephemeral port) with
+    deterministic data, and needs no network. Its movie/{id} answers wait 25 ms, a
+    simulated network latency, so that fetching in parallel pays off as it would
+    against a real server. Only the timings differ from run to run.
 
     EXIT STATUS: 0 on success, 1 when a request fails, 2 for a bad command line
     or a missing TMDB_API_KEY.

@@ -1,8 +1,10 @@
 import Courier
 import Foundation
 
-/// The four things the example shows, each a section of output: a page of popular movies,
-/// one movie's details, a cancelled request, and an API error decoded from its payload.
+/// The six things the example shows, each a section of output: a page of popular movies,
+/// one movie's details, paging through a list (`Walkthrough+Paging.swift`), fetching many
+/// movies' details in parallel (`Walkthrough+Parallel.swift`), a cancelled request, and an
+/// API error decoded from its payload.
 struct Walkthrough: Sendable {
   /// The client every step sends through.
   let client: HTTPClient

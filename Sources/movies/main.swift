@@ -49,6 +49,12 @@ do throws(HTTPError) {
     print("\n── The first movie on the page ──\n")
     try await walkthrough.showDetails(of: first.id)
   }
+  print("\n── Paging ──\n")
+  try await walkthrough.pageThroughPopular(maximumPages: 5, takingFirst: 25)
+  if !page.results.isEmpty {
+    print("\n── Fetching details in parallel ──\n")
+    try await walkthrough.fetchDetails(of: page.results, maxConcurrent: 8)
+  }
   print("\n── A cancelled request ──\n")
   await walkthrough.cancelRequest(forVideosOf: FixtureData.slowVideosID, after: .milliseconds(100))
   print("\n── A typed error ──\n")

@@ -215,31 +215,6 @@ struct HTTPClientTests {
   }
 }
 
-/// A gate that ignores cancellation: `wait()` returns only after `open()`.
-final class Gate: Sendable {
-  private let waiters = Locked<(open: Bool, continuations: [CheckedContinuation<Void, Never>])>(
-    (false, []))
-
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let isOpen = waiters.withLock { state in
-        if !state.open { state.continuations.append(continuation) }
-        return state.open
-      }
-      if isOpen { continuation.resume() }
-    }
-  }
-
-  func open() {
-    let continuations = waiters.withLock { state in
-      state.open = true
-      defer { state.continuations = [] }
-      return state.continuations
-    }
-    for continuation in continuations { continuation.resume() }
-  }
-}
-
 extension Result where Failure == HTTPError {
   /// The outcome of a typed-throwing async operation.
   init(_ operation: () async throws(HTTPError) -> Success) async {

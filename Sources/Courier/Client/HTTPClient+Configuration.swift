@@ -32,6 +32,16 @@ extension HTTPClient {
     /// The largest response body accepted, in bytes; larger ones fail with
     /// ``HTTPError/responseTooLarge(limit:)``. 16 MiB by default; `nil` for no limit.
     public var maximumResponseBytes: Int?
+    /// The most requests this client has in flight at once; more wait their turn, first
+    /// come, first served. `nil` (the default) for no limit. Time spent waiting does not
+    /// count against a request's timeout.
+    public var maximumConcurrentRequests: Int?
+    /// The most requests in flight to one host (and port) at once; `nil` (the default) for
+    /// no limit.
+    public var maximumConcurrentRequestsPerHost: Int?
+    /// Whether identical concurrent `GET` and `HEAD` requests (same URL, headers and
+    /// timeout) share one network call; on by default. Never applies to other methods.
+    public var coalescesRequests: Bool
 
     /// Creates a configuration; every parameter has a sensible default.
     public init(
@@ -41,7 +51,10 @@ extension HTTPClient {
       decoder: JSONDecoder = JSONDecoder(),
       queryEncoding: QueryEncoding = QueryEncoding(),
       acceptableStatusCodes: StatusCodes = .success,
-      maximumResponseBytes: Int? = 16 * 1024 * 1024
+      maximumResponseBytes: Int? = 16 * 1024 * 1024,
+      maximumConcurrentRequests: Int? = nil,
+      maximumConcurrentRequestsPerHost: Int? = nil,
+      coalescesRequests: Bool = true
     ) {
       self.headers = headers
       self.timeout = timeout
@@ -50,6 +63,9 @@ extension HTTPClient {
       self.queryEncoding = queryEncoding
       self.acceptableStatusCodes = acceptableStatusCodes
       self.maximumResponseBytes = maximumResponseBytes
+      self.maximumConcurrentRequests = maximumConcurrentRequests
+      self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
+      self.coalescesRequests = coalescesRequests
     }
   }
 }

@@ -24,6 +24,8 @@ public actor HTTPClient {
   public nonisolated let transport: any HTTPTransport
 
   private nonisolated let builder: RequestBuilder
+  nonisolated let limiter: RequestLimiter
+  nonisolated let coalescer = RequestCoalescer()
 
   /// Creates a client.
   ///
@@ -42,6 +44,9 @@ public actor HTTPClient {
     self.configuration = configuration
     self.transport = transport ?? URLSessionTransport()
     self.builder = RequestBuilder(baseURL: baseURL, configuration: configuration)
+    self.limiter = RequestLimiter(
+      maximum: configuration.maximumConcurrentRequests,
+      maximumPerHost: configuration.maximumConcurrentRequestsPerHost)
   }
 
   // MARK: - Sending
@@ -79,6 +84,28 @@ public actor HTTPClient {
     }
   }
 
+  // MARK: - Paging
+
+  /// The pages of a ``PagedEndpoint`` as an `AsyncSequence`, starting from `first`: each is
+  /// fetched when the loop asks for it, and the loop ends after the last page.
+  ///
+  /// ```swift
+  /// for try await page in client.pages(MovieApi.popular(page: 1), maximumPages: 10) {
+  ///   print(page.results.count)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - first: The endpoint of the first page.
+  ///   - maximumPages: Stop after this many pages; `nil` (the default) for all of them.
+  ///   - prefetch: Fetch the next page while the loop works on the current one; off by
+  ///     default (it holds two pages and may fetch one the loop never asks for).
+  public nonisolated func pages<E: PagedEndpoint>(
+    _ first: E, maximumPages: Int? = nil, prefetch: Bool = false
+  ) -> Pages<E> {
+    Pages(client: self, first: first, maximumPages: maximumPages, prefetches: prefetch)
+  }
+
   // MARK: - Inspecting
 
   /// The exact `URLRequest` an endpoint becomes, without sending it: URL, method, headers
@@ -91,20 +118,46 @@ public actor HTTPClient {
 
   // MARK: - Transport
 
-  /// Sends a built request within the deadline and checks the body size.
-  private nonisolated func data(for request: URLRequest, timeout: Duration?) async throws(HTTPError)
+  /// Sends a built request: shared with identical requests in flight, within the
+  /// concurrency limits and the deadline; then checks the body size.
+  nonisolated func data(for request: URLRequest, timeout: Duration?) async throws(HTTPError)
     -> HTTPResponse
   {
     guard !Task.isCancelled else { throw .cancelled }
     let response: HTTPResponse
-    if let timeout {
-      response = try await transport.send(request, deadline: .now + timeout)
+    let method = request.httpMethod ?? "GET"
+    if configuration.coalescesRequests && (method == "GET" || method == "HEAD") {
+      response = try await coalescer.response(for: .init(request, timeout: timeout)) {
+        () async throws(HTTPError) in
+        try await self.limitedSend(request, timeout: timeout)
+      }
     } else {
-      response = try await transport.send(request)
+      response = try await limitedSend(request, timeout: timeout)
     }
     if let limit = configuration.maximumResponseBytes, response.body.count > limit {
       throw .responseTooLarge(limit: limit)
     }
     return response
+  }
+
+  /// Sends through the transport holding the permits the limits ask for. The deadline
+  /// starts once the permits are held.
+  private nonisolated func limitedSend(_ request: URLRequest, timeout: Duration?)
+    async throws(HTTPError) -> HTTPResponse
+  {
+    guard limiter.isLimiting else { return try await transportSend(request, timeout: timeout) }
+    let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
+    return try await limiter.run(host: origin) { () async throws(HTTPError) in
+      try await transportSend(request, timeout: timeout)
+    }
+  }
+
+  private nonisolated func transportSend(_ request: URLRequest, timeout: Duration?)
+    async throws(HTTPError) -> HTTPResponse
+  {
+    if let timeout {
+      return try await transport.send(request, deadline: .now + timeout)
+    }
+    return try await transport.send(request)
   }
 }

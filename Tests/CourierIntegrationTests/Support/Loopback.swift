@@ -53,3 +53,11 @@ extension LoopbackResponse {
     try await send(status: status, json: json)
   }
 }
+
+extension HTTPError {
+  /// The reason of an `invalidRequest`, or nil.
+  var invalidRequestReason: String? {
+    if case .invalidRequest(let reason) = self { return reason }
+    return nil
+  }
+}

@@ -1,15 +1,17 @@
 /// Holds every caller of `arrive()` until `count` callers have arrived, then lets them all
 /// through: a way to have that many handlers running at once without sleeping.
-actor ArrivalGate {
+public actor ArrivalGate {
   private let count: Int
   private var arrived = 0
   private var waiting: [CheckedContinuation<Void, Never>] = []
 
-  init(count: Int) {
+  /// A gate that opens for the `count`-th caller.
+  public init(count: Int) {
     self.count = count
   }
 
-  func arrive() async {
+  /// Waits until `count` callers have arrived (returns at once from then on).
+  public func arrive() async {
     arrived += 1
     if arrived >= count {
       for waiter in waiting { waiter.resume() }

@@ -1,0 +1,43 @@
+/// The client's limits on requests in flight, overall and per host, served first come,
+/// first served.
+///
+/// A request takes its host's permit before the overall one, so a request waiting for a
+/// busy host never holds an overall permit that requests to other hosts could use.
+final class RequestLimiter: Sendable {
+  private let overall: PermitQueue?
+  private let perHostLimit: Int?
+  private let hosts = Locked<[String: PermitQueue]>([:])
+
+  init(maximum: Int?, maximumPerHost: Int?) {
+    overall = maximum.map { PermitQueue(limit: $0) }
+    perHostLimit = maximumPerHost
+  }
+
+  /// Whether any limit applies.
+  var isLimiting: Bool { overall != nil || perHostLimit != nil }
+
+  /// Permits free overall right now, or `nil` without an overall limit.
+  var availablePermits: Int? { overall?.availablePermits }
+
+  /// The queue for `host`, created on first use.
+  func queue(forHost host: String) -> PermitQueue? {
+    guard let perHostLimit else { return nil }
+    return hosts.withLock { queues in
+      if let queue = queues[host] { return queue }
+      let queue = PermitQueue(limit: perHostLimit)
+      queues[host] = queue
+      return queue
+    }
+  }
+
+  /// Runs `body` holding the permits `host` needs, releasing them however it ends. A task
+  /// cancelled while waiting gets ``HTTPError/cancelled`` and holds nothing.
+  func run<T>(host: String, _ body: () async throws(HTTPError) -> T) async throws(HTTPError) -> T {
+    let hostQueue = queue(forHost: host)
+    if let hostQueue { try await hostQueue.acquire() }
+    defer { hostQueue?.release() }
+    if let overall { try await overall.acquire() }
+    defer { overall?.release() }
+    return try await body()
+  }
+}

@@ -1,0 +1,47 @@
+/// A `GET` request that pages by RFC 8288 `Link` headers (`rel="next"`), as GitHub's API
+/// does.
+///
+/// ```swift
+/// let repos = LinkPagedRequest<[Repo]>(path: "orgs/swiftlang/repos", query: ["per_page": 100])
+/// for try await page in client.pages(repos) { … }
+/// ```
+///
+/// Only links to the same origin (scheme, host and port) as the page are followed, so a
+/// `Link` header cannot send the client's credentials elsewhere; a cross-origin next link
+/// ends the paging.
+public struct LinkPagedRequest<Response: Sendable>: PagedEndpoint {
+  /// The path of the first page, or the absolute URL of a later one.
+  public var path: String
+  /// The query of the first page (later pages' URLs carry their own).
+  public var query: Query
+  /// The request's own headers.
+  public var headers: HTTPHeaders
+  /// The timeout per page, or `nil` for the client's.
+  public var timeout: Duration?
+
+  /// Creates the request for the first page.
+  public init(
+    path: String, query: Query = Query(), headers: HTTPHeaders = HTTPHeaders(),
+    timeout: Duration? = nil
+  ) {
+    self.path = path
+    self.query = query
+    self.headers = headers
+    self.timeout = timeout
+  }
+
+  /// The same request for the `rel="next"` link, or `nil` when there is none or it leaves
+  /// the page's origin.
+  public func nextPage(after response: Response, metadata: HTTPResponse) -> Self? {
+    guard let next = metadata.link(rel: "next") else { return nil }
+    if let current = metadata.url {
+      guard current.scheme?.lowercased() == next.scheme?.lowercased(),
+        current.host?.lowercased() == next.host?.lowercased(), current.port == next.port
+      else { return nil }
+    }
+    var page = self
+    page.path = next.absoluteString
+    page.query = Query()
+    return page
+  }
+}

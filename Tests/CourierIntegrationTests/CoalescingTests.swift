@@ -1,0 +1,165 @@
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import Courier
+
+@Suite("Identical concurrent GETs share one network call", .timeLimit(.minutes(1)))
+struct CoalescingTests {
+  /// A server whose answers wait for `release`, counting the requests it receives.
+  func heldServer(
+    configuration: HTTPClient.Configuration = HTTPClient.Configuration(), release: Gate,
+    gone: Signal = Signal()
+  ) throws -> Loopback {
+    try Loopback(configuration: configuration) { request, response in
+      await release.wait()
+      guard !response.isClientDisconnected else {
+        gone.fire()
+        return
+      }
+      try await response.send(text: "answer to \(request.method) \(request.path)")
+    }
+  }
+
+  /// Signals once `count` callers have joined one shared call.
+  func joined(_ count: Int, on client: HTTPClient) -> Signal {
+    let signal = Signal()
+    client.coalescer.onJoin.withLock { $0 = { if $0 >= count { signal.fire() } } }
+    return signal
+  }
+
+  @Test("ten callers, one server hit, every caller answered")
+  func tenCallersOneHit() async throws {
+    let release = Gate()
+    let loopback = try heldServer(release: release)
+    defer { loopback.stop() }
+    let client = loopback.client
+    let allJoined = joined(10, on: client)
+    let callers = (0..<10).map { _ in
+      Task { try await client.send(Request<String>(path: "popular")) }
+    }
+    await watched { await allJoined.wait() }
+    release.open()
+    for caller in callers {
+      #expect(try await caller.value == "answer to GET /3/popular")
+    }
+    #expect(loopback.server.requestCount == 1)
+    #expect(client.coalescer.inFlightCount == 0)
+  }
+
+  @Test("each caller decodes the shared answer as its own endpoint's type")
+  func differentResponseTypes() async throws {
+    let release = Gate()
+    let loopback = try heldServer(release: release)
+    defer { loopback.stop() }
+    let client = loopback.client
+    let allJoined = joined(2, on: client)
+    let text = Task { try await client.send(Request<String>(path: "x")) }
+    let data = Task { try await client.send(Request<Data>(path: "x")) }
+    await watched { await allJoined.wait() }
+    release.open()
+    #expect(try await text.value == "answer to GET /3/x")
+    #expect(try await data.value == Data("answer to GET /3/x".utf8))
+  }
+
+  @Test("other methods, other headers and a client that opts out each get calls of their own")
+  func notShared() async throws {
+    let release = Gate()
+    release.open()
+    let loopback = try heldServer(release: release)
+    defer { loopback.stop() }
+    let client = loopback.client
+    async let first = client.send(Request<String>(method: .post, path: "rate"))
+    async let second = client.send(Request<String>(method: .post, path: "rate"))
+    _ = try await (first, second)
+    #expect(loopback.server.requestCount == 2)
+
+    var configuration = HTTPClient.Configuration()
+    configuration.coalescesRequests = false
+    let arrived = ArrivalGate(count: 3)
+    let reachedServer = Signal()
+    let counter = try Loopback(configuration: configuration) { _, response in
+      await arrived.arrive()
+      reachedServer.fire()
+      try await response.send(text: "ok")
+    }
+    defer { counter.stop() }
+    let calls = (0..<3).map { _ in
+      Task { try await counter.client.send(Request<String>(path: "same")) }
+    }
+    await watched { await reachedServer.wait() }  // all three reached the server at once
+    for call in calls { _ = try await call.value }
+    #expect(counter.server.requestCount == 3)
+  }
+
+  @Test("requests differing only in a header are not shared")
+  func headersMatter() async throws {
+    let arrived = ArrivalGate(count: 2)
+    let loopback = try Loopback { request, response in
+      await arrived.arrive()
+      try await response.send(text: request.headers["Authorization"] ?? "-")
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    async let alice = client.send(Request<String>(path: "me", headers: ["Authorization": "alice"]))
+    async let bob = client.send(Request<String>(path: "me", headers: ["Authorization": "bob"]))
+    #expect(try await [alice, bob] == ["alice", "bob"])
+    #expect(loopback.server.requestCount == 2)
+  }
+
+  @Test("a caller that cancels leaves at once; the call goes on for the others")
+  func oneCallerCancels() async throws {
+    let release = Gate()
+    let gone = Signal()
+    let loopback = try heldServer(release: release, gone: gone)
+    defer { loopback.stop() }
+    let client = loopback.client
+    let allJoined = joined(3, on: client)
+    let callers = (0..<3).map { _ in Task { try await client.send(Request<String>(path: "x")) } }
+    await watched { await allJoined.wait() }
+    callers[0].cancel()
+    let cancelled = await watched { await callers[0].result }
+    guard case .failure(let error as HTTPError)? = cancelled, error == .cancelled else {
+      Issue.record("expected cancelled, got \(String(describing: cancelled))")
+      return
+    }
+    release.open()
+    #expect(try await callers[1].value == "answer to GET /3/x")
+    #expect(try await callers[2].value == "answer to GET /3/x")
+    #expect(loopback.server.requestCount == 1)
+  }
+
+  @Test("when the last caller leaves, the shared call is cancelled on the wire")
+  func lastOneOut() async throws {
+    let started = Signal()
+    let gone = Signal()
+    let loopback = try Loopback { request, response in
+      if request.path.hasSuffix("wait") {
+        started.fire()
+        await response.clientDisconnected()
+        gone.fire()
+      } else {
+        try await response.send(text: "fresh")
+      }
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let allJoined = joined(2, on: client)
+    let callers = (0..<2).map { _ in Task { try await client.send(Request<String>(path: "wait")) } }
+    await watched { await allJoined.wait() }
+    await started.wait()
+    callers[0].cancel()
+    callers[1].cancel()
+    for caller in callers {
+      let result = await watched { await caller.result }
+      guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
+        Issue.record("expected cancelled, got \(String(describing: result))")
+        return
+      }
+    }
+    await watched { await gone.wait() }
+    #expect(client.coalescer.inFlightCount == 0)
+    #expect(try await client.send(Request<String>(path: "next")) == "fresh")
+  }
+}

@@ -1,0 +1,122 @@
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import Courier
+
+@Suite("The client's concurrency limits", .timeLimit(.minutes(1)))
+struct LimitTests {
+  @Test("1,000 requests through a limit of 8: the server never sees more than 8 at once")
+  func thousandThroughEight() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumConcurrentRequests = 8
+    let firstEight = ArrivalGate(count: 8)
+    let loopback = try Loopback(configuration: configuration) { request, response in
+      await firstEight.arrive()  // proves 8 do run at once
+      try await response.send(text: request.path)
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let answers = try await withThrowingTaskGroup(of: String.self) { group in
+      for index in 0..<1000 {
+        group.addTask { try await client.send(Request<String>(path: "item/\(index)")) }
+      }
+      return try await group.reduce(into: [String]()) { $0.append($1) }
+    }
+    #expect(Set(answers).count == 1000)
+    #expect(loopback.server.requestCount == 1000)
+    #expect(loopback.server.maxActiveRequests == 8)
+    #expect(client.limiter.availablePermits == 8)
+  }
+
+  @Test("a waiter cancelled in the queue leaves at once and the queue moves on")
+  func cancelledWaiter() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumConcurrentRequests = 1
+    let holding = Signal()
+    let release = Gate()
+    let loopback = try Loopback(configuration: configuration) { request, response in
+      if request.path.hasSuffix("hold") {
+        holding.fire()
+        await release.wait()
+      }
+      try await response.send(text: request.path)
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let holder = Task { try await client.send(Request<String>(path: "hold")) }
+    await holding.wait()
+    let waiter = Task { try await client.send(Request<String>(path: "waiter")) }
+    waiter.cancel()
+    let result = await watched { await waiter.result }
+    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
+      Issue.record("expected cancelled, got \(String(describing: result))")
+      return
+    }
+    release.open()
+    #expect(try await holder.value == "/3/hold")
+    #expect(try await client.send(Request<String>(path: "after")) == "/3/after")
+    #expect(loopback.server.requestCount == 2)  // the cancelled waiter never reached the server
+    #expect(client.limiter.availablePermits == 1)
+  }
+
+  @Test("permits come back after failures, timeouts and cancellations")
+  func noLeakedPermits() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumConcurrentRequests = 3
+    let loopback = try Loopback(configuration: configuration) { request, response in
+      switch request.path.split(separator: "/").last {
+      case "fail": try await response.send(status: 500, text: "no")
+      case "cut": response.closeConnection()
+      case "slow": await response.clientDisconnected()
+      default: try await response.send(text: "ok")
+      }
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<60 {
+        let kind = ["fail", "cut", "slow", "ok"][index % 4]
+        group.addTask {
+          _ = try? await client.send(
+            Request<String>(path: "\(index)/\(kind)", timeout: .milliseconds(100)))
+        }
+      }
+    }
+    let cancelled = Task { try await client.send(Request<String>(path: "x/slow")) }
+    cancelled.cancel()
+    _ = await cancelled.result
+    #expect(client.limiter.availablePermits == 3)
+    #expect(try await client.send(Request<String>(path: "last/ok")) == "ok")
+  }
+
+  @Test("a per-host limit applies to each host and port separately")
+  func perHost() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumConcurrentRequestsPerHost = 2
+    let gateA = ArrivalGate(count: 2)
+    let gateB = ArrivalGate(count: 2)
+    let serverA = try LoopbackServer { _, response in
+      await gateA.arrive()
+      try await response.send(text: "a")
+    }
+    let serverB = try LoopbackServer { _, response in
+      await gateB.arrive()
+      try await response.send(text: "b")
+    }
+    defer {
+      serverA.stop()
+      serverB.stop()
+    }
+    let client = HTTPClient(baseURL: serverA.baseURL, configuration: configuration)
+    let urls = (0..<20).map { index in
+      (index.isMultiple(of: 2) ? serverA : serverB).baseURL.appendingPathComponent("\(index)")
+    }
+    let answers = try await client.send(
+      all: urls.map { Request<String>(path: $0.absoluteString) }, maxConcurrent: 20)
+    #expect(answers.filter { $0 == "a" }.count == 10)
+    #expect(serverA.maxActiveRequests == 2)
+    #expect(serverB.maxActiveRequests == 2)
+  }
+}

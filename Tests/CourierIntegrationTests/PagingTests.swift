@@ -1,0 +1,259 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+/// TMDB-style pages: `?page=N` with `total_pages` in the body.
+struct NumberedPage: Codable, Sendable, Equatable {
+  var page: Int
+  var totalPages: Int
+  var results: [Int]
+
+  enum CodingKeys: String, CodingKey {
+    case page
+    case totalPages = "total_pages"
+    case results
+  }
+}
+
+struct Popular: PagedEndpoint {
+  typealias Response = NumberedPage
+  var page = 1
+  var path: String { "movie/popular" }
+  var query: Query { ["page": page] }
+
+  func nextPage(after response: NumberedPage, metadata: HTTPResponse) -> Popular? {
+    response.page < response.totalPages ? Popular(page: response.page + 1) : nil
+  }
+}
+
+/// Cursor pages: `next_cursor` in the body.
+struct CursorPage: Codable, Sendable {
+  var items: [String]
+  var nextCursor: String?
+
+  enum CodingKeys: String, CodingKey {
+    case items
+    case nextCursor = "next_cursor"
+  }
+}
+
+struct Events: PagedEndpoint {
+  typealias Response = CursorPage
+  var cursor: String?
+  var path: String { "events" }
+  var query: Query { ["cursor": cursor] }
+
+  func nextPage(after response: CursorPage, metadata: HTTPResponse) -> Events? {
+    response.nextCursor.map { Events(cursor: $0) }
+  }
+}
+
+@Suite("Paging as an AsyncSequence", .timeLimit(.minutes(1)))
+struct PagingTests {
+  /// Pages 1...total of 3 items each, numbered by page.
+  static func numbered(total: Int) -> LoopbackServer.Handler {
+    { request, response in
+      let page = Int(request.queryValues("page").first ?? "1") ?? 1
+      let body = NumberedPage(
+        page: page, totalPages: total, results: [1, 2, 3].map { page * 10 + $0 })
+      try await response.send(encoding: body)
+    }
+  }
+
+  @Test("page numbers: every page in order, then the end")
+  func pageNumbers() async throws {
+    let loopback = try Loopback(handler: Self.numbered(total: 3))
+    defer { loopback.stop() }
+    var pages: [Int] = []
+    for try await page in loopback.client.pages(Popular()) {
+      pages.append(page.page)
+    }
+    #expect(pages == [1, 2, 3])
+    #expect(loopback.server.requestCount == 3)
+  }
+
+  @Test("cursors in the body: followed until there is none")
+  func cursors() async throws {
+    let chain = ["": "c1", "c1": "c2", "c2": nil] as [String: String?]
+    let loopback = try Loopback { request, response in
+      let cursor = request.queryValues("cursor").first ?? ""
+      let next = chain[cursor] ?? nil
+      try await response.send(encoding: CursorPage(items: ["after-\(cursor)"], nextCursor: next))
+    }
+    defer { loopback.stop() }
+    var items: [String] = []
+    for try await item in loopback.client.pages(Events()).items(\.items) {
+      items.append(item)
+    }
+    #expect(items == ["after-", "after-c1", "after-c2"])
+  }
+
+  @Test("Link headers: relative next links with several links and quoted parameters")
+  func linkHeaders() async throws {
+    let loopback = try Loopback { request, response in
+      let page = Int(request.queryValues("page").first ?? "1") ?? 1
+      var headers: HTTPHeaders = [:]
+      if page < 3 {
+        headers["Link"] =
+          #"</3/repos?page=\#(page + 1)&per_page=2>; rel="next"; title="page, \"next\"", "#
+          + #"</3/repos?page=3&per_page=2>; rel="last""#
+      }
+      try await response.send(headers: headers, json: "[\(page * 2 - 1),\(page * 2)]")
+    }
+    defer { loopback.stop() }
+    let first = LinkPagedRequest<[Int]>(path: "repos", query: ["per_page": 2])
+    var all: [Int] = []
+    for try await page in loopback.client.pages(first) { all += page }
+    #expect(all == [1, 2, 3, 4, 5, 6])
+    #expect(loopback.server.requestCount == 3)
+  }
+
+  @Test("a malformed Link header ends paging after that page, without error")
+  func malformedLink() async throws {
+    let loopback = try Loopback { _, response in
+      try await response.send(headers: ["Link": "https://elsewhere/2; rel=next"], json: "[1]")
+    }
+    defer { loopback.stop() }
+    var count = 0
+    for try await _ in loopback.client.pages(LinkPagedRequest<[Int]>(path: "repos")) { count += 1 }
+    #expect(count == 1)
+    #expect(loopback.server.requestCount == 1)
+  }
+
+  @Test("a cross-origin next link is not followed, so credentials stay home")
+  func crossOriginLink() async throws {
+    let elsewhere = try Loopback { _, response in try await response.send(json: "[2]") }
+    defer { elsewhere.stop() }
+    let next = elsewhere.server.baseURL.appendingPathComponent("repos").absoluteString
+    let loopback = try Loopback { _, response in
+      try await response.send(headers: ["Link": "<\(next)>; rel=next"], json: "[1]")
+    }
+    defer { loopback.stop() }
+    var count = 0
+    for try await _ in loopback.client.pages(LinkPagedRequest<[Int]>(path: "repos")) { count += 1 }
+    #expect(count == 1)
+    #expect(elsewhere.server.requestCount == 0)
+  }
+
+  @Test("a server that repeats the same cursor ends with an error, not an endless loop")
+  func repeatedCursor() async throws {
+    let loopback = try Loopback { _, response in
+      try await response.send(encoding: CursorPage(items: ["x"], nextCursor: "same"))
+    }
+    defer { loopback.stop() }
+    var pages = 0
+    let error = await #expect(throws: HTTPError.self) {
+      for try await _ in loopback.client.pages(Events()) { pages += 1 }
+    }
+    #expect(error?.invalidRequestReason?.contains("same next page") == true)
+    #expect(pages == 2)
+    #expect(loopback.server.requestCount == 2)
+  }
+
+  @Test("lazy: nothing is sent before the first next(), and nothing after a break")
+  func laziness() async throws {
+    let loopback = try Loopback(handler: Self.numbered(total: 100))
+    defer { loopback.stop() }
+    let pages = loopback.client.pages(Popular())
+    var iterator = pages.makeAsyncIterator()
+    #expect(loopback.server.requestCount == 0)
+    _ = try await iterator.next()
+    #expect(loopback.server.requestCount == 1)
+    for try await page in pages where page.page == 2 { break }
+    #expect(loopback.server.requestCount == 3)
+  }
+
+  @Test("maximumPages stops early")
+  func maximumPages() async throws {
+    let loopback = try Loopback(handler: Self.numbered(total: 100))
+    defer { loopback.stop() }
+    var count = 0
+    for try await _ in loopback.client.pages(Popular(), maximumPages: 4) { count += 1 }
+    #expect(count == 4)
+    #expect(loopback.server.requestCount == 4)
+    for limit in [0, -1] {
+      for try await _ in loopback.client.pages(Popular(), maximumPages: limit) {
+        Issue.record("maximumPages \(limit) yields nothing")
+      }
+    }
+    #expect(loopback.server.requestCount == 4)
+  }
+
+  @Test("items flattens pages and fetches only the pages it needs")
+  func items() async throws {
+    let loopback = try Loopback(handler: Self.numbered(total: 50))
+    defer { loopback.stop() }
+    var items: [Int] = []
+    for try await item in loopback.client.pages(Popular()).items(\.results) {
+      items.append(item)
+      if items.count == 7 { break }
+    }
+    #expect(items == [11, 12, 13, 21, 22, 23, 31])
+    #expect(loopback.server.requestCount == 3)
+  }
+
+  @Test("prefetch asks for the next page while the loop works on the current one")
+  func prefetch() async throws {
+    let secondRequested = Signal()
+    let loopback = try Loopback { request, response in
+      let page = Int(request.queryValues("page").first ?? "1") ?? 1
+      if page == 2 { secondRequested.fire() }
+      try await response.send(encoding: NumberedPage(page: page, totalPages: 2, results: [page]))
+    }
+    defer { loopback.stop() }
+    var iterator = loopback.client.pages(Popular(), prefetch: true).makeAsyncIterator()
+    #expect(try await iterator.next()?.page == 1)
+    await watched { await secondRequested.wait() }  // requested before we ask for it
+    #expect(try await iterator.next()?.page == 2)
+    #expect(try await iterator.next() == nil)
+    #expect(loopback.server.requestCount == 2)
+  }
+
+  @Test("a prefetched page nobody asks for is cancelled when the loop breaks")
+  func prefetchCancelledOnBreak() async throws {
+    let secondRequested = Signal()
+    let gone = Signal()
+    let loopback = try Loopback { request, response in
+      let page = Int(request.queryValues("page").first ?? "1") ?? 1
+      if page == 2 {
+        secondRequested.fire()
+        await response.clientDisconnected()
+        gone.fire()
+        return
+      }
+      try await response.send(encoding: NumberedPage(page: page, totalPages: 9, results: [page]))
+    }
+    defer { loopback.stop() }
+    for try await _ in loopback.client.pages(Popular(), prefetch: true) {
+      await watched { await secondRequested.wait() }
+      break
+    }
+    await watched { await gone.wait() }
+  }
+
+  @Test("cancelling the consuming task stops paging at once with cancelled")
+  func cancellation() async throws {
+    let firstPageSeen = Signal()
+    let loopback = try Loopback(handler: Self.numbered(total: 1000))
+    defer { loopback.stop() }
+    let client = loopback.client
+    let task = Task {
+      var count = 0
+      for try await _ in client.pages(Popular()) {
+        count += 1
+        firstPageSeen.fire()
+        withUnsafeCurrentTask { $0?.cancel() }
+      }
+      return count
+    }
+    await firstPageSeen.wait()
+    let result = await watched { await task.result }
+    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
+      Issue.record("expected cancelled, got \(String(describing: result))")
+      return
+    }
+    #expect(loopback.server.requestCount == 1)
+  }
+}

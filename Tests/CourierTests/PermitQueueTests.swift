@@ -1,0 +1,97 @@
+import CourierTestSupport
+import Testing
+
+@testable import Courier
+
+@Suite("PermitQueue: FIFO, cancellable, never leaking")
+struct PermitQueueTests {
+  /// Awaits a ticket in a task that records its name once it holds the permit.
+  func holder(_ ticket: PermitQueue.Ticket, _ name: String, log: Locked<[String]>, got: Signal)
+    -> Task<Void, any Error>
+  {
+    Task {
+      try await ticket.wait()
+      log.withLock { $0.append(name) }
+      got.fire()
+    }
+  }
+
+  @Test("free permits are taken at once; released permits go to waiters in arrival order")
+  func fifo() async throws {
+    let queue = PermitQueue(limit: 1)
+    try await queue.acquire()
+    #expect(queue.availablePermits == 0)
+    let log = Locked<[String]>([])
+    let names = ["a", "b", "c", "d"]
+    let signals = names.map { _ in Signal() }
+    let tickets = names.map { _ in queue.enqueue() }  // places taken in this order
+    // Start the waiting tasks in reverse: arrival order is the tickets', not the tasks'.
+    let tasks = zip(tickets, zip(names, signals)).reversed().map { ticket, pair in
+      holder(ticket, pair.0, log: log, got: pair.1)
+    }
+    for (index, signal) in signals.enumerated() {
+      queue.release()
+      await watched { await signal.wait() }
+      #expect(log.withLock { $0 } == Array(names.prefix(index + 1)))
+    }
+    for task in tasks { try await task.value }
+    queue.release()
+    #expect(queue.availablePermits == 1)
+  }
+
+  @Test("a cancelled waiter leaves at once with cancelled and never takes a permit")
+  func cancelledWaiter() async throws {
+    let queue = PermitQueue(limit: 1)
+    try await queue.acquire()
+    let waiting = Task { try await queue.acquire() }
+    let behind = queue.enqueue()
+    waiting.cancel()
+    let result = await watched { await waiting.result }
+    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
+      Issue.record("expected cancelled, got \(String(describing: result))")
+      return
+    }
+    queue.release()  // goes to the ticket behind the cancelled one
+    try await behind.wait()
+    #expect(queue.availablePermits == 0)
+    queue.release()
+    #expect(queue.availablePermits == 1)
+    #expect(queue.waitingCount == 0)
+  }
+
+  @Test("a waiter cancelled before it suspends is skipped, and its permit is not lost")
+  func cancelledBeforeSuspending() async throws {
+    let queue = PermitQueue(limit: 1)
+    try await queue.acquire()
+    let first = queue.enqueue()
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      try await first.wait()
+    }
+    await #expect(throws: HTTPError.cancelled) { try await task.value }
+    queue.release()
+    #expect(queue.availablePermits == 1)
+  }
+
+  @Test("thousands of acquire–release pairs with cancellations end with every permit back")
+  func noLeaks() async throws {
+    let queue = PermitQueue(limit: 3)
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<2000 {
+        group.addTask {
+          if index % 7 == 0 { withUnsafeCurrentTask { $0?.cancel() } }
+          do throws(HTTPError) {
+            try await queue.acquire()
+            await Task.yield()
+            queue.release()
+          } catch {
+            // cancelled while waiting: holds nothing
+          }
+        }
+        if index % 11 == 0 { group.cancelAll() }
+      }
+    }
+    #expect(queue.availablePermits == 3)
+    #expect(queue.waitingCount == 0)
+  }
+}
