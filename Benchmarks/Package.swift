@@ -10,7 +10,7 @@ let package = Package(
   targets: [
     .target(name: "BenchmarkFixtures"),
     .executableTarget(
-      name: "DeadlineCost",
+      name: "PipelineCost",
       dependencies: [
         "BenchmarkFixtures",
         .product(name: "Courier", package: "Courier"),

@@ -96,7 +96,10 @@ private final class SharedCall: Sendable {
     _ fetch: @escaping @Sendable () async throws(HTTPError) -> HTTPResponse,
     forget: @escaping @Sendable () -> Void
   ) {
-    let task = Task {
+    // The call runs in a task of its own so that no single caller's cancellation reaches
+    // it. Started immediately, it runs on this thread until its first suspension, which
+    // saves a thread hop per request (measured: about 7% of a sequential loopback request).
+    let run: @Sendable () async -> Void = {
       let result: Result<HTTPResponse, HTTPError>
       do throws(HTTPError) {
         result = .success(try await fetch())
@@ -104,7 +107,13 @@ private final class SharedCall: Sendable {
         result = .failure(error)
       }
       forget()
-      finish(with: result)
+      self.finish(with: result)
+    }
+    let task: Task<Void, Never>
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
+      task = Task.immediate { await run() }
+    } else {
+      task = Task { await run() }
     }
     let abandoned = state.withLock { state in
       state.task = task
