@@ -11,6 +11,7 @@ struct ReadmeExamplesTests {
 
   struct FilmPage: Decodable, Sendable {
     let page: Int
+    let totalPages: Int
     let results: [Film]
   }
 
@@ -36,13 +37,49 @@ struct ReadmeExamplesTests {
 
   struct Rating: Encodable, Sendable { let value: Double }
 
+  @Test("paging as the README shows it")
+  func paging() async throws {
+    let stub = StubTransport().fallback { request throws(HTTPError) in
+      let page = request.url?.query?.split(separator: "=").last.map(String.init) ?? "1"
+      return .json(#"{"page":\#(page),"total_pages":3,"results":[{"id":\#(page)}]}"#)
+    }
+    let configuration = HTTPClient.Configuration()
+    configuration.decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let client = HTTPClient(
+      baseURL: URL(string: "https://api.themoviedb.org/3")!, configuration: configuration,
+      transport: stub)
+    var pages: [Int] = []
+    for try await page in client.pages(FilmApi.popular(page: 1)) {
+      pages.append(page.results.count)
+    }
+    var ids: [Int] = []
+    for try await movie in client.pages(FilmApi.popular(page: 1)).items(\.results) {
+      ids.append(movie.id)
+      if movie.id == 2 { break }
+    }
+    #expect(pages == [1, 1, 1])
+    #expect(ids == [1, 2])
+    #expect(stub.requests.count == 5)
+  }
+
   struct TMDBError: Decodable { let statusMessage: String }
+}
+
+extension ReadmeExamplesTests.FilmApi: PagedEndpoint {
+  func nextPage(after page: ReadmeExamplesTests.FilmPage, metadata: HTTPResponse)
+    -> ReadmeExamplesTests.FilmApi?
+  {
+    page.page < page.totalPages ? .popular(page: page.page + 1) : nil
+  }
+}
+
+extension ReadmeExamplesTests {
 
   @Test("the quick start sends, inspects and handles errors as the README shows")
   func quickStart() async throws {
     let token = "t0ken"
     let stub = StubTransport()
-      .on(.get, "/movie/popular", .json(#"{"page":1,"results":[{"id":550}]}"#))
+      .on(.get, "/movie/popular", .json(#"{"page":1,"total_pages":1,"results":[{"id":550}]}"#))
       .on(.post, "/movie/550/rating", .status(201))
       .on(.get, "/movie/0", .json(#"{"status_message":"not found"}"#, status: 404))
       .fallback { _ throws(HTTPError) in .json(#"{"id":550}"#) }
