@@ -18,6 +18,14 @@ let package = Package(
       ]
     ),
     .executableTarget(
+      name: "InFlight",
+      dependencies: [
+        "BenchmarkFixtures",
+        .product(name: "Courier", package: "Courier"),
+        .product(name: "CourierTesting", package: "Courier"),
+      ]
+    ),
+    .executableTarget(
       name: "ConnectionsPerHost",
       dependencies: [
         "BenchmarkFixtures",
