@@ -19,7 +19,7 @@ extension HTTPClient {
     /// How long a whole request may take, from the call until the body has arrived; `nil`
     /// for no deadline of Courier's own (URLSession's 60-second idle timeout still applies).
     /// 60 seconds by default. Enforced by the client, so fractions of a second work on
-    /// every platform.
+    /// every platform. With ``RetryPolicy``, each attempt has its own timeout.
     public var timeout: Duration?
     /// Encodes `.json` bodies that name no encoder of their own.
     public var encoder: JSONEncoder
@@ -42,6 +42,9 @@ extension HTTPClient {
     /// Whether identical concurrent `GET` and `HEAD` requests (same URL, headers and
     /// timeout) share one network call; on by default. Never applies to other methods.
     public var coalescesRequests: Bool
+    /// The middleware every request passes through, outermost first; none by default.
+    /// Usually: logging, then retries, then authentication (see ``Middleware``).
+    public var middleware: [any Middleware]
 
     /// Creates a configuration; every parameter has a sensible default.
     public init(
@@ -54,7 +57,8 @@ extension HTTPClient {
       maximumResponseBytes: Int? = 16 * 1024 * 1024,
       maximumConcurrentRequests: Int? = nil,
       maximumConcurrentRequestsPerHost: Int? = nil,
-      coalescesRequests: Bool = true
+      coalescesRequests: Bool = true,
+      middleware: [any Middleware] = []
     ) {
       self.headers = headers
       self.timeout = timeout
@@ -66,6 +70,7 @@ extension HTTPClient {
       self.maximumConcurrentRequests = maximumConcurrentRequests
       self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
       self.coalescesRequests = coalescesRequests
+      self.middleware = middleware
     }
   }
 }

@@ -68,7 +68,17 @@ public actor HTTPClient {
     -> DecodedResponse<E.Response>
   {
     let request = try builder.urlRequest(for: endpoint)
-    let response = try await data(for: request, timeout: endpoint.timeout ?? configuration.timeout)
+    let timeout = endpoint.timeout ?? configuration.timeout
+    let response: HTTPResponse
+    if configuration.middleware.isEmpty {
+      response = try await data(for: request, timeout: timeout)
+    } else {
+      let chain = MiddlewareNext(configuration.middleware) { request throws(HTTPError) in
+        try await self.data(for: request.urlRequest, timeout: request.timeout)
+      }
+      response = try await chain(
+        OutgoingRequest(urlRequest: request, options: endpoint.options, timeout: timeout))
+    }
     let acceptable = endpoint.acceptableStatusCodes ?? configuration.acceptableStatusCodes
     guard acceptable.contains(response.status) else {
       throw .unacceptableStatus(response)

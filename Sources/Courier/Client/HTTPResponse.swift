@@ -10,6 +10,8 @@ public struct HTTPResponse: Sendable, Equatable {
   public var body: Data
   /// The URL that answered, after any redirects.
   public var url: URL?
+  /// Which attempt answered, from 1 (set by ``RetryPolicy``).
+  public var attempt = 1
 
   /// Creates a response, e.g. for a stub transport.
   public init(

@@ -67,6 +67,9 @@ public protocol Endpoint: Sendable {
   /// The status codes that count as success; `nil` (the default) uses the client's.
   var acceptableStatusCodes: StatusCodes? { get }
 
+  /// Switches for middleware, e.g. ``RequestOptions/noRetry``; none by default.
+  var options: RequestOptions { get }
+
   /// Turns a successful response into the answer. Errors thrown here reach the caller as
   /// ``HTTPError/decodingFailed(reason:response:)``.
   func decode(_ response: HTTPResponse, using decoder: JSONDecoder) throws -> Response
@@ -90,6 +93,9 @@ extension Endpoint {
 
   /// The client's acceptable status codes.
   public var acceptableStatusCodes: StatusCodes? { nil }
+
+  /// No options.
+  public var options: RequestOptions { [] }
 
   /// JSON for `Decodable` types, the raw body for `Data`, UTF-8 text for `String`,
   /// nothing for ``EmptyResponse``, and `nil` for an `Optional` when the body is empty.

@@ -23,6 +23,8 @@ public struct Request<Response: Sendable>: Endpoint {
   public var timeout: Duration?
   /// The status codes that count as success, or `nil` for the client's.
   public var acceptableStatusCodes: StatusCodes?
+  /// Switches for middleware.
+  public var options: RequestOptions
 
   /// Creates a request. Only `path` is required.
   public init(
@@ -32,7 +34,8 @@ public struct Request<Response: Sendable>: Endpoint {
     headers: HTTPHeaders = HTTPHeaders(),
     body: RequestBody? = nil,
     timeout: Duration? = nil,
-    acceptableStatusCodes: StatusCodes? = nil
+    acceptableStatusCodes: StatusCodes? = nil,
+    options: RequestOptions = []
   ) {
     self.method = method
     self.path = path
@@ -41,5 +44,6 @@ public struct Request<Response: Sendable>: Endpoint {
     self.body = body
     self.timeout = timeout
     self.acceptableStatusCodes = acceptableStatusCodes
+    self.options = options
   }
 }

@@ -1,0 +1,76 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A request on its way through the middleware: the built `URLRequest` and what the
+/// endpoint asked for.
+public struct OutgoingRequest: Sendable {
+  /// The request as it will be sent.
+  public var urlRequest: URLRequest
+  /// The endpoint's options, e.g. ``RequestOptions/noRetry``.
+  public var options: RequestOptions
+  /// The timeout for each attempt, or `nil` for none.
+  public var timeout: Duration?
+  /// Which attempt this is, from 1; a retrying middleware counts up.
+  public var attempt: Int
+
+  /// Creates an outgoing request, e.g. to test a middleware.
+  public init(
+    urlRequest: URLRequest, options: RequestOptions = [], timeout: Duration? = nil,
+    attempt: Int = 1
+  ) {
+    self.urlRequest = urlRequest
+    self.options = options
+    self.timeout = timeout
+    self.attempt = attempt
+  }
+
+  /// The method.
+  public var method: HTTPMethod { HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") }
+
+  /// The URL.
+  public var url: URL? { urlRequest.url }
+
+  /// The headers; setting one replaces every field of that name in the request.
+  public var headers: HTTPHeaders {
+    get {
+      let fields = (urlRequest.allHTTPHeaderFields ?? [:]).map {
+        HTTPHeaders.Field(name: $0.key, value: $0.value)
+      }
+      return HTTPHeaders(fields.sorted { $0.name.lowercased() < $1.name.lowercased() })
+    }
+    set {
+      for name in (urlRequest.allHTTPHeaderFields ?? [:]).keys where !newValue.contains(name) {
+        urlRequest.setValue(nil, forHTTPHeaderField: name)
+      }
+      var written: Set<String> = []
+      for field in newValue where written.insert(field.name.lowercased()).inserted {
+        let value = newValue.values(for: field.name).joined(separator: ", ")
+        urlRequest.setValue(value, forHTTPHeaderField: field.name)
+      }
+    }
+  }
+}
+
+/// Per-endpoint switches that middleware reads: an endpoint that must not be retried, or
+/// must not carry credentials. Define your own with bits from 16 up.
+///
+/// ```swift
+/// var options: RequestOptions { [.noRetry, .noAuthentication] }
+/// ```
+public struct RequestOptions: OptionSet, Sendable, Hashable {
+  /// The bits.
+  public let rawValue: UInt64
+
+  /// Creates options from bits.
+  public init(rawValue: UInt64) {
+    self.rawValue = rawValue
+  }
+
+  /// ``RetryPolicy`` never retries this request.
+  public static let noRetry = RequestOptions(rawValue: 1 << 0)
+  /// Authentication middleware leaves this request without credentials.
+  public static let noAuthentication = RequestOptions(rawValue: 1 << 1)
+}

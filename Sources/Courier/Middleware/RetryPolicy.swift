@@ -1,0 +1,150 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Retries requests that failed in a way that may pass: exponential backoff with full
+/// jitter and a cap, `Retry-After` honoured, idempotent methods only by default.
+///
+/// ```swift
+/// configuration.middleware = [RetryPolicy(maximumAttempts: 4)]
+/// ```
+///
+/// By default a `GET`, `HEAD`, `PUT`, `DELETE` or `OPTIONS` request is retried after a 408,
+/// 429, 500, 502, 503 or 504, or after a transient transport failure (connection lost,
+/// cannot connect, an empty reply, a timeout) — never after cancellation, and never when
+/// the endpoint says ``RequestOptions/noRetry``. Before retry *n* it waits a random time
+/// between zero and `min(maximumDelay, baseDelay × 2ⁿ⁻¹)` ("full jitter"), or what the
+/// response's `Retry-After` asks (seconds or an HTTP date); a `Retry-After` longer than
+/// `maximumRetryAfter` ends the retries and returns that response. Every wait ends at once
+/// with ``HTTPError/cancelled`` when the task is cancelled. The response says which attempt
+/// answered (``HTTPResponse/attempt``).
+public struct RetryPolicy: Middleware {
+  /// How many attempts in all, the first included; 3 by default.
+  public var maximumAttempts: Int
+  /// The backoff before the first retry, doubled for each next one; 0.5 s by default.
+  public var baseDelay: Duration
+  /// The longest backoff; 30 s by default.
+  public var maximumDelay: Duration
+  /// The longest `Retry-After` honoured; 60 s by default.
+  public var maximumRetryAfter: Duration
+  /// The statuses that are retried.
+  public var statuses: Set<Int>
+  /// The methods that are retried.
+  public var methods: Set<HTTPMethod>
+  /// Waits between attempts; `Task.sleep` by default. Tests pass one that returns at once.
+  public var sleep: @Sendable (Duration) async throws(HTTPError) -> Void
+  /// Picks the actual wait below an upper bound; uniformly random by default.
+  public var jitter: @Sendable (Duration) -> Duration
+  /// The current time, for `Retry-After` dates; `Date()` by default.
+  public var now: @Sendable () -> Date
+
+  /// Creates a policy; every parameter has a sensible default.
+  public init(
+    maximumAttempts: Int = 3,
+    baseDelay: Duration = .milliseconds(500),
+    maximumDelay: Duration = .seconds(30),
+    maximumRetryAfter: Duration = .seconds(60),
+    statuses: Set<Int> = [408, 429, 500, 502, 503, 504],
+    methods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options],
+    sleep: @escaping @Sendable (Duration) async throws(HTTPError) -> Void = RetryPolicy.taskSleep,
+    jitter: @escaping @Sendable (Duration) -> Duration = RetryPolicy.fullJitter,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.maximumAttempts = maximumAttempts
+    self.baseDelay = baseDelay
+    self.maximumDelay = maximumDelay
+    self.maximumRetryAfter = maximumRetryAfter
+    self.statuses = statuses
+    self.methods = methods
+    self.sleep = sleep
+    self.jitter = jitter
+    self.now = now
+  }
+
+  /// Sends the request, and again after each retryable failure, up to `maximumAttempts`.
+  public func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+    -> HTTPResponse
+  {
+    var request = request
+    let mayRetry = !request.options.contains(.noRetry) && methods.contains(request.method)
+    var attempt = request.attempt
+    while true {
+      request.attempt = attempt
+      let wait: Duration
+      do throws(HTTPError) {
+        var response = try await next(request)
+        response.attempt = attempt
+        guard mayRetry, attempt < maximumAttempts, statuses.contains(response.status) else {
+          return response
+        }
+        if let asked = retryAfter(in: response) {
+          guard asked <= maximumRetryAfter else { return response }
+          wait = asked
+        } else {
+          wait = backoff(beforeRetry: attempt)
+        }
+      } catch {
+        guard mayRetry, attempt < maximumAttempts, Self.isTransient(error) else { throw error }
+        wait = backoff(beforeRetry: attempt)
+      }
+      try await sleep(wait)
+      attempt += 1
+    }
+  }
+
+  /// The wait before retry `retry` (from 1): jitter below `min(maximumDelay, baseDelay × 2ʳ⁻¹)`.
+  public func backoff(beforeRetry retry: Int) -> Duration {
+    jitter(upperBound(beforeRetry: retry))
+  }
+
+  /// The upper bound of the wait before retry `retry` (from 1).
+  public func upperBound(beforeRetry retry: Int) -> Duration {
+    let factor = pow(2, Double(min(max(retry - 1, 0), 62)))
+    let seconds = min(maximumDelay.seconds, baseDelay.seconds * factor)
+    return .nanoseconds(Int64(seconds * 1e9))
+  }
+
+  /// Whether a failure may pass on its own: a lost or refused connection, an empty reply, a
+  /// timeout. Never cancellation.
+  public static func isTransient(_ error: HTTPError) -> Bool {
+    switch error {
+    case .timedOut:
+      return true
+    case .transport(let error):
+      return [.networkConnectionLost, .cannotConnectToHost, .zeroByteResource, .timedOut]
+        .contains(error.code)
+    default:
+      return false
+    }
+  }
+
+  /// The wait a response's `Retry-After` asks for, if it has a valid one.
+  func retryAfter(in response: HTTPResponse) -> Duration? {
+    guard let value = response.headers["Retry-After"] else { return nil }
+    return RetryAfter.delay(value, now: now())
+  }
+
+  /// `Task.sleep`, with cancellation as ``HTTPError/cancelled``.
+  public static let taskSleep: @Sendable (Duration) async throws(HTTPError) -> Void = {
+    (delay: Duration) async throws(HTTPError) in
+    do {
+      try await Task.sleep(for: delay)
+    } catch {
+      throw HTTPError.cancelled
+    }
+  }
+
+  /// A uniformly random wait between zero and the bound.
+  public static let fullJitter: @Sendable (Duration) -> Duration = { bound in
+    .nanoseconds(Int64(bound.seconds * 1e9 * Double.random(in: 0...1)))
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as a `Double`.
+  var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) * 1e-18
+  }
+}

@@ -1,0 +1,181 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+@Suite("RetryPolicy")
+struct RetryPolicyTests {
+  /// Records every wait and returns at once.
+  final class InstantSleeper: Sendable {
+    let waits = Locked<[Duration]>([])
+    var sleep: @Sendable (Duration) async throws(HTTPError) -> Void {
+      { [waits] (delay: Duration) async throws(HTTPError) in waits.withLock { $0.append(delay) } }
+    }
+    var recorded: [Duration] { waits.withLock { $0 } }
+  }
+
+  /// A stub answering each request with the next status of `statuses` (the last repeats).
+  func stub(_ statuses: [Int], headers: HTTPHeaders = [:]) -> StubTransport {
+    let count = Locked(0)
+    return StubTransport().fallback { _ throws(HTTPError) in
+      let index = count.withLock { value in
+        defer { value += 1 }
+        return value
+      }
+      return StubResponse(status: statuses[min(index, statuses.count - 1)], headers: headers)
+    }
+  }
+
+  func client(_ policy: RetryPolicy, _ transport: any HTTPTransport) -> HTTPClient {
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [policy]
+    return makeClient(transport: transport, configuration: configuration)
+  }
+
+  @Test("retries 503 until it passes, and says which attempt answered")
+  func retriesUntilSuccess() async throws {
+    let sleeper = InstantSleeper()
+    let transport = stub([503, 503, 200])
+    let policy = RetryPolicy(maximumAttempts: 5, sleep: sleeper.sleep, jitter: { $0 })
+    let result = try await client(policy, transport).response(for: Request<Data>(path: "x"))
+    #expect(result.response.attempt == 3)
+    #expect(transport.requests.count == 3)
+    #expect(sleeper.recorded == [.milliseconds(500), .seconds(1)])
+  }
+
+  @Test("backoff doubles up to the cap; full jitter stays between zero and the bound")
+  func backoffSchedule() async throws {
+    let exact = RetryPolicy(
+      baseDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: { $0 })
+    #expect(
+      (1...6).map(exact.backoff(beforeRetry:)) == [
+        .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1),
+        .seconds(1),
+      ])
+    let jittered = RetryPolicy(baseDelay: .milliseconds(100), maximumDelay: .seconds(1))
+    for retry in 1...8 {
+      for _ in 0..<200 {
+        let wait = jittered.backoff(beforeRetry: retry)
+        #expect(wait >= .zero && wait <= jittered.upperBound(beforeRetry: retry))
+      }
+    }
+    #expect(exact.upperBound(beforeRetry: 200) == .seconds(1))  // no overflow
+
+    let sleeper = InstantSleeper()
+    let policy = RetryPolicy(
+      maximumAttempts: 4, baseDelay: .milliseconds(100), sleep: sleeper.sleep, jitter: { $0 / 2 })
+    let error = await #expect(throws: HTTPError.self) {
+      try await client(policy, stub([500])).send(Request<Data>(path: "x"))
+    }
+    #expect(error?.response?.attempt == 4)
+    #expect(sleeper.recorded == [.milliseconds(50), .milliseconds(100), .milliseconds(200)])
+  }
+
+  @Test("Retry-After in seconds is waited exactly")
+  func retryAfterSeconds() async throws {
+    let sleeper = InstantSleeper()
+    let policy = RetryPolicy(sleep: sleeper.sleep)
+    let transport = stub([429, 200], headers: ["Retry-After": "7"])
+    _ = try await client(policy, transport).send(Request<Data>(path: "x"))
+    #expect(sleeper.recorded == [.seconds(7)])
+  }
+
+  @Test("Retry-After as an HTTP date is waited until that date, in every date form")
+  func retryAfterDate() async throws {
+    let now = Date(timeIntervalSince1970: 1_445_412_460)  // Wed, 21 Oct 2015 07:27:40 GMT
+    for date in [
+      "Wed, 21 Oct 2015 07:28:00 GMT", "Wednesday, 21-Oct-15 07:28:00 GMT",
+      "Wed Oct 21 07:28:00 2015",
+    ] {
+      let sleeper = InstantSleeper()
+      let policy = RetryPolicy(sleep: sleeper.sleep, now: { now })
+      let transport = stub([503, 200], headers: ["Retry-After": date])
+      _ = try await client(policy, transport).send(Request<Data>(path: "x"))
+      #expect(sleeper.recorded == [.seconds(20)], "\(date)")
+    }
+  }
+
+  @Test("a Retry-After longer than the maximum returns the response instead of waiting")
+  func retryAfterTooLong() async throws {
+    let sleeper = InstantSleeper()
+    let policy = RetryPolicy(maximumRetryAfter: .seconds(60), sleep: sleeper.sleep)
+    let transport = stub([503, 200], headers: ["Retry-After": "3600"])
+    let error = await #expect(throws: HTTPError.self) {
+      try await client(policy, transport).send(Request<Data>(path: "x"))
+    }
+    #expect(error?.status == 503)
+    #expect(transport.requests.count == 1)
+    #expect(sleeper.recorded.isEmpty)
+  }
+
+  @Test("POST is not retried by default, nor an endpoint that says noRetry")
+  func notRetried() async throws {
+    let sleeper = InstantSleeper()
+    let policy = RetryPolicy(sleep: sleeper.sleep)
+    let post = stub([503, 200])
+    await #expect(throws: HTTPError.self) {
+      try await client(policy, post).send(Request<Data>(method: .post, path: "x"))
+    }
+    #expect(post.requests.count == 1)
+    let optedOut = stub([503, 200])
+    await #expect(throws: HTTPError.self) {
+      try await client(policy, optedOut).send(Request<Data>(path: "x", options: .noRetry))
+    }
+    #expect(optedOut.requests.count == 1)
+    let allowed = RetryPolicy(methods: [.post], sleep: sleeper.sleep)
+    let retriedPost = stub([503, 200])
+    _ = try await client(allowed, retriedPost).send(Request<Data>(method: .post, path: "x"))
+    #expect(retriedPost.requests.count == 2)
+  }
+
+  @Test("transient transport failures are retried; others, and cancellation, are not")
+  func transportFailures() async throws {
+    let sleeper = InstantSleeper()
+    let policy = RetryPolicy(sleep: sleeper.sleep)
+    for (error, retried) in [
+      (HTTPError.transport(URLError(.networkConnectionLost)), true),
+      (.transport(URLError(.cannotConnectToHost)), true),
+      (.timedOut, true),
+      (.transport(URLError(.badServerResponse)), false),
+      (.cancelled, false),
+    ] {
+      let attempts = Locked(0)
+      let transport = StubTransport().fallback { _ throws(HTTPError) in
+        if attempts.withLock({
+          $0 += 1
+          return $0
+        }) == 1 {
+          throw error
+        }
+        return .status(200)
+      }
+      let outcome = await Result { () async throws(HTTPError) in
+        try await client(policy, transport).send(Request<Data>(path: "x"))
+      }
+      #expect(attempts.withLock { $0 } == (retried ? 2 : 1), "\(error)")
+      if case .failure(let thrown) = outcome { #expect(!retried && thrown == error) }
+    }
+  }
+
+  @Test("cancellation during a backoff wait returns at once")
+  func cancelDuringBackoff() async throws {
+    let failed = Signal()
+    let transport = StubTransport().fallback { _ throws(HTTPError) in
+      failed.fire()
+      return .status(503)
+    }
+    let policy = RetryPolicy(
+      baseDelay: .seconds(3600), maximumDelay: .seconds(3600), jitter: { $0 })
+    let client = client(policy, transport)
+    let task = Task { try await client.send(Request<Data>(path: "x")) }
+    await failed.wait()
+    task.cancel()
+    let result = await watched { await task.result }
+    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
+      Issue.record("expected cancelled, got \(String(describing: result))")
+      return
+    }
+    #expect(transport.requests.count == 1)
+  }
+}
