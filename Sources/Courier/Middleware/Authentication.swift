@@ -1,0 +1,180 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Supplies the bearer token for ``BearerAuthentication``.
+///
+/// ```swift
+/// actor Session: CredentialProvider {
+///   private var accessToken = "…"
+///   func token() async throws(HTTPError) -> String { accessToken }
+///   func refresh() async throws(HTTPError) -> String {
+///     accessToken = try await authClient.send(RefreshToken(refreshToken)).accessToken
+///     return accessToken
+///   }
+/// }
+/// ```
+public protocol CredentialProvider: Sendable {
+  /// The token to send now.
+  func token() async throws(HTTPError) -> String
+  /// Gets a new token (the current one was refused) and makes it the one ``token()`` returns.
+  func refresh() async throws(HTTPError) -> String
+}
+
+/// Sends `Authorization: Bearer <token>` with every request, and on a 401 refreshes the
+/// token once and replays the request once.
+///
+/// Refreshing is single-flight: when many requests are refused at once, the provider's
+/// `refresh()` runs once and every one of them replays with the new token; if it fails,
+/// they all fail with its error. A request refused with a token older than the provider's
+/// current one replays with the current one without refreshing again. A 401 after the
+/// replay is returned as it is, never looped on. Endpoints with
+/// ``RequestOptions/noAuthentication`` are sent without a token.
+public struct BearerAuthentication: Middleware {
+  private let refresher: TokenRefresher
+
+  /// Authenticates with tokens from `provider`.
+  public init(provider: some CredentialProvider) {
+    refresher = TokenRefresher(provider: provider)
+  }
+
+  /// Adds the token, and refreshes and replays once on a 401.
+  public func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+    -> HTTPResponse
+  {
+    guard !request.options.contains(.noAuthentication) else { return try await next(request) }
+    let epoch = refresher.refreshesFinished
+    let token = try await refresher.provider.token()
+    var request = request
+    request.urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    let response = try await next(request)
+    guard response.status == 401 else { return response }
+    let fresh = try await refresher.token(replacing: token, sentAfter: epoch)
+    request.urlRequest.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
+    return try await next(request)
+  }
+}
+
+/// Runs at most one refresh at a time and shares its outcome with everyone who asks.
+private actor TokenRefresher {
+  let provider: any CredentialProvider
+  private var refreshing: (id: Int, task: Task<String, any Error>)?
+  private var refreshes = 0
+  /// The last refresh to finish: the token it replaced, its outcome, and its number.
+  private var last: (refused: String, outcome: Result<String, HTTPError>, number: Int)?
+  private let finishedCount = Locked(0)
+
+  init(provider: any CredentialProvider) {
+    self.provider = provider
+  }
+
+  /// How many refreshes have finished; a request notes it before it takes its token.
+  nonisolated var refreshesFinished: Int { finishedCount.withLock { $0 } }
+
+  /// A token to use instead of `refused`, for a request that took its token when
+  /// `epoch` refreshes had finished: the provider's current token if it has changed since;
+  /// the outcome of a refresh of the same token that finished after the request was sent
+  /// (so a burst of refusals makes one refresh even when it fails); or a new refresh, shared
+  /// with everyone refused meanwhile.
+  func token(replacing refused: String, sentAfter epoch: Int) async throws(HTTPError) -> String {
+    if refreshing == nil, let last, last.refused == refused, last.number > epoch {
+      return try last.outcome.get()
+    }
+    let task: Task<String, any Error>
+    if let refreshing {
+      task = refreshing.task
+    } else {
+      refreshes += 1
+      let id = refreshes
+      let provider = self.provider
+      task = Task {
+        let outcome: Result<String, HTTPError>
+        do throws(HTTPError) {
+          let current = try await provider.token()
+          outcome = .success(current != refused ? current : try await provider.refresh())
+        } catch {
+          outcome = .failure(error)
+        }
+        finished(id, refused: refused, outcome: outcome)  // the task runs on this actor
+        return try outcome.get()
+      }
+      refreshing = (id, task)
+    }
+    // The refresh is shared, so a waiter that is cancelled leaves at once without
+    // cancelling it for the others.
+    let outcome = FirstOutcome<Result<String, HTTPError>>()
+    Task {
+      do {
+        outcome.finish(.success(try await task.value))
+      } catch {
+        outcome.finish(.failure(error as? HTTPError ?? .cancelled))
+      }
+    }
+    return try await withTaskCancellationHandler {
+      await outcome.value()
+    } onCancel: {
+      outcome.finish(.failure(.cancelled))
+    }.get()
+  }
+
+  /// Records refresh `id` as over, so the next refused token starts a new one.
+  private func finished(_ id: Int, refused: String, outcome: Result<String, HTTPError>) {
+    guard refreshing?.id == id else { return }
+    refreshing = nil
+    let number = finishedCount.withLock { count in
+      count += 1
+      return count
+    }
+    last = (refused, outcome, number)
+  }
+}
+
+/// Sends an API key with every request, as a header or as a query item (TMDB's `api_key`).
+///
+/// ```swift
+/// configuration.middleware = [APIKeyAuthentication(key: key, in: .query("api_key"))]
+/// ```
+///
+/// Endpoints with ``RequestOptions/noAuthentication`` are sent without it. Keys in header or
+/// query names containing `key`, `token` or `auth` are redacted wherever Courier prints.
+public struct APIKeyAuthentication: Middleware {
+  /// Where the key goes.
+  public enum Placement: Sendable, Equatable {
+    /// A header of this name.
+    case header(String)
+    /// A query item of this name.
+    case query(String)
+  }
+
+  /// The key.
+  public let key: String
+  /// Where it goes.
+  public let placement: Placement
+
+  /// Sends `key` in `placement`.
+  public init(key: String, in placement: Placement) {
+    self.key = key
+    self.placement = placement
+  }
+
+  /// Adds the key to the request.
+  public func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+    -> HTTPResponse
+  {
+    guard !request.options.contains(.noAuthentication) else { return try await next(request) }
+    var request = request
+    switch placement {
+    case .header(let name):
+      request.urlRequest.setValue(key, forHTTPHeaderField: name)
+    case .query(let name):
+      guard let url = request.url else { break }
+      let base = url.absoluteString.split(
+        separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+      let item = QueryEncoding().encode([name: key])
+      request.urlRequest.url = URL(string: base + (base.contains("?") ? "&" : "?") + item) ?? url
+    }
+    return try await next(request)
+  }
+}

@@ -1,0 +1,164 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A provider whose refresh hands out "t1", "t2", … and counts how often it ran.
+actor CountingProvider: CredentialProvider {
+  private(set) var current: String
+  private(set) var refreshCount = 0
+  private let failure: HTTPError?
+  private let gate: Gate?
+
+  init(token: String = "t0", failing failure: HTTPError? = nil, gate: Gate? = nil) {
+    current = token
+    self.failure = failure
+    self.gate = gate
+  }
+
+  func token() async throws(HTTPError) -> String { current }
+
+  func refresh() async throws(HTTPError) -> String {
+    refreshCount += 1
+    await gate?.wait()
+    if let failure { throw failure }
+    current = "t\(refreshCount)"
+    return current
+  }
+
+  func set(_ token: String) { current = token }
+}
+
+@Suite("Authentication middleware")
+struct AuthenticationTests {
+  /// Answers 200 only to `Bearer <valid>`, 401 otherwise, recording what it saw.
+  func stub(valid: String) -> StubTransport {
+    StubTransport().fallback { request throws(HTTPError) in
+      let header = request.value(forHTTPHeaderField: "Authorization") ?? "-"
+      return StubResponse(status: header == "Bearer \(valid)" ? 200 : 401, text: header)
+    }
+  }
+
+  func client(_ middleware: any Middleware, _ transport: any HTTPTransport) -> HTTPClient {
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [middleware]
+    return makeClient(transport: transport, configuration: configuration)
+  }
+
+  @Test("attaches the bearer token; no refresh while it is accepted")
+  func attaches() async throws {
+    let provider = CountingProvider()
+    let client = client(BearerAuthentication(provider: provider), stub(valid: "t0"))
+    #expect(try await client.send(Request<String>(path: "me")) == "Bearer t0")
+    #expect(await provider.refreshCount == 0)
+  }
+
+  @Test("on 401 refreshes once and replays once with the new token")
+  func refreshesAndReplays() async throws {
+    let provider = CountingProvider()
+    let transport = stub(valid: "t1")
+    let client = client(BearerAuthentication(provider: provider), transport)
+    #expect(try await client.send(Request<String>(path: "me")) == "Bearer t1")
+    #expect(await provider.refreshCount == 1)
+    #expect(transport.requests.count == 2)
+  }
+
+  @Test("a 401 after the replay is returned, not looped on")
+  func noLoop() async throws {
+    let provider = CountingProvider()
+    let transport = stub(valid: "never")
+    let client = client(BearerAuthentication(provider: provider), transport)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<String>(path: "me"))
+    }
+    #expect(error?.status == 401)
+    #expect(transport.requests.count == 2)
+    #expect(await provider.refreshCount == 1)
+  }
+
+  @Test("a request refused with an older token replays with the current one, no refresh")
+  func olderToken() async throws {
+    let provider = CountingProvider(token: "t0")
+    let refused = Signal()
+    let transport = StubTransport().fallback { request throws(HTTPError) in
+      let header = request.value(forHTTPHeaderField: "Authorization") ?? "-"
+      if header == "Bearer t0" {
+        await provider.set("t9")  // someone else refreshed meanwhile
+        refused.fire()
+        return StubResponse(status: 401, text: header)
+      }
+      return StubResponse(text: header)
+    }
+    let client = client(BearerAuthentication(provider: provider), transport)
+    #expect(try await client.send(Request<String>(path: "me")) == "Bearer t9")
+    #expect(await provider.refreshCount == 0)
+  }
+
+  @Test("a failed refresh fails the request with the refresh's error")
+  func failedRefresh() async throws {
+    let provider = CountingProvider(failing: .unacceptableStatus(HTTPResponse(status: 400)))
+    let client = client(BearerAuthentication(provider: provider), stub(valid: "t1"))
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<String>(path: "me"))
+    }
+    #expect(error?.status == 400)
+  }
+
+  @Test("endpoints with noAuthentication carry no token")
+  func optOut() async throws {
+    let provider = CountingProvider()
+    let transport = stub(valid: "t0")
+    let client = client(BearerAuthentication(provider: provider), transport)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<String>(path: "login", options: .noAuthentication))
+    }
+    #expect(error?.response?.text == "-")
+    #expect(await provider.refreshCount == 0)
+  }
+
+  @Test("a waiter cancelled during a shared refresh leaves at once; the refresh goes on")
+  func cancelledWaiter() async throws {
+    let gate = Gate()
+    let provider = CountingProvider(gate: gate)
+    let refused = Signal()
+    let transport = StubTransport().fallback { request throws(HTTPError) in
+      let header = request.value(forHTTPHeaderField: "Authorization") ?? "-"
+      if header == "Bearer t0" { refused.fire() }
+      return StubResponse(status: header == "Bearer t1" ? 200 : 401, text: header)
+    }
+    let client = client(BearerAuthentication(provider: provider), transport)
+    let waiter = Task { try await client.send(Request<String>(path: "a")) }
+    await refused.wait()
+    waiter.cancel()
+    let result = await watched { await waiter.result }
+    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
+      Issue.record("expected cancelled, got \(String(describing: result))")
+      return
+    }
+    gate.open()
+    #expect(try await client.send(Request<String>(path: "b")) == "Bearer t1")
+    #expect(await provider.refreshCount == 1)
+  }
+
+  @Test("an API key goes in a header or a query item, and not on opted-out endpoints")
+  func apiKey() async throws {
+    let echo = StubTransport().fallback { request throws(HTTPError) in
+      StubResponse(
+        text: "\(request.url!.query ?? "") \(request.value(forHTTPHeaderField: "X-Api-Key") ?? "-")"
+      )
+    }
+    let inQuery = client(APIKeyAuthentication(key: "s3 cret", in: .query("api_key")), echo)
+    #expect(
+      try await inQuery.send(Request<String>(path: "x", query: ["page": 2]))
+        == "page=2&api_key=s3%20cret -")
+    #expect(try await inQuery.send(Request<String>(path: "x")) == "api_key=s3%20cret -")
+    #expect(try await inQuery.send(Request<String>(path: "x", options: .noAuthentication)) == " -")
+    let inHeader = client(APIKeyAuthentication(key: "k", in: .header("X-Api-Key")), echo)
+    #expect(try await inHeader.send(Request<String>(path: "x")) == " k")
+  }
+}
