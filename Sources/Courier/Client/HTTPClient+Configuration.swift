@@ -45,6 +45,14 @@ extension HTTPClient {
     /// The middleware every request passes through, outermost first; none by default.
     /// Usually: logging, then retries, then authentication (see ``Middleware``).
     public var middleware: [any Middleware]
+    /// Receives every request's ``HTTPEvent``s (started, retrying, finished, failed); `nil`
+    /// (the default) for none, which costs nothing. See ``HTTPEvent/makeStream(bufferingNewest:)``.
+    public var observer: (@Sendable (HTTPEvent) -> Void)?
+    /// Header and query names whose values are credentials, besides those Courier
+    /// recognises (`Authorization`, `Cookie`, names containing `auth`, `token`, `key`,
+    /// `secret`, `password`, `session`…): shown as `<redacted>` in every error description,
+    /// log line, cURL string and event of this client.
+    public var redactedNames: Set<String>
 
     /// Creates a configuration; every parameter has a sensible default.
     public init(
@@ -58,7 +66,9 @@ extension HTTPClient {
       maximumConcurrentRequests: Int? = nil,
       maximumConcurrentRequestsPerHost: Int? = nil,
       coalescesRequests: Bool = true,
-      middleware: [any Middleware] = []
+      middleware: [any Middleware] = [],
+      observer: (@Sendable (HTTPEvent) -> Void)? = nil,
+      redactedNames: Set<String> = []
     ) {
       self.headers = headers
       self.timeout = timeout
@@ -71,6 +81,8 @@ extension HTTPClient {
       self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
       self.coalescesRequests = coalescesRequests
       self.middleware = middleware
+      self.observer = observer
+      self.redactedNames = redactedNames
     }
   }
 }

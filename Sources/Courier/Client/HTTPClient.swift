@@ -26,6 +26,9 @@ public actor HTTPClient {
   private nonisolated let builder: RequestBuilder
   nonisolated let limiter: RequestLimiter
   nonisolated let coalescer = RequestCoalescer()
+  private nonisolated let requestCounter = Locked<UInt64>(0)
+  /// `configuration.redactedNames`, lowercased.
+  nonisolated let redactedNames: Set<String>
 
   /// Creates a client.
   ///
@@ -44,6 +47,7 @@ public actor HTTPClient {
     self.configuration = configuration
     self.transport = transport ?? URLSessionTransport()
     self.builder = RequestBuilder(baseURL: baseURL, configuration: configuration)
+    self.redactedNames = Set(configuration.redactedNames.map { $0.lowercased() })
     self.limiter = RequestLimiter(
       maximum: configuration.maximumConcurrentRequests,
       maximumPerHost: configuration.maximumConcurrentRequestsPerHost)
@@ -67,7 +71,47 @@ public actor HTTPClient {
   public nonisolated func response<E: Endpoint>(for endpoint: E) async throws(HTTPError)
     -> DecodedResponse<E.Response>
   {
-    let request = try builder.urlRequest(for: endpoint)
+    guard let observer = configuration.observer else {
+      return try await exchange(
+        endpoint, request: try builder.urlRequest(for: endpoint), events: nil)
+    }
+    let built = Result { () throws(HTTPError) in try builder.urlRequest(for: endpoint) }
+    let id = requestCounter.withLock { count in
+      count += 1
+      return count
+    }
+    let url =
+      (try? built.get()).map { Redaction.url($0.url, extra: redactedNames) } ?? "(not built)"
+    let events = EventReporter(
+      observer: observer, request: HTTPEventRequest(id: id, method: endpoint.method, url: url))
+    events.started()
+    do throws(HTTPError) {
+      let result = try await exchange(endpoint, request: try built.get(), events: events)
+      events.finished(result.response)
+      return result
+    } catch {
+      events.failed(error)
+      throw error
+    }
+  }
+
+  /// Sends a built request (through the middleware), validates and decodes; errors carry
+  /// the client's extra credential names so that their descriptions redact them.
+  private nonisolated func exchange<E: Endpoint>(
+    _ endpoint: E, request: URLRequest, events: EventReporter?
+  ) async throws(HTTPError) -> DecodedResponse<E.Response> {
+    do throws(HTTPError) {
+      var result = try await exchangeUnredacted(endpoint, request: request, events: events)
+      result.response.redactedNames = redactedNames
+      return result
+    } catch {
+      throw Redaction.applying(redactedNames, to: error)
+    }
+  }
+
+  private nonisolated func exchangeUnredacted<E: Endpoint>(
+    _ endpoint: E, request: URLRequest, events: EventReporter?
+  ) async throws(HTTPError) -> DecodedResponse<E.Response> {
     let timeout = endpoint.timeout ?? configuration.timeout
     let response: HTTPResponse
     if configuration.middleware.isEmpty {
@@ -76,8 +120,11 @@ public actor HTTPClient {
       let chain = MiddlewareNext(configuration.middleware) { request throws(HTTPError) in
         try await self.data(for: request.urlRequest, timeout: request.timeout)
       }
-      response = try await chain(
-        OutgoingRequest(urlRequest: request, options: endpoint.options, timeout: timeout))
+      var outgoing = OutgoingRequest(
+        urlRequest: request, options: endpoint.options, timeout: timeout)
+      outgoing.events = events
+      outgoing.redactedNames = redactedNames
+      response = try await chain(outgoing)
     }
     let acceptable = endpoint.acceptableStatusCodes ?? configuration.acceptableStatusCodes
     guard acceptable.contains(response.status) else {

@@ -3,9 +3,13 @@ import Foundation
 extension HTTPResponse: CustomStringConvertible {
   /// Status, URL, headers and body size, with credentials redacted: safe to log.
   public var description: String {
-    var text = "\(HTTPError.statusText(status)) from \(Redaction.url(url)), \(body.count) bytes"
-    if !headers.isEmpty {
-      text += "\n" + headers.description
+    var text =
+      "\(HTTPError.statusText(status)) from \(Redaction.url(url, extra: redactedNames)), "
+      + "\(body.count) bytes"
+    for field in headers {
+      text +=
+        "\n\(field.name): "
+        + Redaction.headerValue(field.value, name: field.name, extra: redactedNames)
     }
     return text
   }

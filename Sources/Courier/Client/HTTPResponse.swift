@@ -12,6 +12,8 @@ public struct HTTPResponse: Sendable, Equatable {
   public var url: URL?
   /// Which attempt answered, from 1 (set by ``RetryPolicy``).
   public var attempt = 1
+  /// The client's extra credential names, for redacting descriptions (lowercased).
+  var redactedNames: Set<String> = []
 
   /// Creates a response, e.g. for a stub transport.
   public init(
@@ -21,6 +23,12 @@ public struct HTTPResponse: Sendable, Equatable {
     self.headers = headers
     self.body = body
     self.url = url
+  }
+
+  /// Responses are equal when status, headers, body, URL and attempt are.
+  public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+    lhs.status == rhs.status && lhs.headers == rhs.headers && lhs.body == rhs.body
+      && lhs.url == rhs.url && lhs.attempt == rhs.attempt
   }
 
   /// Whether the status is in `200..<300`.

@@ -22,10 +22,11 @@ extension HTTPError: CustomStringConvertible {
       return "The request was cancelled."
     case .unacceptableStatus(let response):
       return "Unacceptable status \(Self.statusText(response.status)) from "
-        + "\(Redaction.url(response.url))\(Self.bodyExcerpt(response.body))."
+        + "\(Redaction.url(response.url, extra: response.redactedNames))"
+        + "\(Self.bodyExcerpt(response.body))."
     case .decodingFailed(let reason, let response):
       return "Could not decode the \(response.status) response from "
-        + "\(Redaction.url(response.url)): \(reason)."
+        + "\(Redaction.url(response.url, extra: response.redactedNames)): \(reason)."
     case .responseTooLarge(let limit):
       return "The response body exceeded the limit of \(limit) bytes "
         + "(raise Configuration.maximumResponseBytes to accept larger bodies)."

@@ -15,6 +15,10 @@ public struct OutgoingRequest: Sendable {
   public var timeout: Duration?
   /// Which attempt this is, from 1; a retrying middleware counts up.
   public var attempt: Int
+  /// Where this request's events go, when the client has an observer.
+  var events: EventReporter?
+  /// The client's extra credential names (lowercased), for middleware that prints.
+  var redactedNames: Set<String> = []
 
   /// Creates an outgoing request, e.g. to test a middleware.
   public init(

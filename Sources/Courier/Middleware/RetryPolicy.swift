@@ -85,9 +85,11 @@ public struct RetryPolicy: Middleware {
         } else {
           wait = backoff(beforeRetry: attempt)
         }
+        request.events?.retrying(attempt: attempt, status: response.status, error: nil, wait: wait)
       } catch {
         guard mayRetry, attempt < maximumAttempts, Self.isTransient(error) else { throw error }
         wait = backoff(beforeRetry: attempt)
+        request.events?.retrying(attempt: attempt, status: nil, error: error, wait: wait)
       }
       try await sleep(wait)
       attempt += 1

@@ -21,19 +21,52 @@ enum Redaction {
   /// Names that are credentials though they contain no sensitive part.
   private static let sensitiveNames: Set<String> = ["sig", "pwd", "code"]
 
-  /// Whether a header or query item with this name carries a credential.
-  static func isSensitive(name: String) -> Bool {
+  /// Whether a header or query item with this name carries a credential: by Courier's
+  /// rules, or because it is one of `extra` (lowercased names the user listed).
+  static func isSensitive(name: String, extra: Set<String> = []) -> Bool {
     let lowered = name.lowercased()
-    return sensitiveNames.contains(lowered) || sensitiveParts.contains { lowered.contains($0) }
+    return sensitiveNames.contains(lowered) || extra.contains(lowered)
+      || sensitiveParts.contains { lowered.contains($0) }
+  }
+
+  /// The credential values a request carries: its sensitive headers' values and its
+  /// sensitive query items' values (decoded and as sent), for scrubbing from any text.
+  static func secrets(in request: URLRequest, extra: Set<String> = []) -> [String] {
+    var secrets: [String] = []
+    for (name, value) in request.allHTTPHeaderFields ?? [:]
+    where isSensitive(name: name, extra: extra) {
+      secrets.append(value)
+      if let credential = value.split(separator: " ", maxSplits: 1).dropFirst().first {
+        secrets.append(String(credential))  // "Bearer abc" → also "abc"
+      }
+    }
+    if let url = request.url,
+      let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+    {
+      for item in components.percentEncodedQueryItems ?? [] {
+        let name = item.name.removingPercentEncoding ?? item.name
+        guard isSensitive(name: name, extra: extra), let value = item.value else { continue }
+        secrets.append(value)
+        if let decoded = value.removingPercentEncoding { secrets.append(decoded) }
+      }
+      if let password = components.password { secrets.append(password) }
+      if let user = components.user { secrets.append(user) }
+    }
+    return secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+  }
+
+  /// `text` with every occurrence of each secret replaced by the placeholder.
+  static func scrub(_ text: String, secrets: [String]) -> String {
+    secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
   }
 
   /// `value`, or the placeholder when `name` is a credential header.
-  static func headerValue(_ value: String, name: String) -> String {
-    isSensitive(name: name) ? placeholder : value
+  static func headerValue(_ value: String, name: String, extra: Set<String> = []) -> String {
+    isSensitive(name: name, extra: extra) ? placeholder : value
   }
 
   /// The URL as text with credential query values and any user-info replaced.
-  static func url(_ url: URL?) -> String {
+  static func url(_ url: URL?, extra: Set<String> = []) -> String {
     guard let url else { return "(no URL)" }
     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
       return placeholder
@@ -44,7 +77,7 @@ enum Redaction {
     if let items = components.percentEncodedQueryItems, !items.isEmpty {
       components.percentEncodedQueryItems = items.map { item in
         let name = item.name.removingPercentEncoding ?? item.name
-        guard item.value != nil, isSensitive(name: name) else { return item }
+        guard item.value != nil, isSensitive(name: name, extra: extra) else { return item }
         return URLQueryItem(name: item.name, value: "REDACTED")
       }
     }
@@ -54,5 +87,35 @@ enum Redaction {
       text.insert(contentsOf: placeholder + "@", at: range.upperBound)
     }
     return text
+  }
+
+  /// `error` with the client's extra credential names attached or applied, so that its
+  /// description redacts them too: responses carry the names; a transport error's failing
+  /// URL has those query values replaced.
+  static func applying(_ extra: Set<String>, to error: HTTPError) -> HTTPError {
+    guard !extra.isEmpty else { return error }
+    switch error {
+    case .unacceptableStatus(var response):
+      response.redactedNames = extra
+      return .unacceptableStatus(response)
+    case .decodingFailed(let reason, var response):
+      response.redactedNames = extra
+      return .decodingFailed(reason: reason, response: response)
+    case .transport(let urlError):
+      guard let url = urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL,
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+      else { return error }
+      components.percentEncodedQueryItems = components.percentEncodedQueryItems?.map { item in
+        let name = item.name.removingPercentEncoding ?? item.name
+        guard item.value != nil, extra.contains(name.lowercased()) else { return item }
+        return URLQueryItem(name: item.name, value: "REDACTED")
+      }
+      var userInfo = urlError.userInfo
+      userInfo[NSURLErrorFailingURLErrorKey] = components.url ?? url
+      userInfo["NSErrorFailingURLStringKey"] = nil  // the deprecated string form
+      return .transport(URLError(urlError.code, userInfo: userInfo))
+    default:
+      return error
+    }
   }
 }

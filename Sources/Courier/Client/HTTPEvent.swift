@@ -1,0 +1,77 @@
+import Foundation
+
+/// What happened to a request, for metrics and tracing: published to the observer in
+/// `HTTPClient.Configuration.observer`, and costing nothing when there is none.
+///
+/// ```swift
+/// let (events, observer) = HTTPEvent.makeStream()
+/// configuration.observer = observer
+/// Task { for await event in events { metrics.record(event) } }
+/// ```
+public enum HTTPEvent: Sendable {
+  /// The request is about to go out (before middleware).
+  case started(HTTPEventRequest)
+  /// ``RetryPolicy`` will retry after `wait`; `attempt` is the attempt that failed, with
+  /// its status or error.
+  case retrying(HTTPEventRequest, attempt: Int, status: Int?, error: HTTPError?, wait: Duration)
+  /// A response arrived and was accepted and decoded.
+  case finished(
+    HTTPEventRequest, status: Int, duration: Duration, bytes: Int, attempts: Int)
+  /// The request failed.
+  case failed(HTTPEventRequest, error: HTTPError, duration: Duration)
+
+  /// The request the event is about.
+  public var request: HTTPEventRequest {
+    switch self {
+    case .started(let request), .retrying(let request, _, _, _, _),
+      .finished(let request, _, _, _, _), .failed(let request, _, _):
+      request
+    }
+  }
+
+  /// A stream of events and the observer that feeds it, keeping the newest `limit` events
+  /// when the reader falls behind.
+  public static func makeStream(bufferingNewest limit: Int = 1000)
+    -> (stream: AsyncStream<HTTPEvent>, observer: @Sendable (HTTPEvent) -> Void)
+  {
+    let (stream, continuation) = AsyncStream<HTTPEvent>.makeStream(
+      bufferingPolicy: .bufferingNewest(limit))
+    return (stream, { continuation.yield($0) })
+  }
+}
+
+/// Which request an event is about.
+public struct HTTPEventRequest: Sendable, Equatable {
+  /// Counts the client's requests from 1; the same for every event of one request.
+  public var id: UInt64
+  /// The method.
+  public var method: HTTPMethod
+  /// The URL, with credential query items redacted.
+  public var url: String
+}
+
+/// Publishes one request's events to the client's observer.
+struct EventReporter: Sendable {
+  let observer: @Sendable (HTTPEvent) -> Void
+  let request: HTTPEventRequest
+  let start = ContinuousClock.now
+
+  func started() {
+    observer(.started(request))
+  }
+
+  func retrying(attempt: Int, status: Int?, error: HTTPError?, wait: Duration) {
+    observer(.retrying(request, attempt: attempt, status: status, error: error, wait: wait))
+  }
+
+  func finished(_ response: HTTPResponse) {
+    observer(
+      .finished(
+        request, status: response.status, duration: ContinuousClock.now - start,
+        bytes: response.body.count, attempts: response.attempt))
+  }
+
+  func failed(_ error: HTTPError) {
+    observer(.failed(request, error: error, duration: ContinuousClock.now - start))
+  }
+}

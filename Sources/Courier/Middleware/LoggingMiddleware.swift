@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Writes a line for each request and each response (or failure) to a sink you supply:
+/// method, URL, status, duration, bytes and attempt; at higher levels the headers and the
+/// start of the bodies too. Credentials never appear: credential-looking headers and query
+/// items, the names you list, and every value they carry are shown as `<redacted>`,
+/// wherever they occur in a line.
+///
+/// ```swift
+/// configuration.middleware = [
+///   RetryPolicy(), BearerAuthentication(provider: session),
+///   LoggingMiddleware(level: .headers, redacting: ["X-Tenant"]) { print($0) },
+/// ]
+/// ```
+///
+/// To log through swift-log, pass `{ logger.info("\($0)") }`; through `os.Logger`,
+/// `{ logger.info("\($0, privacy: .public)") }` (the text is already redacted).
+public struct LoggingMiddleware: Middleware {
+  /// How much to write.
+  public enum Level: Int, Sendable, Comparable {
+    /// Nothing.
+    case off
+    /// One line out and one line back.
+    case basic
+    /// Those lines and the headers.
+    case headers
+    /// Those lines, the headers, and the bodies up to `bodyLimit` bytes.
+    case bodies
+
+    /// Whether `lhs` writes less than `rhs`.
+    public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  /// How much to write.
+  public var level: Level
+  /// Extra header and query names whose values are credentials (compared lowercased).
+  public var redactedNames: Set<String>
+  /// The most body bytes written at `.bodies`.
+  public var bodyLimit: Int
+  /// Receives each line.
+  public var sink: @Sendable (String) -> Void
+
+  /// Creates a logger writing to `sink`.
+  public init(
+    level: Level = .basic, redacting names: Set<String> = [], bodyLimit: Int = 1024,
+    sink: @escaping @Sendable (String) -> Void
+  ) {
+    self.level = level
+    self.redactedNames = Set(names.map { $0.lowercased() })
+    self.bodyLimit = bodyLimit
+    self.sink = sink
+  }
+
+  /// Logs the request, passes it on, and logs what came back.
+  public func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+    -> HTTPResponse
+  {
+    guard level > .off else { return try await next(request) }
+    let redactedNames = self.redactedNames.union(request.redactedNames)
+    let secrets = Redaction.secrets(in: request.urlRequest, extra: redactedNames)
+    let target = "\(request.method) \(Redaction.url(request.url, extra: redactedNames))"
+    var out = "→ \(target) (attempt \(request.attempt))"
+    if level >= .headers { out += describe(request.headers, redacting: redactedNames) }
+    if level >= .bodies { out += describe(request.urlRequest.httpBody) }
+    sink(Redaction.scrub(out, secrets: secrets))
+
+    let start = ContinuousClock.now
+    do throws(HTTPError) {
+      let response = try await next(request)
+      let elapsed = Self.milliseconds(ContinuousClock.now - start)
+      var back =
+        "← \(response.status) \(target) \(elapsed), \(response.body.count) bytes"
+        + " (attempt \(response.attempt))"
+      if level >= .headers { back += describe(response.headers, redacting: redactedNames) }
+      if level >= .bodies { back += describe(response.body) }
+      sink(Redaction.scrub(back, secrets: secrets))
+      return response
+    } catch {
+      let elapsed = Self.milliseconds(ContinuousClock.now - start)
+      sink(Redaction.scrub("✕ \(target) failed after \(elapsed): \(error)", secrets: secrets))
+      throw error
+    }
+  }
+
+  private func describe(_ headers: HTTPHeaders, redacting names: Set<String>) -> String {
+    headers.fields.map {
+      "\n    \($0.name): \(Redaction.headerValue($0.value, name: $0.name, extra: names))"
+    }.joined()
+  }
+
+  private func describe(_ body: Data?) -> String {
+    guard let body, !body.isEmpty else { return "" }
+    guard let text = String(data: body.prefix(bodyLimit), encoding: .utf8) else {
+      return "\n    (\(body.count) bytes of binary data)"
+    }
+    return "\n    " + text + (body.count > bodyLimit ? "… (\(body.count) bytes)" : "")
+  }
+
+  private static func milliseconds(_ duration: Duration) -> String {
+    String(format: "%.1f ms", duration.seconds * 1000)
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension OutgoingRequest {
+  /// The request as a `curl` command to paste into a terminal, with credentials shown as
+  /// `<redacted>`: `Authorization`, `Cookie` and other credential-looking headers and query
+  /// items, plus the names in `redacting`.
+  ///
+  /// ```
+  /// curl -X POST 'https://api.themoviedb.org/3/movie/550/rating?api_key=<redacted>' \
+  ///   -H 'Authorization: <redacted>' \
+  ///   -H 'Content-Type: application/json' \
+  ///   --data-binary '{"value":8.5}'
+  /// ```
+  public func cURLDescription(redacting names: Set<String> = []) -> String {
+    let extra = Set(names.map { $0.lowercased() }).union(redactedNames)
+    var lines = ["curl -X \(method.rawValue) \(Self.quoted(Redaction.url(url, extra: extra)))"]
+    for field in headers {
+      let value = Redaction.headerValue(field.value, name: field.name, extra: extra)
+      lines.append("-H \(Self.quoted("\(field.name): \(value)"))")
+    }
+    if let body = urlRequest.httpBody, !body.isEmpty {
+      if let text = String(data: body, encoding: .utf8) {
+        let secrets = Redaction.secrets(in: urlRequest, extra: extra)
+        lines.append("--data-binary \(Self.quoted(Redaction.scrub(text, secrets: secrets)))")
+      } else {
+        lines.append("--data-binary @body.bin  # \(body.count) bytes of binary data")
+      }
+    }
+    return lines.joined(separator: " \\\n  ")
+  }
+
+  /// `text` in single quotes for a POSIX shell.
+  private static func quoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+}
+
+extension HTTPClient {
+  /// The `curl` command for an endpoint, as this client would send it before middleware,
+  /// with credentials redacted (see ``OutgoingRequest/cURLDescription(redacting:)``), the
+  /// client's `redactedNames` included.
+  public nonisolated func cURL<E: Endpoint>(for endpoint: E, redacting names: Set<String> = [])
+    throws(HTTPError) -> String
+  {
+    var request = OutgoingRequest(
+      urlRequest: try urlRequest(for: endpoint), options: endpoint.options)
+    request.redactedNames = redactedNames
+    return request.cURLDescription(redacting: names)
+  }
+}

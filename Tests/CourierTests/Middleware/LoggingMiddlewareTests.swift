@@ -1,0 +1,93 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+@Suite("LoggingMiddleware and cURL descriptions")
+struct LoggingMiddlewareTests {
+  func client(_ level: LoggingMiddleware.Level, lines: Locked<[String]>, stub: StubTransport)
+    -> HTTPClient
+  {
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [
+      LoggingMiddleware(level: level, redacting: ["X-Tenant"]) { line in
+        lines.withLock { $0.append(line) }
+      }
+    ]
+    return makeClient(transport: stub, configuration: configuration)
+  }
+
+  @Test("basic: one line out, one line back, with status, duration, bytes and attempt")
+  func basic() async throws {
+    let lines = Locked<[String]>([])
+    let stub = StubTransport().on(.get, "/movie/popular", .json(#"{"page":1,"results":[]}"#))
+    _ = try await client(.basic, lines: lines, stub: stub).send(MovieApi.popular(page: 2))
+    let logged = lines.withLock { $0 }
+    #expect(logged.count == 2)
+    #expect(logged[0] == "→ GET https://api.example.com/3/movie/popular?page=2 (attempt 1)")
+    #expect(logged[1].hasPrefix("← 200 GET https://api.example.com/3/movie/popular?page=2 "))
+    #expect(logged[1].hasSuffix(" ms, 23 bytes (attempt 1)"), "\(logged[1])")
+  }
+
+  @Test("headers and bodies levels add them, bodies cut at the limit")
+  func headersAndBodies() async throws {
+    let lines = Locked<[String]>([])
+    let stub = StubTransport().fallback { _ throws(HTTPError) in
+      StubResponse(headers: ["ETag": "v1"], text: String(repeating: "x", count: 2000))
+    }
+    let endpoint = Request<String>(
+      method: .post, path: "notes", headers: ["X-Trace": "t1"], body: .json(["note": "hi"]))
+    _ = try await client(.bodies, lines: lines, stub: stub).send(endpoint)
+    let logged = lines.withLock { $0 }
+    #expect(logged[0].contains("X-Trace: t1"))
+    #expect(logged[0].contains(#"{"note":"hi"}"#))
+    #expect(logged[1].contains("ETag: v1"))
+    #expect(logged[1].contains("… (2000 bytes)"))
+    lines.withLock { $0 = [] }
+    _ = try await client(.off, lines: lines, stub: stub).send(endpoint)
+    #expect(lines.withLock { $0 }.isEmpty)
+  }
+
+  @Test("a failure is one line naming the error")
+  func failure() async throws {
+    let lines = Locked<[String]>([])
+    let stub = StubTransport().fallback { _ throws(HTTPError) in throw .timedOut }
+    await #expect(throws: HTTPError.self) {
+      try await client(.basic, lines: lines, stub: stub).send(Request<Data>(path: "slow"))
+    }
+    #expect(lines.withLock { $0 }.last?.contains("failed after") == true)
+    #expect(lines.withLock { $0 }.last?.hasSuffix("The request timed out.") == true)
+  }
+
+  @Test("cURL: method, quoted URL, headers and body, shell-safe and redacted")
+  func curl() throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.headers["Authorization"] = "Bearer s3cret-token"
+    let client = makeClient(configuration: configuration)
+    let endpoint = Request<Data>(
+      method: .post, path: "it's", query: ["api_key": "s3cret-key", "q": "a b"],
+      headers: ["X-Tenant": "acme-secret"], body: .json(["note": "it's"]))
+    let curl = try client.cURL(for: endpoint, redacting: ["x-tenant"])
+    #expect(
+      curl == """
+        curl -X POST 'https://api.example.com/3/it'\\''s?api_key=<redacted>&q=a%20b' \\
+          -H 'Authorization: <redacted>' \\
+          -H 'Content-Type: application/json' \\
+          -H 'X-Tenant: <redacted>' \\
+          --data-binary '{"note":"it'\\''s"}'
+        """, "\(curl)")
+    #expect(!curl.contains("s3cret") && !curl.contains("acme-secret"))
+    #expect(
+      curl.hasPrefix("curl -X POST 'https://api.example.com/3/it'\\''s?api_key=<redacted>&q=a%20b'")
+    )
+    #expect(curl.contains("-H 'Authorization: <redacted>'"))
+    #expect(curl.contains(#"--data-binary '{"note":"it'\''s"}'"#))
+  }
+
+  @Test("a binary body is named, not printed")
+  func curlBinary() throws {
+    let endpoint = Request<Data>(method: .put, path: "x", body: .data(Data([0xFF, 0x00, 0xFE])))
+    let curl = try makeClient().cURL(for: endpoint)
+    #expect(curl.hasSuffix("--data-binary @body.bin  # 3 bytes of binary data"))
+  }
+}
