@@ -190,6 +190,22 @@ struct RequestBuilderTests {
     #expect(transport.sentCount == 0)
   }
 
+  @Test("a GET or HEAD with a body is an invalid request; the same body on POST is fine")
+  func bodyOnGet() async throws {
+    for method in [HTTPMethod.get, .head] {
+      let transport = RefusingTransport()
+      let error = await #expect(throws: HTTPError.self) {
+        try await makeClient(transport: transport).send(
+          Request<Data>(method: method, path: "x", body: .json(["a": 1])))
+      }
+      #expect(error?.invalidRequestReason?.contains("cannot carry a body") == true)
+      #expect(transport.sentCount == 0)
+    }
+    let post = try makeClient().urlRequest(
+      for: Request<Data>(method: .post, path: "x", body: .json(["a": 1])))
+    #expect(post.httpBody != nil)
+  }
+
   @Test("a method that is not a token is an invalid request")
   func badMethod() async throws {
     let transport = RefusingTransport()

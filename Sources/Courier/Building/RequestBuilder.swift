@@ -24,6 +24,11 @@ struct RequestBuilder: Sendable {
     var headers = configuration.headers
     var bodyData: Data?
     if let body = endpoint.body {
+      guard method != .get && method != .head else {
+        throw .invalidRequest(
+          reason: "a \(method.rawValue) request cannot carry a body (URLSession refuses it); "
+            + "send the data as query items, or use POST")
+      }
       bodyData = try body.encoded(
         encoder: configuration.encoder, queryEncoding: configuration.queryEncoding)
       headers["Content-Type"] = body.contentType
