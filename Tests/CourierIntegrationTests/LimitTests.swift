@@ -47,7 +47,10 @@ struct LimitTests {
     let client = loopback.client
     let holder = Task { try await client.send(Request<String>(path: "hold")) }
     await holding.wait()
+    let queued = Signal()
+    client.limiter.overall?.onSuspend.withLock { $0 = { queued.fire() } }
     let waiter = Task { try await client.send(Request<String>(path: "waiter")) }
+    await watched { await queued.wait() }  // suspended in the queue, behind the holder
     waiter.cancel()
     let result = await watched { await waiter.result }
     guard case .failure(let error as HTTPError)? = result, error == .cancelled else {

@@ -256,4 +256,65 @@ struct PagingTests {
     }
     #expect(loopback.server.requestCount == 1)
   }
+
+  @Test("a cancelled loop with prefetch stops at once and starts no more requests")
+  func cancellationWithPrefetch() async throws {
+    let loopback = try Loopback(handler: Self.numbered(total: 1000))
+    defer { loopback.stop() }
+    let client = loopback.client
+    let task = Task {
+      for try await _ in client.pages(Popular(), prefetch: true) {
+        withUnsafeCurrentTask { $0?.cancel() }
+      }
+    }
+    let result = await watched { await task.result }
+    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
+      Issue.record("expected cancelled, got \(String(describing: result))")
+      return
+    }
+    #expect(loopback.server.requestCount <= 2)  // the first page, and at most its prefetch
+  }
+
+  @Test("a cursor sent in a header is not mistaken for a repeated page")
+  func headerCursor() async throws {
+    struct HeaderCursor: PagedEndpoint {
+      typealias Response = CursorPage
+      var cursor = ""
+      var path: String { "events" }
+      var headers: HTTPHeaders { ["X-Continuation": cursor] }
+      func nextPage(after response: CursorPage, metadata: HTTPResponse) -> HeaderCursor? {
+        response.nextCursor.map { HeaderCursor(cursor: $0) }
+      }
+    }
+    let loopback = try Loopback { request, response in
+      let cursor = request.headers["X-Continuation"] ?? ""
+      let next: String? = cursor.count < 3 ? cursor + "x" : nil
+      try await response.send(encoding: CursorPage(items: [cursor], nextCursor: next))
+    }
+    defer { loopback.stop() }
+    var items: [String] = []
+    for try await item in loopback.client.pages(HeaderCursor()).items(\.items) {
+      items.append(item)
+    }
+    #expect(items == ["", "x", "xx", "xxx"])
+  }
+
+  @Test("after a redirect to another origin, that origin's next link is not followed")
+  func linkAfterCrossOriginRedirect() async throws {
+    let elsewhere = try LoopbackServer { request, response in
+      let next = "http://127.0.0.1:\(request.headers["Host"]?.split(separator: ":").last ?? "0")/p2"
+      try await response.send(headers: ["Link": "<\(next)>; rel=next"], json: "[1]")
+    }
+    defer { elsewhere.stop() }
+    let target = elsewhere.baseURL.appendingPathComponent("p1").absoluteString
+    let origin = try LoopbackServer { _, response in
+      try await response.send(status: 302, headers: ["Location": target], text: "")
+    }
+    defer { origin.stop() }
+    let client = HTTPClient(baseURL: origin.baseURL)
+    var pages = 0
+    for try await _ in client.pages(LinkPagedRequest<[Int]>(path: "repos")) { pages += 1 }
+    #expect(pages == 1)
+    #expect(elsewhere.requestCount == 1)
+  }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Courier
 
-@Suite("PermitQueue: FIFO, cancellable, never leaking")
+@Suite("PermitQueue: FIFO, cancellable, never leaking", .timeLimit(.minutes(1)))
 struct PermitQueueTests {
   /// Awaits a ticket in a task that records its name once it holds the permit.
   func holder(_ ticket: PermitQueue.Ticket, _ name: String, log: Locked<[String]>, got: Signal)
@@ -39,11 +39,15 @@ struct PermitQueueTests {
     #expect(queue.availablePermits == 1)
   }
 
-  @Test("a cancelled waiter leaves at once with cancelled and never takes a permit")
+  @Test("a suspended waiter that is cancelled leaves at once and never takes a permit")
   func cancelledWaiter() async throws {
     let queue = PermitQueue(limit: 1)
     try await queue.acquire()
+    let suspended = Signal()
+    queue.onSuspend.withLock { $0 = { suspended.fire() } }
     let waiting = Task { try await queue.acquire() }
+    await watched { await suspended.wait() }  // it is in line, suspended
+    #expect(queue.waitingCount == 1)
     let behind = queue.enqueue()
     waiting.cancel()
     let result = await watched { await waiting.result }
@@ -51,12 +55,31 @@ struct PermitQueueTests {
       Issue.record("expected cancelled, got \(String(describing: result))")
       return
     }
-    queue.release()  // goes to the ticket behind the cancelled one
+    #expect(queue.waitingCount == 1)  // only `behind`
+    queue.release()  // skips the cancelled waiter: goes to `behind`
     try await behind.wait()
     #expect(queue.availablePermits == 0)
     queue.release()
     #expect(queue.availablePermits == 1)
     #expect(queue.waitingCount == 0)
+  }
+
+  @Test("a permit freed while the line holds only a granted ticket is taken at once")
+  func noStrandedPermit() async throws {
+    let queue = PermitQueue(limit: 2)
+    try await queue.acquire()
+    try await queue.acquire()
+    let granted = queue.enqueue()
+    queue.release()  // to `granted`, not yet collected
+    queue.release()  // to the pool
+    let next = queue.enqueue()  // nobody waits: takes the free permit without queueing
+    #expect(queue.waitingCount == 0)
+    #expect(queue.availablePermits == 0)
+    try await next.wait()
+    try await granted.wait()
+    queue.release()
+    queue.release()
+    #expect(queue.availablePermits == 2)
   }
 
   @Test("a waiter cancelled before it suspends is skipped, and its permit is not lost")

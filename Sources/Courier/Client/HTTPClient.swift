@@ -194,7 +194,9 @@ public actor HTTPClient {
     if let limit = configuration.maximumResponseBytes, response.body.count > limit {
       throw .responseTooLarge(limit: limit)
     }
-    return response
+    var answered = response
+    answered.requestURL = request.url
+    return answered
   }
 
   /// Sends through the transport holding the permits the limits ask for. The deadline

@@ -12,6 +12,8 @@ public struct HTTPResponse: Sendable, Equatable {
   public var url: URL?
   /// Which attempt answered, from 1 (set by ``RetryPolicy``).
   public var attempt = 1
+  /// The URL that was requested, before any redirects (set by ``HTTPClient``).
+  public var requestURL: URL?
   /// The client's extra credential names, for redacting descriptions (lowercased).
   var redactedNames: Set<String> = []
 
@@ -28,7 +30,7 @@ public struct HTTPResponse: Sendable, Equatable {
   /// Responses are equal when status, headers, body, URL and attempt are.
   public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
     lhs.status == rhs.status && lhs.headers == rhs.headers && lhs.body == rhs.body
-      && lhs.url == rhs.url && lhs.attempt == rhs.attempt
+      && lhs.url == rhs.url && lhs.attempt == rhs.attempt && lhs.requestURL == rhs.requestURL
   }
 
   /// Whether the status is in `200..<300`.

@@ -4,7 +4,7 @@
 /// A request takes its host's permit before the overall one, so a request waiting for a
 /// busy host never holds an overall permit that requests to other hosts could use.
 final class RequestLimiter: Sendable {
-  private let overall: PermitQueue?
+  let overall: PermitQueue?
   private let perHostLimit: Int?
   private let hosts = Locked<[String: PermitQueue]>([:])
 

@@ -6,9 +6,9 @@
 /// for try await page in client.pages(repos) { … }
 /// ```
 ///
-/// Only links to the same origin (scheme, host and port) as the page are followed, so a
-/// `Link` header cannot send the client's credentials elsewhere; a cross-origin next link
-/// ends the paging.
+/// Only links to the same origin (scheme, host and port) as the page's request are followed,
+/// so a `Link` header cannot send the client's credentials elsewhere; a cross-origin next
+/// link ends the paging.
 public struct LinkPagedRequest<Response: Sendable>: PagedEndpoint {
   /// The path of the first page, or the absolute URL of a later one.
   public var path: String
@@ -31,14 +31,13 @@ public struct LinkPagedRequest<Response: Sendable>: PagedEndpoint {
   }
 
   /// The same request for the `rel="next"` link, or `nil` when there is none or it leaves
-  /// the page's origin.
+  /// the origin of the page's request.
   public func nextPage(after response: Response, metadata: HTTPResponse) -> Self? {
-    guard let next = metadata.link(rel: "next") else { return nil }
-    if let current = metadata.url {
-      guard current.scheme?.lowercased() == next.scheme?.lowercased(),
-        current.host?.lowercased() == next.host?.lowercased(), current.port == next.port
-      else { return nil }
-    }
+    // Compared with the URL that was asked for, not the one that answered: a redirect to
+    // another origin must not make that origin's links look like home.
+    guard let next = metadata.link(rel: "next"),
+      URLOrigin.same(metadata.requestURL ?? metadata.url, next)
+    else { return nil }
     var page = self
     page.path = next.absoluteString
     page.query = Query()

@@ -69,6 +69,11 @@ public struct Pages<E: PagedEndpoint>: AsyncSequence, Sendable {
         self.pendingError = nil
         throw pendingError
       }
+      if Task.isCancelled, upcoming != nil {
+        upcoming = nil
+        prefetch = nil
+        throw .cancelled
+      }
       guard let endpoint = upcoming, maximumPages.map({ fetched < $0 }) ?? true else {
         upcoming = nil
         return nil
@@ -116,6 +121,10 @@ public struct Pages<E: PagedEndpoint>: AsyncSequence, Sendable {
       hasher.combine(request.httpMethod)
       hasher.combine(request.url?.absoluteString)
       hasher.combine(request.httpBody)
+      for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+        hasher.combine(name.lowercased())  // a cursor may travel in a header
+        hasher.combine(value)
+      }
       guard seen.insert(hasher.finalize()).inserted else {
         throw .invalidRequest(
           reason: "the server sent the same next page again (\(Redaction.url(request.url))); "

@@ -15,6 +15,8 @@ package final class PermitQueue: Sendable {
     var line: [UInt64] = []
     var head = 0
     var waiters: [UInt64: Waiter] = [:]
+    /// Waiters still waiting (queued or suspended), not yet granted or gone.
+    var pending = 0
 
     /// Drops the served part of the line once it dominates, so the line does not grow.
     mutating func compact() {
@@ -32,8 +34,6 @@ package final class PermitQueue: Sendable {
     case suspended(CheckedContinuation<Bool, Never>)
     /// Handed a permit before it suspended.
     case granted
-    /// Cancelled before it suspended.
-    case cancelled
   }
 
   /// A place in line.
@@ -63,21 +63,15 @@ package final class PermitQueue: Sendable {
   package var availablePermits: Int { state.withLock { $0.available } }
 
   /// Tickets waiting for a permit right now.
-  package var waitingCount: Int {
-    state.withLock { state in
-      state.waiters.values.count { waiter in
-        switch waiter {
-        case .queued, .suspended: true
-        case .granted, .cancelled: false
-        }
-      }
-    }
-  }
+  package var waitingCount: Int { state.withLock { $0.pending } }
+
+  /// Called each time a waiter suspends (for tests that must act on a waiting ticket).
+  package let onSuspend = Locked<(@Sendable () -> Void)?>(nil)
 
   /// Takes a permit at once if one is free and nobody waits, or a place in line.
   package func enqueue() -> Ticket {
     state.withLock { state in
-      if state.available > 0 && state.waiters.isEmpty {
+      if state.available > 0 && state.pending == 0 {
         state.available -= 1
         return Ticket(queue: self, id: nil)
       }
@@ -85,6 +79,7 @@ package final class PermitQueue: Sendable {
       state.nextID += 1
       state.line.append(id)
       state.waiters[id] = .queued
+      state.pending += 1
       return Ticket(queue: self, id: id)
     }
   }
@@ -103,13 +98,15 @@ package final class PermitQueue: Sendable {
         switch state.waiters[id] {
         case .queued:
           state.waiters[id] = .granted
+          state.pending -= 1
           state.compact()
           return nil
         case .suspended(let continuation):
           state.waiters[id] = nil
+          state.pending -= 1
           state.compact()
           return continuation
-        case .granted, .cancelled, nil:
+        case .granted, nil:
           continue
         }
       }
@@ -128,12 +125,12 @@ package final class PermitQueue: Sendable {
           case .granted:
             state.waiters[id] = nil
             return true
-          case .cancelled, nil:
-            state.waiters[id] = nil
-            return false
+          case nil:
+            return false  // cancelled before it suspended
           case .queued:
             if Task.isCancelled {
               state.waiters[id] = nil
+              state.pending -= 1
               return false
             }
             state.waiters[id] = .suspended(continuation)
@@ -142,18 +139,26 @@ package final class PermitQueue: Sendable {
             return nil
           }
         }
-        if let immediate { continuation.resume(returning: immediate) }
+        if let immediate {
+          continuation.resume(returning: immediate)
+        } else {
+          onSuspend.withLock { $0 }?()
+        }
       }
     } onCancel: {
       let continuation: CheckedContinuation<Bool, Never>? = state.withLock { state in
         switch state.waiters[id] {
         case .queued:
-          state.waiters[id] = .cancelled
+          // Leaves the line now, so that a release skips it and an enqueue is not held
+          // behind it.
+          state.waiters[id] = nil
+          state.pending -= 1
           return nil
         case .suspended(let continuation):
           state.waiters[id] = nil
+          state.pending -= 1
           return continuation
-        case .granted, .cancelled, nil:
+        case .granted, nil:
           return nil
         }
       }

@@ -23,6 +23,15 @@ final class DataTaskCall: Sendable {
 
   private let state = Locked(State.waiting)
 
+  /// What a delegate-driven task has received so far.
+  private struct Received {
+    var response: URLResponse?
+    var body = Data()
+    var redirects = 0
+  }
+
+  private let received = Locked(Received())
+
   /// Creates the task with `makeTask` and resumes it, unless the call was ended first (by
   /// cancellation or its deadline): then the caller is resumed with that error and no task
   /// is created.
@@ -39,6 +48,30 @@ final class DataTaskCall: Sendable {
     case .success(let task): task.resume()
     case .failure(let error): continuation.resume(returning: .failure(error))
     }
+  }
+
+  /// The delegate saw the response head.
+  func receive(_ response: URLResponse) {
+    received.withLock { $0.response = response }
+  }
+
+  /// The delegate saw body bytes.
+  func append(_ data: Data) {
+    received.withLock { $0.body.append(data) }
+  }
+
+  /// The delegate saw a redirect; returns how many so far.
+  func countRedirect() -> Int {
+    received.withLock { received in
+      received.redirects += 1
+      return received.redirects
+    }
+  }
+
+  /// The delegate saw the task complete.
+  func finishReceiving(error: (any Error)?) {
+    let (response, body) = received.withLock { ($0.response, $0.body) }
+    complete(data: body, response: response, error: error)
   }
 
   /// URLSession's completion handler.

@@ -4,25 +4,32 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The transport over URLSession: completion-handler data tasks wrapped in checked
-/// continuations, with cancellation that reaches the URLSessionTask.
+/// The transport over URLSession: data tasks wrapped in checked continuations, with
+/// cancellation and deadlines that reach the URLSessionTask and resume the caller at once.
 ///
 /// By default it owns one long-lived session, made from
 /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)`` and invalidated
-/// when the transport goes away. Pass a session of your own to share one; Courier then
-/// leaves its lifecycle to you.
+/// when the transport goes away, whose delegate applies the ``RedirectPolicy`` and keeps
+/// credentials from following a redirect to another origin. Pass a session of your own to
+/// share one; Courier then leaves its lifecycle, and its redirects, to you (it sends
+/// completion-handler tasks, which FoundationNetworking redirects without asking anyone).
 public final class URLSessionTransport: HTTPTransport {
   /// The session requests go through.
   public let session: URLSession
   private let ownsSession: Bool
+  private let delegate: SessionDelegate?
   private let deadlines = DeadlineTimer()
 
   /// A transport with a session of its own, made from `configuration` (by default
-  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)``).
+  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)``), following
+  /// redirects as `redirects` says.
   public init(
-    configuration: URLSessionConfiguration = URLSessionTransport.defaultSessionConfiguration()
+    configuration: URLSessionConfiguration = URLSessionTransport.defaultSessionConfiguration(),
+    redirects: RedirectPolicy = .default
   ) {
-    session = URLSession(configuration: configuration)
+    let delegate = SessionDelegate(redirects: redirects)
+    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    self.delegate = delegate
     ownsSession = true
   }
 
@@ -34,6 +41,7 @@ public final class URLSessionTransport: HTTPTransport {
   /// FoundationNetworking can crash when a task is cancelled right after it starts.
   public init(session: URLSession) {
     self.session = session
+    delegate = nil
     ownsSession = false
   }
 
@@ -94,19 +102,47 @@ public final class URLSessionTransport: HTTPTransport {
     return try await send(request, deadlineNanoseconds: uptime &+ UInt64(nanoseconds))
   }
 
+  /// Sends `request`, and re-sends it to the `Location` of a 307 or 308 that the delegate
+  /// left to us: FoundationNetworking would follow those without the body.
   private func send(_ request: URLRequest, deadlineNanoseconds: UInt64?) async throws(HTTPError)
     -> HTTPResponse
+  {
+    var request = request
+    var hops = 0
+    while true {
+      let response = try await sendOnce(request, deadlineNanoseconds: deadlineNanoseconds)
+      guard let delegate, case .follow(let maximum) = delegate.redirects,
+        SessionDelegate.resendsBody(status: response.status, original: request),
+        let location = response.headers["Location"],
+        let target = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL
+      else { return response }
+      hops += 1
+      guard hops <= maximum else { throw .transport(URLError(.httpTooManyRedirects)) }
+      var next = request
+      next.url = target
+      request = SessionDelegate.redirected(next, from: request, status: response.status)
+    }
+  }
+
+  private func sendOnce(_ request: URLRequest, deadlineNanoseconds: UInt64?)
+    async throws(HTTPError) -> HTTPResponse
   {
     let call = DataTaskCall()
     let timer = deadlineNanoseconds.map { deadlines.schedule(call, at: $0) }
     defer { timer.map(deadlines.cancel) }
     let session = self.session
+    let delegate = self.delegate
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         call.start(continuation) {
-          session.dataTask(with: request) { data, response, error in
-            call.complete(data: data, response: response, error: error)
+          guard let delegate else {
+            return session.dataTask(with: request) { data, response, error in
+              call.complete(data: data, response: response, error: error)
+            }
           }
+          let task = session.dataTask(with: request)
+          delegate.register(call, for: task)
+          return task
         }
       }
     } onCancel: {

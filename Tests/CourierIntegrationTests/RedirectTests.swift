@@ -1,0 +1,113 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+@Suite("Redirects keep credentials home", .timeLimit(.minutes(1)))
+struct RedirectTests {
+  /// A server that echoes the credentials and body it received.
+  func echo() throws -> LoopbackServer {
+    try LoopbackServer { request, response in
+      let auth = request.headers["Authorization"] ?? "-"
+      let cookie = request.headers["Cookie"] ?? "-"
+      let body = String(decoding: request.body, as: UTF8.self)
+      try await response.send(text: "\(request.method) \(request.path) \(auth) \(cookie) \(body)")
+    }
+  }
+
+  /// A server that redirects every request to `target` with `status`.
+  func redirector(to target: @escaping @Sendable (LoopbackRequest) -> String, status: Int = 302)
+    throws -> LoopbackServer
+  {
+    try LoopbackServer { request, response in
+      if request.path.hasPrefix("/landing") {
+        let auth = request.headers["Authorization"] ?? "-"
+        let body = String(decoding: request.body, as: UTF8.self)
+        try await response.send(text: "\(request.method) \(request.path) \(auth) \(body)")
+      } else {
+        try await response.send(
+          status: status, headers: ["Location": target(request)], text: "moved")
+      }
+    }
+  }
+
+  func client(_ server: LoopbackServer, redirects: RedirectPolicy = .default) -> HTTPClient {
+    var configuration = HTTPClient.Configuration()
+    configuration.headers = ["Authorization": "Bearer s3cret", "Cookie": "sid=s3cret"]
+    return HTTPClient(
+      baseURL: server.baseURL, configuration: configuration,
+      transport: URLSessionTransport(redirects: redirects))
+  }
+
+  @Test("a redirect to another origin drops Authorization and Cookie")
+  func crossOrigin() async throws {
+    let elsewhere = try echo()
+    defer { elsewhere.stop() }
+    let target = elsewhere.baseURL.appendingPathComponent("landing").absoluteString
+    let origin = try redirector(to: { _ in target })
+    defer { origin.stop() }
+    let answer = try await client(origin).send(Request<String>(path: "start"))
+    #expect(answer == "GET /landing - - ")
+  }
+
+  @Test("a redirect within the origin keeps them")
+  func sameOrigin() async throws {
+    let origin = try redirector(to: { _ in "/landing" })
+    defer { origin.stop() }
+    let answer = try await client(origin).send(Request<String>(path: "start"))
+    #expect(answer == "GET /landing Bearer s3cret ")
+  }
+
+  @Test("307 and 308 keep the method and re-send the body")
+  func bodyKept() async throws {
+    for status in [307, 308] {
+      let origin = try redirector(to: { _ in "/landing" }, status: status)
+      defer { origin.stop() }
+      let answer = try await client(origin).send(
+        Request<String>(method: .post, path: "start", body: .json(["rating": 8])))
+      #expect(answer == #"POST /landing Bearer s3cret {"rating":8}"#, "\(status)")
+    }
+  }
+
+  @Test("a 307 to another origin re-sends the body but not the credentials")
+  func bodyKeptCrossOrigin() async throws {
+    let elsewhere = try echo()
+    defer { elsewhere.stop() }
+    let target = elsewhere.baseURL.appendingPathComponent("landing").absoluteString
+    let origin = try redirector(to: { _ in target }, status: 307)
+    defer { origin.stop() }
+    let answer = try await client(origin).send(
+      Request<String>(method: .put, path: "start", body: .json(["rating": 8])))
+    #expect(answer == #"PUT /landing - - {"rating":8}"#)
+  }
+
+  @Test("more redirects than the maximum fail with httpTooManyRedirects")
+  func tooMany() async throws {
+    let loop = try LoopbackServer { request, response in
+      let hop = Int(request.path.split(separator: "/").last ?? "0") ?? 0
+      try await response.send(status: 302, headers: ["Location": "/hop/\(hop + 1)"], text: "")
+    }
+    defer { loop.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await client(loop, redirects: .follow(maximum: 3)).send(Request<String>(path: "hop/0"))
+    }
+    guard case .transport(let urlError) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .httpTooManyRedirects)
+    #expect(loop.requestCount == 4)
+  }
+
+  @Test("never: the 3xx response is the answer")
+  func never() async throws {
+    let origin = try redirector(to: { _ in "/landing" })
+    defer { origin.stop() }
+    let response = try await client(origin, redirects: .never).response(
+      for: Request<String>(path: "start", acceptableStatusCodes: StatusCodes(200..<400)))
+    #expect(response.status == 302)
+    #expect(response.headers["Location"] == "/landing")
+    #expect(origin.requestCount == 1)
+  }
+}
