@@ -124,6 +124,7 @@ public actor HTTPClient {
         urlRequest: request, options: endpoint.options, timeout: timeout)
       outgoing.events = events
       outgoing.redactedNames = redactedNames
+      outgoing.clientBaseURL = baseURL
       response = try await chain(outgoing)
     }
     let acceptable = endpoint.acceptableStatusCodes ?? configuration.acceptableStatusCodes

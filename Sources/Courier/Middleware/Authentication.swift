@@ -31,7 +31,8 @@ public protocol CredentialProvider: Sendable {
 /// they all fail with its error. A request refused with a token older than the provider's
 /// current one replays with the current one without refreshing again. A 401 after the
 /// replay is returned as it is, never looped on. Endpoints with
-/// ``RequestOptions/noAuthentication`` are sent without a token.
+/// ``RequestOptions/noAuthentication``, and requests to another origin than the client's
+/// base URL (an absolute URL as a path), are sent without a token.
 public struct BearerAuthentication: Middleware {
   private let refresher: TokenRefresher
 
@@ -44,7 +45,9 @@ public struct BearerAuthentication: Middleware {
   public func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
     -> HTTPResponse
   {
-    guard !request.options.contains(.noAuthentication) else { return try await next(request) }
+    guard !request.options.contains(.noAuthentication), request.isToClientOrigin else {
+      return try await next(request)
+    }
     let epoch = refresher.refreshesFinished
     let token = try await refresher.provider.token()
     var request = request
@@ -137,8 +140,9 @@ private actor TokenRefresher {
 /// configuration.middleware = [APIKeyAuthentication(key: key, in: .query("api_key"))]
 /// ```
 ///
-/// Endpoints with ``RequestOptions/noAuthentication`` are sent without it. Keys in header or
-/// query names containing `key`, `token` or `auth` are redacted wherever Courier prints.
+/// Endpoints with ``RequestOptions/noAuthentication``, and requests to another origin than
+/// the client's base URL, are sent without it. Keys in header or query names containing
+/// `key`, `token` or `auth` are redacted wherever Courier prints.
 public struct APIKeyAuthentication: Middleware {
   /// Where the key goes.
   public enum Placement: Sendable, Equatable {
@@ -163,7 +167,9 @@ public struct APIKeyAuthentication: Middleware {
   public func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
     -> HTTPResponse
   {
-    guard !request.options.contains(.noAuthentication) else { return try await next(request) }
+    guard !request.options.contains(.noAuthentication), request.isToClientOrigin else {
+      return try await next(request)
+    }
     var request = request
     switch placement {
     case .header(let name):

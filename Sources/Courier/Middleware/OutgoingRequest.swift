@@ -15,6 +15,8 @@ public struct OutgoingRequest: Sendable {
   public var timeout: Duration?
   /// Which attempt this is, from 1; a retrying middleware counts up.
   public var attempt: Int
+  /// The base URL of the client sending it; `nil` outside a client.
+  public internal(set) var clientBaseURL: URL?
   /// Where this request's events go, when the client has an observer.
   var events: EventReporter?
   /// The client's extra credential names (lowercased), for middleware that prints.
@@ -36,6 +38,13 @@ public struct OutgoingRequest: Sendable {
 
   /// The URL.
   public var url: URL? { urlRequest.url }
+
+  /// Whether the request goes to the client's own origin (scheme, host and port): where
+  /// credentials may be sent. True outside a client.
+  public var isToClientOrigin: Bool {
+    guard let clientBaseURL else { return true }
+    return URLOrigin.same(clientBaseURL, url)
+  }
 
   /// The headers; setting one replaces every field of that name in the request.
   public var headers: HTTPHeaders {

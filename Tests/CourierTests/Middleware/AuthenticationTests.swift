@@ -121,6 +121,28 @@ struct AuthenticationTests {
     #expect(await provider.refreshCount == 0)
   }
 
+  @Test("requests to another origin than the client's carry no credentials")
+  func otherOrigin() async throws {
+    let provider = CountingProvider()
+    let echo = StubTransport().fallback { request throws(HTTPError) in
+      StubResponse(
+        text:
+          "\(request.url!.query ?? "") \(request.value(forHTTPHeaderField: "Authorization") ?? "-")"
+      )
+    }
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [
+      BearerAuthentication(provider: provider),
+      APIKeyAuthentication(key: "k", in: .query("api_key")),
+    ]
+    let client = makeClient(transport: echo, configuration: configuration)
+    #expect(try await client.send(Request<String>(path: "mine")) == "api_key=k Bearer t0")
+    #expect(try await client.send(Request<String>(path: "https://cdn.example.net/x")) == " -")
+    #expect(
+      try await client.send(Request<String>(path: "https://api.example.com:443/y"))
+        == "api_key=k Bearer t0")
+  }
+
   @Test("a waiter cancelled during a shared refresh leaves at once; the refresh goes on")
   func cancelledWaiter() async throws {
     let gate = Gate()
