@@ -109,11 +109,7 @@ struct BatchTests {
     let batch = Task { try await client.send(all: (0..<50).map(movie), maxConcurrent: 5) }
     await allArrived.wait()
     batch.cancel()
-    let result = await watched { await batch.result }
-    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
-      Issue.record("expected cancelled, got \(String(describing: result))")
-      return
-    }
+    await expectCancelled(batch)
     await watched { await allGone.wait() }
     #expect(loopback.server.requestCount == 5)
   }

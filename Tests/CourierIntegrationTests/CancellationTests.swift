@@ -10,15 +10,6 @@ import Testing
 
 @Suite("Cancellation reaches the socket and resumes the caller once", .timeLimit(.minutes(1)))
 struct CancellationTests {
-  /// Waits (under a watchdog) for the task and expects it to have thrown `cancelled`.
-  func expectCancelled<T: Sendable>(_ task: Task<T, any Error>) async {
-    guard let result = await watched({ await task.result }) else { return }
-    guard case .failure(let error as HTTPError) = result, case .cancelled = error else {
-      Issue.record("expected HTTPError.cancelled, got \(result)")
-      return
-    }
-  }
-
   @Test("cancelled before the request starts: cancelled, and nothing reaches the server")
   func beforeStart() async throws {
     let loopback = try Loopback { _, response in try await response.send(text: "ok") }

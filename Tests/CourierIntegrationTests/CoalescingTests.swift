@@ -119,11 +119,7 @@ struct CoalescingTests {
     let callers = (0..<3).map { _ in Task { try await client.send(Request<String>(path: "x")) } }
     await watched { await allJoined.wait() }
     callers[0].cancel()
-    let cancelled = await watched { await callers[0].result }
-    guard case .failure(let error as HTTPError)? = cancelled, error == .cancelled else {
-      Issue.record("expected cancelled, got \(String(describing: cancelled))")
-      return
-    }
+    await expectCancelled(callers[0])
     release.open()
     #expect(try await callers[1].value == "answer to GET /3/x")
     #expect(try await callers[2].value == "answer to GET /3/x")
@@ -152,11 +148,7 @@ struct CoalescingTests {
     callers[0].cancel()
     callers[1].cancel()
     for caller in callers {
-      let result = await watched { await caller.result }
-      guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
-        Issue.record("expected cancelled, got \(String(describing: result))")
-        return
-      }
+      await expectCancelled(caller)
     }
     await watched { await gone.wait() }
     #expect(client.coalescer.inFlightCount == 0)

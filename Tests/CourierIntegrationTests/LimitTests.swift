@@ -52,11 +52,7 @@ struct LimitTests {
     let waiter = Task { try await client.send(Request<String>(path: "waiter")) }
     await watched { await queued.wait() }  // suspended in the queue, behind the holder
     waiter.cancel()
-    let result = await watched { await waiter.result }
-    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
-      Issue.record("expected cancelled, got \(String(describing: result))")
-      return
-    }
+    await expectCancelled(waiter)
     release.open()
     #expect(try await holder.value == "/3/hold")
     #expect(try await client.send(Request<String>(path: "after")) == "/3/after")

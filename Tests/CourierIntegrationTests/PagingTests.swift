@@ -249,11 +249,7 @@ struct PagingTests {
       return count
     }
     await firstPageSeen.wait()
-    let result = await watched { await task.result }
-    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
-      Issue.record("expected cancelled, got \(String(describing: result))")
-      return
-    }
+    await expectCancelled(task)
     #expect(loopback.server.requestCount == 1)
   }
 
@@ -267,11 +263,7 @@ struct PagingTests {
         withUnsafeCurrentTask { $0?.cancel() }
       }
     }
-    let result = await watched { await task.result }
-    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
-      Issue.record("expected cancelled, got \(String(describing: result))")
-      return
-    }
+    await expectCancelled(task)
     #expect(loopback.server.requestCount <= 2)  // the first page, and at most its prefetch
   }
 

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -85,11 +86,7 @@ struct StubTransportTests {
     let stub = StubTransport(delay: .seconds(3600)).on(.get, "/x", .status(200))
     let task = Task { try await stub.send(request(.get, "x")) }
     task.cancel()
-    let result = await task.result
-    guard case .failure(let error as HTTPError) = result, case .cancelled = error else {
-      Issue.record("expected cancelled, got \(result)")
-      return
-    }
+    await expectCancelled(task)
   }
 
   @Test("a short delay still answers")

@@ -172,11 +172,7 @@ struct HTTPClientTests {
     var iterator = started.stream.makeAsyncIterator()
     await iterator.next()
     task.cancel()
-    let result = await task.result
-    guard case .failure(let error as HTTPError) = result, case .cancelled = error else {
-      Issue.record("expected cancelled, got \(result)")
-      return
-    }
+    await expectCancelled(task)
   }
 
   @Test("a task cancelled before it sends gets cancelled and sends nothing")
@@ -187,11 +183,7 @@ struct HTTPClientTests {
       withUnsafeCurrentTask { $0?.cancel() }
       return try await client.send(Request<Data>(path: "x"))
     }
-    let result = await task.result
-    guard case .failure(let error as HTTPError) = result, case .cancelled = error else {
-      Issue.record("expected cancelled, got \(result)")
-      return
-    }
+    await expectCancelled(task)
     #expect(stub.requests.isEmpty)
   }
 

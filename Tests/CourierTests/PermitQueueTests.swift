@@ -50,11 +50,7 @@ struct PermitQueueTests {
     #expect(queue.waitingCount == 1)
     let behind = queue.enqueue()
     waiting.cancel()
-    let result = await watched { await waiting.result }
-    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
-      Issue.record("expected cancelled, got \(String(describing: result))")
-      return
-    }
+    await expectCancelled(waiting)
     #expect(queue.waitingCount == 1)  // only `behind`
     queue.release()  // skips the cancelled waiter: goes to `behind`
     try await behind.wait()

@@ -157,11 +157,7 @@ struct AuthenticationTests {
     let waiter = Task { try await client.send(Request<String>(path: "a")) }
     await refused.wait()
     waiter.cancel()
-    let result = await watched { await waiter.result }
-    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
-      Issue.record("expected cancelled, got \(String(describing: result))")
-      return
-    }
+    await expectCancelled(waiter)
     gate.open()
     #expect(try await client.send(Request<String>(path: "b")) == "Bearer t1")
     #expect(await provider.refreshCount == 1)

@@ -171,11 +171,7 @@ struct RetryPolicyTests {
     let task = Task { try await client.send(Request<Data>(path: "x")) }
     await failed.wait()
     task.cancel()
-    let result = await watched { await task.result }
-    guard case .failure(let error as HTTPError)? = result, error == .cancelled else {
-      Issue.record("expected cancelled, got \(String(describing: result))")
-      return
-    }
+    await expectCancelled(task)
     #expect(transport.requests.count == 1)
   }
 }
