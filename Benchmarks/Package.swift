@@ -20,6 +20,7 @@ let package = Package(
     .executableTarget(name: "PipelineCost", dependencies: benchmarkDependencies),
     .executableTarget(name: "InFlight", dependencies: benchmarkDependencies),
     .executableTarget(name: "ConnectionsPerHost", dependencies: benchmarkDependencies),
+    .executableTarget(name: "VersusRaw", dependencies: benchmarkDependencies),
   ],
   swiftLanguageModes: [.v6]
 )
