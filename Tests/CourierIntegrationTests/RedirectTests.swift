@@ -82,6 +82,38 @@ struct RedirectTests {
     #expect(answer == #"PUT /landing - - {"rating":8}"#)
   }
 
+  @Test("301 and 302 keep the body of PUT, PATCH and DELETE; POST becomes a GET without one")
+  func bodyKeptOn301And302() async throws {
+    for status in [301, 302] {
+      let origin = try redirector(to: { _ in "/landing" }, status: status)
+      defer { origin.stop() }
+      for method in [HTTPMethod.put, .patch, .delete] {
+        let answer = try await client(origin).send(
+          Request<String>(method: method, path: "start", body: .json(["x": 1])))
+        #expect(
+          answer == #"\#(method.rawValue) /landing Bearer s3cret {"x":1}"#, "\(status) \(method)")
+      }
+      let post = try await client(origin).send(
+        Request<String>(method: .post, path: "start", body: .json(["x": 1])))
+      #expect(post == "GET /landing Bearer s3cret ", "\(status) POST")
+    }
+  }
+
+  @Test("every credential-looking header stays home: API keys too")
+  func apiKeyHeaderStaysHome() async throws {
+    let elsewhere = try LoopbackServer { request, response in
+      try await response.send(text: request.headers["X-Api-Key"] ?? "-")
+    }
+    defer { elsewhere.stop() }
+    let target = elsewhere.baseURL.appendingPathComponent("landing").absoluteString
+    let origin = try redirector(to: { _ in target })
+    defer { origin.stop() }
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [APIKeyAuthentication(key: "k3y", in: .header("X-Api-Key"))]
+    let client = HTTPClient(baseURL: origin.baseURL, configuration: configuration)
+    #expect(try await client.send(Request<String>(path: "start")) == "-")
+  }
+
   @Test("more redirects than the maximum fail with httpTooManyRedirects")
   func tooMany() async throws {
     let loop = try LoopbackServer { request, response in

@@ -18,7 +18,7 @@ actor SecretProvider: CredentialProvider {
 struct SecretScanTests {
   let secrets = [
     "bearer-SECRET-1", "bearer-SECRET-2", "apikey-SECRET", "cookie-SECRET", "tenant-SECRET",
-    "session-SECRET", "user-SECRET", "pass-SECRET",
+    "session-SECRET", "user-SECRET", "pass-SECRET", "form-SECRET",
   ]
 
   @Test("a run through every kind of outcome leaks none of the secrets")
@@ -54,6 +54,18 @@ struct SecretScanTests {
       of: "http://", with: "http://user-SECRET:pass-SECRET@")
     let client = HTTPClient(baseURL: URL(string: base + "/3")!, configuration: configuration)
 
+    func record(_ endpoint: Request<[String: Bool]>) async {
+      do {
+        let result = try await client.response(for: endpoint)
+        printed.withLock { $0.append("\(result)") }
+      } catch {
+        printed.withLock { $0.append("\(error)") }
+        printed.withLock { $0.append(error.localizedDescription) }
+        if let response = error.response { printed.withLock { $0.append("\(response)") } }
+        if case .transport(let urlError) = error { printed.withLock { $0.append("\(urlError)") } }
+      }
+    }
+
     let paths = ["ok", "refused", "missing", "broken", "cut", "slow", "garbage"]
     for (index, path) in paths.enumerated() {
       let endpoint = Request<[String: Bool]>(
@@ -62,15 +74,12 @@ struct SecretScanTests {
         body: index == 0 ? .json(["session": "session-SECRET"]) : nil,
         timeout: .milliseconds(300))
       printed.withLock { $0.append((try? client.cURL(for: endpoint)) ?? "") }
-      do {
-        let result = try await client.response(for: endpoint)
-        printed.withLock { $0.append("\(result)") }
-      } catch {
-        printed.withLock { $0.append("\(error)") }
-        printed.withLock { $0.append(error.localizedDescription) }
-        if let response = error.response { printed.withLock { $0.append("\(response)") } }
-      }
+      await record(endpoint)
     }
+    // A form body with a password, sent and logged at .bodies.
+    await record(
+      Request<[String: Bool]>(
+        method: .post, path: "x/ok", body: .form(["user": "ann", "password": "form-SECRET"])))
     let everything = printed.withLock { $0 }
     #expect(everything.count > 30)
     for line in everything {

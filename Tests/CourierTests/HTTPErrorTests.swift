@@ -1,6 +1,7 @@
-import Courier
 import Foundation
 import Testing
+
+@testable import Courier
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -100,5 +101,33 @@ struct HTTPErrorTests {
         == .transport(URLError(.cannotConnectToHost)))
     let error: any Error = HTTPError.timedOut
     #expect(error.localizedDescription == "The request timed out.")
+  }
+
+  @Test("URL-valued headers and the URLError payload are redacted too")
+  func locationAndPayload() {
+    let location = "https://u:PASS-SECRET@h.example/next?access_token=TOKEN-SECRET&page=2"
+    let response = HTTPResponse(status: 302, headers: ["Location": location], url: secretURL)
+    #expect(!"\(response)".contains("SECRET"), "\(response)")
+    #expect("\(response)".contains("page=2"))
+    let failing = URLError(
+      .cannotConnectToHost, userInfo: [NSURLErrorFailingURLErrorKey: secretURL])
+    guard case .transport(let redacted) = Redaction.applying([], to: .transport(failing)) else {
+      Issue.record("expected a transport error")
+      return
+    }
+    #expect(!"\(redacted)".contains("s3cret") && !"\(redacted)".contains("hunter2"), "\(redacted)")
+    #expect(redacted.code == .cannotConnectToHost)
+  }
+
+  @Test("credential fields in JSON and form bodies are redacted, others kept")
+  func bodies() {
+    let json = Redaction.body(
+      Data(#"{"user":"ann","password":"p4ss","nested":{"client_secret":"c5"}}"#.utf8))
+    #expect(
+      json == #"{"nested":{"client_secret":"<redacted>"},"password":"<redacted>","user":"ann"}"#)
+    let form = Redaction.body(Data("user=ann&password=p4ss&grant_type=x".utf8))
+    #expect(form == "user=ann&password=<redacted>&grant_type=x")
+    #expect(Redaction.body(Data("plain words = fine".utf8)) == "plain words = fine")
+    #expect(Redaction.body(Data([0xFF, 0xFE])) == nil)
   }
 }

@@ -129,6 +129,24 @@ struct RequestBuilderTests {
     )
   }
 
+  @Test("default credentials go only to the base URL's origin; other defaults go everywhere")
+  func defaultCredentialsStayHome() throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.headers = ["Authorization": "Bearer t", "X-Tenant": "acme", "User-Agent": "ua"]
+    configuration.redactedNames = ["x-tenant"]
+    let client = makeClient(configuration: configuration)
+    let home = try client.urlRequest(for: Request<Data>(path: "https://api.example.com:443/x"))
+    #expect(home.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+    let away = try client.urlRequest(for: Request<Data>(path: "https://cdn.example.net/x"))
+    #expect(away.value(forHTTPHeaderField: "Authorization") == nil)
+    #expect(away.value(forHTTPHeaderField: "X-Tenant") == nil)
+    #expect(away.value(forHTTPHeaderField: "User-Agent") == "ua")
+    let explicit = try client.urlRequest(
+      for: Request<Data>(
+        path: "https://cdn.example.net/x", headers: ["Authorization": "Bearer cdn"]))
+    #expect(explicit.value(forHTTPHeaderField: "Authorization") == "Bearer cdn")
+  }
+
   @Test("the timeout reaches URLSession as a whole-second backstop, never below the deadline")
   func timeoutBackstop() throws {
     let client = makeClient()

@@ -20,8 +20,15 @@ struct RequestBuilder: Sendable {
     let url = try URLBuilder.url(base: baseURL, path: endpoint.path, query: query)
 
     // Precedence, lowest first: the client's defaults, the body's Content-Type, the
-    // endpoint's own headers.
+    // endpoint's own headers. Default credentials go only to the base URL's origin.
     var headers = configuration.headers
+    if !URLOrigin.same(url, baseURL) {
+      let extra = Set(configuration.redactedNames.map { $0.lowercased() })
+      for field in configuration.headers where Redaction.isSensitive(name: field.name, extra: extra)
+      {
+        headers.remove(field.name)
+      }
+    }
     var bodyData: Data?
     if let body = endpoint.body {
       guard method != .get && method != .head else {

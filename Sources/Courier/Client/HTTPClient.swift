@@ -83,7 +83,8 @@ public actor HTTPClient {
     let url =
       (try? built.get()).map { Redaction.url($0.url, extra: redactedNames) } ?? "(not built)"
     let events = EventReporter(
-      observer: observer, request: HTTPEventRequest(id: id, method: endpoint.method, url: url))
+      observer: observer, request: HTTPEventRequest(id: id, method: endpoint.method, url: url),
+      redactedNames: redactedNames)
     events.started()
     do throws(HTTPError) {
       let result = try await exchange(endpoint, request: try built.get(), events: events)
@@ -102,7 +103,7 @@ public actor HTTPClient {
   ) async throws(HTTPError) -> DecodedResponse<E.Response> {
     do throws(HTTPError) {
       var result = try await exchangeUnredacted(endpoint, request: request, events: events)
-      result.response.redactedNames = redactedNames
+      result.response.redactedNames.formUnion(redactedNames)
       return result
     } catch {
       throw Redaction.applying(redactedNames, to: error)

@@ -54,6 +54,8 @@ public struct HTTPEventRequest: Sendable, Equatable {
 struct EventReporter: Sendable {
   let observer: @Sendable (HTTPEvent) -> Void
   let request: HTTPEventRequest
+  /// The client's extra credential names, applied to errors before they are published.
+  let redactedNames: Set<String>
   let start = ContinuousClock.now
 
   func started() {
@@ -61,6 +63,7 @@ struct EventReporter: Sendable {
   }
 
   func retrying(attempt: Int, status: Int?, error: HTTPError?, wait: Duration) {
+    let error = error.map { Redaction.applying(redactedNames, to: $0) }
     observer(.retrying(request, attempt: attempt, status: status, error: error, wait: wait))
   }
 
@@ -72,6 +75,9 @@ struct EventReporter: Sendable {
   }
 
   func failed(_ error: HTTPError) {
-    observer(.failed(request, error: error, duration: ContinuousClock.now - start))
+    observer(
+      .failed(
+        request, error: Redaction.applying(redactedNames, to: error),
+        duration: ContinuousClock.now - start))
   }
 }

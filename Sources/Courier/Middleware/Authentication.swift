@@ -45,11 +45,15 @@ public struct BearerAuthentication: Middleware {
   public func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
     -> HTTPResponse
   {
-    guard !request.options.contains(.noAuthentication), request.isToClientOrigin else {
+    // A request the provider sends while refreshing (through this client) is its own
+    // business: handling its 401 here would wait for the very refresh that sent it.
+    guard !request.options.contains(.noAuthentication), request.isToClientOrigin,
+      !TokenRefresher.isRefreshing
+    else {
       return try await next(request)
     }
-    let epoch = refresher.refreshesFinished
     let token = try await refresher.provider.token()
+    let epoch = refresher.refreshesFinished  // after token(): a refresh before it is not news
     var request = request
     request.urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     let response = try await next(request)
@@ -62,6 +66,9 @@ public struct BearerAuthentication: Middleware {
 
 /// Runs at most one refresh at a time and shares its outcome with everyone who asks.
 private actor TokenRefresher {
+  /// Set while a provider's `refresh()` runs.
+  @TaskLocal static var isRefreshing = false
+
   let provider: any CredentialProvider
   private var refreshing: (id: Int, task: Task<String, any Error>)?
   private var refreshes = 0
@@ -96,7 +103,18 @@ private actor TokenRefresher {
         let outcome: Result<String, HTTPError>
         do throws(HTTPError) {
           let current = try await provider.token()
-          outcome = .success(current != refused ? current : try await provider.refresh())
+          if current != refused {
+            outcome = .success(current)
+          } else {
+            outcome = await Self.$isRefreshing.withValue(true) {
+              () async -> Result<String, HTTPError> in
+              do throws(HTTPError) {
+                return .success(try await provider.refresh())
+              } catch {
+                return .failure(error)
+              }
+            }
+          }
         } catch {
           outcome = .failure(error)
         }
@@ -171,6 +189,14 @@ public struct APIKeyAuthentication: Middleware {
       return try await next(request)
     }
     var request = request
+    // Whatever the name, the key is a credential: redacted by the middleware inside this one
+    // (logging) and in what comes back.
+    let name: String
+    switch placement {
+    case .header(let header): name = header
+    case .query(let item): name = item
+    }
+    request.redactedNames.insert(name.lowercased())
     switch placement {
     case .header(let name):
       request.urlRequest.setValue(key, forHTTPHeaderField: name)
@@ -181,6 +207,12 @@ public struct APIKeyAuthentication: Middleware {
       let item = QueryEncoding().encode([name: key])
       request.urlRequest.url = URL(string: base + (base.contains("?") ? "&" : "?") + item) ?? url
     }
-    return try await next(request)
+    do throws(HTTPError) {
+      var response = try await next(request)
+      response.redactedNames.insert(name.lowercased())
+      return response
+    } catch {
+      throw Redaction.applying([name.lowercased()], to: error)
+    }
   }
 }

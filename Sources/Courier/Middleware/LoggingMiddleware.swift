@@ -65,7 +65,7 @@ public struct LoggingMiddleware: Middleware {
     let target = "\(request.method) \(Redaction.url(request.url, extra: redactedNames))"
     var out = "→ \(target) (attempt \(request.attempt))"
     if level >= .headers { out += describe(request.headers, redacting: redactedNames) }
-    if level >= .bodies { out += describe(request.urlRequest.httpBody) }
+    if level >= .bodies { out += describe(request.urlRequest.httpBody, redacting: redactedNames) }
     sink(Redaction.scrub(out, secrets: secrets))
 
     let start = ContinuousClock.now
@@ -76,7 +76,7 @@ public struct LoggingMiddleware: Middleware {
         "← \(response.status) \(target) \(elapsed), \(response.body.count) bytes"
         + " (attempt \(response.attempt))"
       if level >= .headers { back += describe(response.headers, redacting: redactedNames) }
-      if level >= .bodies { back += describe(response.body) }
+      if level >= .bodies { back += describe(response.body, redacting: redactedNames) }
       sink(Redaction.scrub(back, secrets: secrets))
       return response
     } catch {
@@ -92,12 +92,14 @@ public struct LoggingMiddleware: Middleware {
     }.joined()
   }
 
-  private func describe(_ body: Data?) -> String {
+  private func describe(_ body: Data?, redacting names: Set<String>) -> String {
     guard let body, !body.isEmpty else { return "" }
-    guard let text = String(data: body.prefix(bodyLimit), encoding: .utf8) else {
+    guard let text = Redaction.body(body, extra: names) else {
       return "\n    (\(body.count) bytes of binary data)"
     }
-    return "\n    " + text + (body.count > bodyLimit ? "… (\(body.count) bytes)" : "")
+    let cut = text.utf8.count > bodyLimit
+    let shown = cut ? String(decoding: text.utf8.prefix(bodyLimit), as: UTF8.self) : text
+    return "\n    " + shown + (cut ? "… (\(body.count) bytes)" : "")
   }
 
   private static func milliseconds(_ duration: Duration) -> String {

@@ -23,7 +23,7 @@ extension OutgoingRequest {
       lines.append("-H \(Self.quoted("\(field.name): \(value)"))")
     }
     if let body = urlRequest.httpBody, !body.isEmpty {
-      if let text = String(data: body, encoding: .utf8) {
+      if let text = Redaction.body(body, extra: extra) {
         let secrets = Redaction.secrets(in: urlRequest, extra: extra)
         lines.append("--data-binary \(Self.quoted(Redaction.scrub(text, secrets: secrets)))")
       } else {

@@ -105,7 +105,7 @@ public struct RetryPolicy: Middleware {
   public func upperBound(beforeRetry retry: Int) -> Duration {
     let factor = pow(2, Double(min(max(retry - 1, 0), 62)))
     let seconds = min(maximumDelay.seconds, baseDelay.seconds * factor)
-    return .nanoseconds(Int64(seconds * 1e9))
+    return .clampedSeconds(seconds)
   }
 
   /// Whether a failure may pass on its own: a lost or refused connection, an empty reply, a
@@ -140,7 +140,7 @@ public struct RetryPolicy: Middleware {
 
   /// A uniformly random wait between zero and the bound.
   public static let fullJitter: @Sendable (Duration) -> Duration = { bound in
-    .nanoseconds(Int64(bound.seconds * 1e9 * Double.random(in: 0...1)))
+    .clampedSeconds(bound.seconds * Double.random(in: 0...1))
   }
 }
 
@@ -148,5 +148,12 @@ extension Duration {
   /// The duration in seconds, as a `Double`.
   var seconds: Double {
     Double(components.seconds) + Double(components.attoseconds) * 1e-18
+  }
+
+  /// `seconds` as a duration, at most about 292 years (what nanoseconds in Int64 hold), at
+  /// least zero: a "no cap" `maximumDelay` of `.seconds(.max)` must not trap.
+  static func clampedSeconds(_ seconds: Double) -> Duration {
+    guard !seconds.isNaN, seconds > 0 else { return .zero }
+    return .nanoseconds(Int64(min(seconds * 1e9, 9.2e18)))
   }
 }

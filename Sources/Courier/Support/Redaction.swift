@@ -60,9 +60,16 @@ enum Redaction {
     secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
   }
 
-  /// `value`, or the placeholder when `name` is a credential header.
+  /// `value`, or the placeholder when `name` is a credential header; a URL-valued header
+  /// (`Location`, `Content-Location`) shows its URL redacted.
   static func headerValue(_ value: String, name: String, extra: Set<String> = []) -> String {
-    isSensitive(name: name, extra: extra) ? placeholder : value
+    if isSensitive(name: name, extra: extra) { return placeholder }
+    switch name.lowercased() {
+    case "location", "content-location":
+      return URL(string: value).map { url($0, extra: extra) } ?? placeholder
+    default:
+      return value
+    }
   }
 
   /// The URL as text with credential query values and any user-info replaced.
@@ -89,25 +96,28 @@ enum Redaction {
     return text
   }
 
-  /// `error` with the client's extra credential names attached or applied, so that its
-  /// description redacts them too: responses carry the names; a transport error's failing
-  /// URL has those query values replaced.
+  /// `error` made safe to print: responses carry the client's extra credential names, so
+  /// their descriptions redact them too; a transport error's failing URL loses its
+  /// user-info and credential query values.
   static func applying(_ extra: Set<String>, to error: HTTPError) -> HTTPError {
-    guard !extra.isEmpty else { return error }
     switch error {
     case .unacceptableStatus(var response):
-      response.redactedNames = extra
+      response.redactedNames.formUnion(extra)
       return .unacceptableStatus(response)
     case .decodingFailed(let reason, var response):
-      response.redactedNames = extra
+      response.redactedNames.formUnion(extra)
       return .decodingFailed(reason: reason, response: response)
     case .transport(let urlError):
       guard let url = urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL,
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
       else { return error }
+      // The URLError itself may be printed (its userInfo shows the URL), so its URL loses
+      // credentials: user-info, and credential query values.
+      components.user = nil
+      components.password = nil
       components.percentEncodedQueryItems = components.percentEncodedQueryItems?.map { item in
         let name = item.name.removingPercentEncoding ?? item.name
-        guard item.value != nil, extra.contains(name.lowercased()) else { return item }
+        guard item.value != nil, isSensitive(name: name, extra: extra) else { return item }
         return URLQueryItem(name: item.name, value: "REDACTED")
       }
       var userInfo = urlError.userInfo
@@ -117,5 +127,44 @@ enum Redaction {
     default:
       return error
     }
+  }
+
+  /// A body as text for printing, with the values of credential fields redacted in JSON
+  /// objects and form bodies (`password`, `client_secret`, `access_token`…); `nil` when it
+  /// is not UTF-8 text.
+  static func body(_ data: Data, extra: Set<String> = []) -> String? {
+    if let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+      json is [String: Any] || json is [Any],
+      let redacted = try? JSONSerialization.data(
+        withJSONObject: redactingFields(json, extra: extra), options: [.sortedKeys])
+    {
+      return String(decoding: redacted, as: UTF8.self)
+    }
+    guard let text = String(data: data, encoding: .utf8) else { return nil }
+    let looksLikeForm =
+      text.contains("=") && !text.contains(where: { $0.isWhitespace || $0 == "{" })
+    guard looksLikeForm else { return text }
+    return text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+      guard parts.count == 2, isSensitive(name: name, extra: extra) else { return String(pair) }
+      return "\(parts[0])=\(placeholder)"
+    }.joined(separator: "&")
+  }
+
+  private static func redactingFields(_ value: Any, extra: Set<String>) -> Any {
+    if let object = value as? [String: Any] {
+      var redacted: [String: Any] = [:]
+      for (key, field) in object {
+        redacted[key] =
+          isSensitive(name: key, extra: extra) && !(field is [String: Any] || field is [Any])
+          ? placeholder : redactingFields(field, extra: extra)
+      }
+      return redacted
+    }
+    if let array = value as? [Any] {
+      return array.map { redactingFields($0, extra: extra) }
+    }
+    return value
   }
 }

@@ -28,9 +28,16 @@ final class DataTaskCall: Sendable {
     var response: URLResponse?
     var body = Data()
     var redirects = 0
+    /// The error to report when the task completes, whatever it completes with.
+    var failure: HTTPError?
   }
 
-  private let received = Locked(Received())
+  private let received: Locked<Received>
+
+  /// A call for a request that has already been redirected `redirectsSoFar` times.
+  init(redirectsSoFar: Int = 0) {
+    received = Locked(Received(redirects: redirectsSoFar))
+  }
 
   /// Creates the task with `makeTask` and resumes it, unless the call was ended first (by
   /// cancellation or its deadline): then the caller is resumed with that error and no task
@@ -60,6 +67,9 @@ final class DataTaskCall: Sendable {
     received.withLock { $0.body.append(data) }
   }
 
+  /// The redirects counted so far.
+  var redirectCount: Int { received.withLock { $0.redirects } }
+
   /// The delegate saw a redirect; returns how many so far.
   func countRedirect() -> Int {
     received.withLock { received in
@@ -68,20 +78,34 @@ final class DataTaskCall: Sendable {
     }
   }
 
+  /// Makes the task's completion, when it comes, fail with `error`.
+  func failOnCompletion(with error: HTTPError) {
+    received.withLock { $0.failure = error }
+  }
+
   /// The delegate saw the task complete.
   func finishReceiving(error: (any Error)?) {
-    let (response, body) = received.withLock { ($0.response, $0.body) }
-    complete(data: body, response: response, error: error)
+    let (response, body, failure) = received.withLock { ($0.response, $0.body, $0.failure) }
+    if let failure {
+      finish(with: .failure(failure))
+    } else {
+      complete(data: body, response: response, error: error)
+    }
   }
 
   /// URLSession's completion handler.
   func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
+    finish(with: Self.result(data: data, response: response, error: error))
+  }
+
+  /// Resumes the caller with `result`, unless it was resumed already.
+  private func finish(with result: Result<HTTPResponse, HTTPError>) {
     let continuation: Continuation? = state.withLock { state in
       guard case .running(let continuation, _) = state else { return nil }
       state = .finished
       return continuation
     }
-    continuation?.resume(returning: Self.result(data: data, response: response, error: error))
+    continuation?.resume(returning: result)
   }
 
   /// The cancellation handler: resumes the caller now with `.cancelled` and cancels the

@@ -53,14 +53,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
     guard case .follow(let maximum) = redirects,
-      !Self.resendsBody(status: response.statusCode, original: task.originalRequest)
+      !Self.resendsBody(
+        status: response.statusCode, original: task.currentRequest ?? task.originalRequest)
     else {
       // Not followed here; a 307/308 with a body is re-sent by the transport itself.
       completionHandler(nil)
       return
     }
     guard let call = call(for: task), call.countRedirect() <= maximum else {
-      call(for: task)?.end(with: .transport(URLError(.httpTooManyRedirects)))
+      // Not followed: the task completes with this 3xx, which the call reports as too many
+      // redirects. The task is not cancelled: cancelling a task whose redirect decision is
+      // in flight crashes FoundationNetworking ("task not in the registry").
+      call(for: task)?.failOnCompletion(with: .transport(URLError(.httpTooManyRedirects)))
       completionHandler(nil)
       return
     }
@@ -68,24 +72,33 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
       Self.redirected(request, from: task.originalRequest, status: response.statusCode))
   }
 
-  /// Whether a redirect must re-send the body, which FoundationNetworking drops: a 307 or
-  /// 308 of a request that has one.
+  /// Whether a redirect must re-send the body, which FoundationNetworking drops: a request
+  /// with a body, redirected with 307 or 308, or with 301 or 302 unless it is a POST (which
+  /// those turn into a GET, as 303 does for every method).
   static func resendsBody(status: Int, original: URLRequest?) -> Bool {
-    (status == 307 || status == 308) && !(original?.httpBody?.isEmpty ?? true)
+    guard let original, !(original.httpBody?.isEmpty ?? true) else { return false }
+    switch status {
+    case 307, 308: return true
+    case 301, 302: return original.httpMethod?.uppercased() != "POST"
+    default: return false
+    }
   }
 
   /// The request to send for a redirect: credentials dropped when it leaves the original
-  /// origin, and the body restored for 307/308 (which keep method and body).
+  /// origin, and method and body restored where FoundationNetworking would drop the body.
   static func redirected(_ request: URLRequest, from original: URLRequest?, status: Int)
     -> URLRequest
   {
     var request = request
     if let original, !URLOrigin.same(original.url, request.url) {
-      for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
+      // Authorization, Proxy-Authorization, Cookie, API-key headers: anything that looks
+      // like a credential stays with the origin it was meant for.
+      for name in (request.allHTTPHeaderFields ?? [:]).keys where Redaction.isSensitive(name: name)
+      {
         request.setValue(nil, forHTTPHeaderField: name)
       }
     }
-    if status == 307 || status == 308, let original {
+    if resendsBody(status: status, original: original), let original {
       request.httpMethod = original.httpMethod
       request.httpBody = original.httpBody
     }

@@ -102,21 +102,23 @@ public final class URLSessionTransport: HTTPTransport {
     return try await send(request, deadlineNanoseconds: uptime &+ UInt64(nanoseconds))
   }
 
-  /// Sends `request`, and re-sends it to the `Location` of a 307 or 308 that the delegate
-  /// left to us: FoundationNetworking would follow those without the body.
+  /// Sends `request`, and re-sends it to the `Location` of a redirect that the delegate left
+  /// to us because FoundationNetworking would follow it without the body. Redirects followed
+  /// here and by the delegate count against one maximum.
   private func send(_ request: URLRequest, deadlineNanoseconds: UInt64?) async throws(HTTPError)
     -> HTTPResponse
   {
     var request = request
     var hops = 0
     while true {
-      let response = try await sendOnce(request, deadlineNanoseconds: deadlineNanoseconds)
+      let (response, redirects) = try await sendOnce(
+        request, deadlineNanoseconds: deadlineNanoseconds, redirectsSoFar: hops)
       guard let delegate, case .follow(let maximum) = delegate.redirects,
         SessionDelegate.resendsBody(status: response.status, original: request),
         let location = response.headers["Location"],
         let target = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL
       else { return response }
-      hops += 1
+      hops = redirects + 1
       guard hops <= maximum else { throw .transport(URLError(.httpTooManyRedirects)) }
       var next = request
       next.url = target
@@ -124,10 +126,13 @@ public final class URLSessionTransport: HTTPTransport {
     }
   }
 
-  private func sendOnce(_ request: URLRequest, deadlineNanoseconds: UInt64?)
-    async throws(HTTPError) -> HTTPResponse
+  /// One data task: its response, and the redirects counted so far (those before it included).
+  private func sendOnce(
+    _ request: URLRequest, deadlineNanoseconds: UInt64?, redirectsSoFar: Int = 0
+  )
+    async throws(HTTPError) -> (HTTPResponse, redirects: Int)
   {
-    let call = DataTaskCall()
+    let call = DataTaskCall(redirectsSoFar: redirectsSoFar)
     let timer = deadlineNanoseconds.map { deadlines.schedule(call, at: $0) }
     defer { timer.map(deadlines.cancel) }
     let session = self.session
@@ -148,6 +153,6 @@ public final class URLSessionTransport: HTTPTransport {
     } onCancel: {
       call.cancel()
     }
-    return try result.get()
+    return (try result.get(), call.redirectCount)
   }
 }

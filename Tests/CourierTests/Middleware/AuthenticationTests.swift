@@ -109,6 +109,64 @@ struct AuthenticationTests {
     #expect(error?.status == 400)
   }
 
+  @Test("a failed refresh is not reused for a request sent after it: that one refreshes again")
+  func failureNotReusedLater() async throws {
+    actor FlakyProvider: CredentialProvider {
+      var current = "t0"
+      var refreshes = 0
+      func token() async throws(HTTPError) -> String { current }
+      func refresh() async throws(HTTPError) -> String {
+        refreshes += 1
+        if refreshes == 1 { throw .timedOut }
+        current = "t1"
+        return current
+      }
+    }
+    let provider = FlakyProvider()
+    let client = client(BearerAuthentication(provider: provider), stub(valid: "t1"))
+    await #expect(throws: HTTPError.timedOut) { try await client.send(Request<String>(path: "a")) }
+    #expect(try await client.send(Request<String>(path: "b")) == "Bearer t1")
+    #expect(await provider.refreshes == 2)
+  }
+
+  @Test("a provider that refreshes through the same client does not wait for itself")
+  func refreshThroughSameClient() async throws {
+    actor SelfRefreshing: CredentialProvider {
+      var current = "t0"
+      var client: HTTPClient?
+      func use(_ client: HTTPClient) { self.client = client }
+      func token() async throws(HTTPError) -> String { current }
+      func refresh() async throws(HTTPError) -> String {
+        current = try await client!.send(Request<String>(method: .post, path: "oauth/token"))
+        return current
+      }
+    }
+    let provider = SelfRefreshing()
+    let transport = StubTransport()
+      .on(.post, "/oauth/token", StubResponse(text: "t1"))
+      .fallback { request throws(HTTPError) in
+        let header = request.value(forHTTPHeaderField: "Authorization") ?? "-"
+        return StubResponse(status: header == "Bearer t1" ? 200 : 401, text: header)
+      }
+    let client = client(BearerAuthentication(provider: provider), transport)
+    await provider.use(client)
+    let answer = await watched { try? await client.send(Request<String>(path: "me")) }
+    #expect(answer == "Bearer t1")
+  }
+
+  @Test("an API key under any name is redacted in what comes back")
+  func apiKeyRedacted() async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in
+      StubResponse(status: 404, text: "no")
+    }
+    let client = client(APIKeyAuthentication(key: "KEY-SECRET", in: .query("appid")), stub)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<String>(path: "x"))
+    }
+    #expect(error.map { !"\($0)".contains("KEY-SECRET") } == true, "\(String(describing: error))")
+    #expect(error?.description.contains("appid=<redacted>") == true)
+  }
+
   @Test("endpoints with noAuthentication carry no token")
   func optOut() async throws {
     let provider = CountingProvider()

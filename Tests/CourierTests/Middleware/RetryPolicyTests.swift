@@ -61,6 +61,10 @@ struct RetryPolicyTests {
       }
     }
     #expect(exact.upperBound(beforeRetry: 200) == .seconds(1))  // no overflow
+    let uncapped = RetryPolicy(maximumDelay: .seconds(Int64.max))
+    for retry in [35, 62, 100, 1000] {
+      #expect(uncapped.backoff(beforeRetry: retry) >= .zero)  // huge, but no trap
+    }
 
     let sleeper = InstantSleeper()
     let policy = RetryPolicy(
