@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Sends an API key with every request, as a header or as a query item (TMDB's `api_key`).
+///
+/// ```swift
+/// configuration.middleware = [APIKeyAuthentication(key: key, in: .query("api_key"))]
+/// ```
+///
+/// Endpoints with ``RequestOptions/noAuthentication``, and requests to another origin than
+/// the client's base URL, are sent without it. Keys in header or query names containing
+/// `key`, `token` or `auth` are redacted wherever Courier prints.
+public struct APIKeyAuthentication: Middleware {
+  /// Where the key goes.
+  public enum Placement: Sendable, Equatable {
+    /// A header of this name.
+    case header(String)
+    /// A query item of this name.
+    case query(String)
+  }
+
+  /// The key.
+  public let key: String
+  /// Where it goes.
+  public let placement: Placement
+
+  /// Sends `key` in `placement`.
+  public init(key: String, in placement: Placement) {
+    self.key = key
+    self.placement = placement
+  }
+
+  /// Adds the key to the request.
+  public func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+    -> HTTPResponse
+  {
+    guard !request.options.contains(.noAuthentication), request.isToClientOrigin else {
+      return try await next(request)
+    }
+    var request = request
+    // Whatever the name, the key is a credential: redacted by the middleware inside this one
+    // (logging) and in what comes back.
+    let name: String
+    switch placement {
+    case .header(let header): name = header
+    case .query(let item): name = item
+    }
+    request.redactedNames.insert(name.lowercased())
+    switch placement {
+    case .header(let name):
+      request.urlRequest.setValue(key, forHTTPHeaderField: name)
+    case .query(let name):
+      guard let url = request.url else { break }
+      let base = url.absoluteString.split(
+        separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+      let item = QueryEncoding().encode([name: key])
+      request.urlRequest.url = URL(string: base + (base.contains("?") ? "&" : "?") + item) ?? url
+    }
+    do throws(HTTPError) {
+      var response = try await next(request)
+      response.redactedNames.insert(name.lowercased())
+      return response
+    } catch {
+      throw Redaction.applying([name.lowercased()], to: error)
+    }
+  }
+}
