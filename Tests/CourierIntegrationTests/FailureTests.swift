@@ -163,6 +163,48 @@ struct FailureTests {
     #expect(limit == 64 * 1024)
   }
 
+  @Test("a Content-Length over the limit fails before the body is read")
+  func announcedTooLarge() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 1024 * 1024
+    let gone = Signal()
+    let loopback = try Loopback(configuration: configuration) { _, response in
+      try await response.writeHead(status: 200, contentLength: 100 * 1024 * 1024)
+      try await response.write(Data(count: 64 * 1024))
+      await response.clientDisconnected()  // the other 99.9 MB are never asked for
+      gone.fire()
+    }
+    defer { loopback.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await loopback.client.send(Request<Data>(path: "huge"))
+    }
+    #expect(error == .responseTooLarge(limit: 1024 * 1024))
+    await watched { await gone.wait() }
+  }
+
+  @Test("an endless chunked body is cut off at the limit, as bytes arrive")
+  func endlessBody() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 256 * 1024
+    configuration.timeout = nil  // no deadline: only the limit can end this
+    let gone = Signal()
+    let loopback = try Loopback(configuration: configuration) { _, response in
+      try await response.writeHead(status: 200)  // chunked, no length
+      let chunk = Data(repeating: 120, count: 16 * 1024)
+      do {
+        for _ in 0..<100_000 { try await response.write(chunk) }  // 1.6 GB if nobody stops it
+      } catch {
+        gone.fire()  // the client went away
+      }
+    }
+    defer { loopback.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await loopback.client.send(Request<Data>(path: "endless"))
+    }
+    #expect(error == .responseTooLarge(limit: 256 * 1024))
+    await watched { await gone.wait() }
+  }
+
   @Test("a chunked body is read whole")
   func chunked() async throws {
     let loopback = try Loopback { _, response in

@@ -31,6 +31,9 @@ extension HTTPClient {
     public var acceptableStatusCodes: StatusCodes
     /// The largest response body accepted, in bytes; larger ones fail with
     /// ``HTTPError/responseTooLarge(limit:)``. 16 MiB by default; `nil` for no limit.
+    /// ``URLSessionTransport`` enforces it as bytes arrive (decoded bytes, after gzip): a
+    /// `Content-Length` over it fails before the body is read, and a longer body is cut off
+    /// at the limit; other transports are checked once they answer.
     public var maximumResponseBytes: Int?
     /// The most requests this client has in flight at once; more wait their turn, first
     /// come, first served. `nil` (the default) for no limit. Time spent waiting does not

@@ -216,9 +216,18 @@ public actor HTTPClient {
   private nonisolated func transportSend(_ request: URLRequest, timeout: Duration?)
     async throws(HTTPError) -> HTTPResponse
   {
-    if let timeout {
-      return try await transport.send(request, deadline: .now + timeout)
+    let transport = self.transport
+    let outcome = await ResponseLimit.$maximumBytes.withValue(configuration.maximumResponseBytes) {
+      () async -> Result<HTTPResponse, HTTPError> in
+      do throws(HTTPError) {
+        if let timeout {
+          return .success(try await transport.send(request, deadline: .now + timeout))
+        }
+        return .success(try await transport.send(request))
+      } catch {
+        return .failure(error)
+      }
     }
-    return try await transport.send(request)
+    return try outcome.get()
   }
 }

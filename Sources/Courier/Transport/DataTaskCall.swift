@@ -34,9 +34,20 @@ final class DataTaskCall: Sendable {
 
   private let received: Locked<Received>
 
-  /// A call for a request that has already been redirected `redirectsSoFar` times.
-  init(redirectsSoFar: Int = 0) {
+  /// The largest body accepted, in bytes, or `nil` for any.
+  let maximumBytes: Int?
+
+  /// A call for a request that has already been redirected `redirectsSoFar` times, whose
+  /// body may hold at most `maximumBytes`.
+  init(redirectsSoFar: Int = 0, maximumBytes: Int? = nil) {
     received = Locked(Received(redirects: redirectsSoFar))
+    self.maximumBytes = maximumBytes
+  }
+
+  /// Whether a response announcing this `Content-Length` (-1 when unknown) is too large.
+  func refuses(expectedLength: Int64) -> Bool {
+    guard let maximumBytes, expectedLength >= 0 else { return false }
+    return expectedLength > Int64(maximumBytes)
   }
 
   /// Creates the task with `makeTask` and resumes it, unless the call was ended first (by
@@ -62,9 +73,17 @@ final class DataTaskCall: Sendable {
     received.withLock { $0.response = response }
   }
 
-  /// The delegate saw body bytes.
+  /// The delegate saw body bytes; past the limit the call ends with `responseTooLarge` and
+  /// the transfer is cancelled, so memory never holds more than the limit.
   func append(_ data: Data) {
-    received.withLock { $0.body.append(data) }
+    let tooLarge = received.withLock { received in
+      if let maximumBytes, received.body.count + data.count > maximumBytes { return true }
+      received.body.append(data)
+      return false
+    }
+    if tooLarge, let maximumBytes {
+      end(with: .responseTooLarge(limit: maximumBytes))
+    }
   }
 
   /// The redirects counted so far.

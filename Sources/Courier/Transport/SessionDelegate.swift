@@ -32,8 +32,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
-    call(for: dataTask)?.receive(response)
+    guard let call = call(for: dataTask) else {
+      completionHandler(.allow)
+      return
+    }
+    call.receive(response)
     completionHandler(.allow)
+    if call.refuses(expectedLength: response.expectedContentLength), let limit = call.maximumBytes {
+      // Refused before the body is read. (FoundationNetworking never completes a task told
+      // `.cancel` here, so the call ends and cancels the task as a cancellation does.)
+      call.end(with: .responseTooLarge(limit: limit))
+    }
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

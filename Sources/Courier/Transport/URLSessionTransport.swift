@@ -132,7 +132,9 @@ public final class URLSessionTransport: HTTPTransport {
   )
     async throws(HTTPError) -> (HTTPResponse, redirects: Int)
   {
-    let call = DataTaskCall(redirectsSoFar: redirectsSoFar)
+    let call = DataTaskCall(
+      redirectsSoFar: redirectsSoFar,
+      maximumBytes: delegate == nil ? nil : ResponseLimit.maximumBytes)
     let timer = deadlineNanoseconds.map { deadlines.schedule(call, at: $0) }
     defer { timer.map(deadlines.cancel) }
     let session = self.session
