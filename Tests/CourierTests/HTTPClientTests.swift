@@ -206,14 +206,3 @@ struct HTTPClientTests {
     #expect(stub.requests.count == 200)
   }
 }
-
-extension Result where Failure == HTTPError {
-  /// The outcome of a typed-throwing async operation.
-  init(_ operation: () async throws(HTTPError) -> Success) async {
-    do {
-      self = .success(try await operation())
-    } catch {
-      self = .failure(error)
-    }
-  }
-}
