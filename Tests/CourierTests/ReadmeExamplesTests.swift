@@ -120,4 +120,53 @@ extension ReadmeExamplesTests {
     }
     #expect(message == "not found")
   }
+
+  struct UserAgent: Middleware {
+    func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+      -> HTTPResponse
+    {
+      var request = request
+      request.headers["User-Agent"] = "movies/1.0"
+      return try await next(request)
+    }
+  }
+
+  actor Session: CredentialProvider {
+    var accessToken = "old"
+    func renew() async throws(HTTPError) -> String { "new" }
+    func token() async throws(HTTPError) -> String { accessToken }
+    func refresh() async throws(HTTPError) -> String {
+      accessToken = try await renew()
+      return accessToken
+    }
+  }
+
+  @Test("the middleware section as the README shows it")
+  func middleware() async throws {
+    let lines = Locked<[String]>([])
+    let stub = StubTransport().fallback { request throws(HTTPError) in
+      let auth = request.value(forHTTPHeaderField: "Authorization") ?? "-"
+      let agent = request.value(forHTTPHeaderField: "User-Agent") ?? "-"
+      return StubResponse(status: auth == "Bearer new" ? 200 : 401, text: "\(auth) \(agent)")
+    }
+    let (events, observer) = HTTPEvent.makeStream()
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [
+      RetryPolicy(),
+      BearerAuthentication(provider: Session()),
+      UserAgent(),
+      LoggingMiddleware(level: .basic) { line in lines.withLock { $0.append(line) } },
+    ]
+    configuration.observer = observer
+    let client = HTTPClient(
+      baseURL: URL(string: "https://api.themoviedb.org/3")!, configuration: configuration,
+      transport: stub)
+    #expect(try await client.send(Request<String>(path: "me")) == "Bearer new movies/1.0")
+    #expect(lines.withLock { $0.count } == 4)  // two attempts through the logger, out and back
+    var iterator = events.makeAsyncIterator()
+    guard case .started = await iterator.next(), case .finished = await iterator.next() else {
+      Issue.record("expected started and finished")
+      return
+    }
+  }
 }
