@@ -1,0 +1,131 @@
+/// Turns the bytes of a `text/event-stream` into events, chunk by chunk, following the
+/// WHATWG HTML standard: `event`, `data` (several lines joined with `\n`), `id`, `retry`,
+/// comments, CRLF, LF or CR line ends, a leading byte-order mark, and lines or characters
+/// split anywhere across chunks.
+///
+/// ```swift
+/// var parser = ServerSentEventParser()
+/// for chunk in chunks {
+///   for event in parser.parse(chunk) { print(event.event, event.data) }
+/// }
+/// ```
+public struct ServerSentEventParser: Sendable {
+  /// The last event ID seen (`id:`), to send as `Last-Event-ID` when reconnecting.
+  public private(set) var lastEventID = ""
+  /// The reconnection time the stream asked for (`retry:`), in milliseconds.
+  public private(set) var reconnectionTime: Int?
+
+  private var line: [UInt8] = []
+  private var data = ""
+  private var hasData = false
+  private var eventType = ""
+  private var afterCR = false
+  private var atStart = true
+  private var pendingBOM: [UInt8] = []
+
+  /// A parser at the start of a stream.
+  public init() {}
+
+  /// The events completed by `bytes`; an event still being received waits for more.
+  public mutating func parse(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
+    var events: [ServerSentEvent] = []
+    for byte in bytes {
+      if atStart {
+        // A UTF-8 byte-order mark (EF BB BF) at the very start is dropped.
+        pendingBOM.append(byte)
+        if [0xEF, 0xBB, 0xBF].starts(with: pendingBOM) {
+          if pendingBOM.count == 3 {
+            pendingBOM = []
+            atStart = false
+          }
+          continue
+        }
+        atStart = false
+        let replay = pendingBOM
+        pendingBOM = []
+        for earlier in replay { consume(earlier, into: &events) }
+        continue
+      }
+      consume(byte, into: &events)
+    }
+    return events
+  }
+
+  /// Ends the stream: an event without its closing blank line is dropped, as the standard
+  /// says. The parser is ready for a new stream (a reconnection), keeping `lastEventID`.
+  public mutating func finish() {
+    line = []
+    data = ""
+    hasData = false
+    eventType = ""
+    afterCR = false
+    atStart = true
+    pendingBOM = []
+  }
+
+  private mutating func consume(_ byte: UInt8, into events: inout [ServerSentEvent]) {
+    switch byte {
+    case UInt8(ascii: "\n"):
+      if afterCR {
+        afterCR = false  // the LF of a CRLF
+        return
+      }
+      endLine(into: &events)
+    case UInt8(ascii: "\r"):
+      afterCR = true
+      endLine(into: &events)
+    default:
+      afterCR = false
+      line.append(byte)
+    }
+  }
+
+  private mutating func endLine(into events: inout [ServerSentEvent]) {
+    let text = String(decoding: line, as: UTF8.self)
+    line.removeAll(keepingCapacity: true)
+    guard !text.isEmpty else {
+      dispatch(into: &events)
+      return
+    }
+    if text.hasPrefix(":") { return }  // a comment
+    let field: Substring
+    var value: Substring
+    if let colon = text.firstIndex(of: ":") {
+      field = text[..<colon]
+      value = text[text.index(after: colon)...]
+      if value.hasPrefix(" ") { value = value.dropFirst() }
+    } else {
+      field = Substring(text)
+      value = ""
+    }
+    switch field {
+    case "event":
+      eventType = String(value)
+    case "data":
+      data += value
+      data += "\n"
+      hasData = true
+    case "id":
+      if !value.contains("\u{0}") { lastEventID = String(value) }
+    case "retry":
+      if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }), let time = Int(value) {
+        reconnectionTime = time
+      }
+    default:
+      break  // unknown fields are ignored
+    }
+  }
+
+  private mutating func dispatch(into events: inout [ServerSentEvent]) {
+    defer {
+      data = ""
+      hasData = false
+      eventType = ""
+    }
+    guard hasData else { return }
+    if data.hasSuffix("\n") { data.removeLast() }
+    events.append(
+      ServerSentEvent(event: eventType.isEmpty ? "message" : eventType, data: data, id: lastEventID)
+    )
+  }
+}
