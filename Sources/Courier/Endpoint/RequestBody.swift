@@ -6,6 +6,7 @@ import Foundation
 /// var body: RequestBody? { .json(Rating(value: 8.5)) }
 /// var body: RequestBody? { .form(["username": name, "password": password]) }
 /// var body: RequestBody? { .data(png, contentType: "image/png") }
+/// var body: RequestBody? { .multipart(form) }
 /// ```
 ///
 /// A body that cannot be encoded (a `Double.nan` in JSON, say) fails the request with
@@ -15,6 +16,7 @@ public struct RequestBody: Sendable {
     case json(any Encodable & Sendable, encoder: JSONEncoder?)
     case form(Query)
     case data(Data, contentType: String)
+    case multipart(MultipartForm)
   }
 
   let content: Content
@@ -32,6 +34,11 @@ public struct RequestBody: Sendable {
     RequestBody(content: .form(fields))
   }
 
+  /// A `multipart/form-data` body: text fields and file parts.
+  public static func multipart(_ form: MultipartForm) -> RequestBody {
+    RequestBody(content: .multipart(form))
+  }
+
   /// Raw bytes sent as they are, with the given `Content-Type`.
   public static func data(_ data: Data, contentType: String = "application/octet-stream")
     -> RequestBody
@@ -45,6 +52,7 @@ public struct RequestBody: Sendable {
     case .json: "application/json"
     case .form: "application/x-www-form-urlencoded"
     case .data(_, let contentType): contentType
+    case .multipart(let form): form.contentType
     }
   }
 
@@ -64,6 +72,8 @@ public struct RequestBody: Sendable {
       return Data(queryEncoding.encode(fields).utf8)
     case .data(let data, _):
       return data
+    case .multipart(let form):
+      return try form.encoded()
     }
   }
 }

@@ -1,0 +1,131 @@
+import Foundation
+
+/// A `multipart/form-data` body (RFC 7578): text fields and file parts, from memory or from
+/// disk, framed with CRLF and a random boundary.
+///
+/// ```swift
+/// var form = MultipartForm()
+/// form.add(name: "title", value: "Heat")
+/// form.add(name: "poster", filename: "heat.jpg", contentType: "image/jpeg", data: jpeg)
+/// form.add(name: "trailer", fileURL: movieURL, contentType: "video/mp4")
+/// let upload = Request<EmptyResponse>(method: .post, path: "uploads", body: .multipart(form))
+/// ```
+///
+/// Names and filenames may hold quotes, line breaks and non-ASCII text: quotes and line
+/// breaks are percent-escaped as browsers do (`"` → `%22`), and the rest is sent as UTF-8.
+/// (File parts are read when the request is built; streaming them from disk comes with the
+/// upload work.)
+public struct MultipartForm: Sendable {
+  /// One part of the form.
+  public struct Part: Sendable {
+    /// Where a part's bytes come from.
+    public enum Content: Sendable {
+      /// Bytes in memory.
+      case data(Data)
+      /// A file on disk, read when the request is built.
+      case file(URL)
+    }
+
+    /// The field name.
+    public var name: String
+    /// The file name, for file parts.
+    public var filename: String?
+    /// The part's media type, if any.
+    public var contentType: String?
+    /// The bytes.
+    public var content: Content
+  }
+
+  /// The boundary between parts.
+  public let boundary: String
+  /// The parts in order.
+  public private(set) var parts: [Part] = []
+
+  /// An empty form with a random boundary (or `boundary`, for reproducible output).
+  public init(boundary: String = MultipartForm.randomBoundary()) {
+    self.boundary = boundary
+  }
+
+  /// A boundary that no content is likely to contain: `courier-` and 24 random characters.
+  public static func randomBoundary() -> String {
+    let characters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    return "courier-" + String((0..<24).map { _ in characters.randomElement()! })
+  }
+
+  /// The `Content-Type` header value, boundary included.
+  public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+  /// Adds a text field.
+  public mutating func add(name: String, value: String) {
+    parts.append(
+      Part(name: name, filename: nil, contentType: nil, content: .data(Data(value.utf8))))
+  }
+
+  /// Adds a file part from memory.
+  public mutating func add(
+    name: String, filename: String, contentType: String = "application/octet-stream", data: Data
+  ) {
+    parts.append(
+      Part(name: name, filename: filename, contentType: contentType, content: .data(data)))
+  }
+
+  /// Adds a file part from disk; the filename defaults to the file's own name.
+  public mutating func add(
+    name: String, fileURL: URL, filename: String? = nil,
+    contentType: String = "application/octet-stream"
+  ) {
+    parts.append(
+      Part(
+        name: name, filename: filename ?? fileURL.lastPathComponent, contentType: contentType,
+        content: .file(fileURL)))
+  }
+
+  /// The encoded body.
+  ///
+  /// - Throws: ``HTTPError/invalidRequest(reason:)`` for a boundary RFC 2046 does not allow
+  ///   or a file that cannot be read.
+  func encoded() throws(HTTPError) -> Data {
+    guard (1...70).contains(boundary.utf8.count),
+      boundary.utf8.allSatisfy({
+        PercentEncoding.isUnreserved($0) || "'()+,/:=? ".utf8.contains($0)
+      }),
+      !boundary.hasSuffix(" ")
+    else {
+      throw .invalidRequest(
+        reason: "the multipart boundary '\(boundary)' is not 1–70 allowed characters")
+    }
+    var body = Data()
+    for part in parts {
+      var head =
+        "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(part.name))\""
+      if let filename = part.filename { head += "; filename=\"\(Self.escape(filename))\"" }
+      head += "\r\n"
+      if let contentType = part.contentType {
+        head += "Content-Type: \(contentType.filter { $0 != "\r" && $0 != "\n" })\r\n"
+      }
+      head += "\r\n"
+      body.append(Data(head.utf8))
+      switch part.content {
+      case .data(let data):
+        body.append(data)
+      case .file(let url):
+        do {
+          body.append(try Data(contentsOf: url, options: .mappedIfSafe))
+        } catch {
+          throw .invalidRequest(
+            reason: "the file for part '\(part.name)' cannot be read (\(url.path))")
+        }
+      }
+      body.append(Data("\r\n".utf8))
+    }
+    body.append(Data("--\(boundary)--\r\n".utf8))
+    return body
+  }
+
+  /// A name or filename for a quoted header parameter: `"`, CR and LF percent-escaped, as
+  /// the WHATWG form encoding does.
+  static func escape(_ text: String) -> String {
+    text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
+      .replacingOccurrences(of: "\n", with: "%0A")
+  }
+}

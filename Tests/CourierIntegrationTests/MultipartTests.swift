@@ -1,0 +1,63 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+/// Splits a multipart/form-data body into (headers, bytes) per part: the test's own
+/// reading of RFC 7578, independent of the encoder.
+func multipartParts(_ body: Data, boundary: String) -> [(headers: String, bytes: Data)] {
+  let delimiter = Data("--\(boundary)".utf8)
+  var parts: [(String, Data)] = []
+  var cursor = body.startIndex
+  guard let first = body.range(of: delimiter, in: cursor..<body.endIndex) else { return [] }
+  cursor = first.upperBound
+  while body[cursor...].starts(with: Data("\r\n".utf8)) {
+    let start = cursor + 2
+    guard let end = body.range(of: Data("\r\n".utf8) + delimiter, in: start..<body.endIndex),
+      let split = body.range(of: Data("\r\n\r\n".utf8), in: start..<end.lowerBound)
+    else { break }
+    parts.append(
+      (
+        String(decoding: body[start..<split.lowerBound], as: UTF8.self),
+        Data(body[split.upperBound..<end.lowerBound])
+      ))
+    cursor = end.upperBound
+  }
+  return parts
+}
+
+@Suite("Multipart bodies read back by a real server", .timeLimit(.minutes(1)))
+struct MultipartTests {
+  @Test("fields and a 1 MB file part arrive exactly as sent")
+  func roundTrip() async throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-\(UUID()).bin")
+    let bytes = Data((0..<(1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+    try bytes.write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let seen = Locked<(String, Data)>(("", Data()))
+    let loopback = try Loopback { request, response in
+      seen.withLock { $0 = (request.headers["Content-Type"] ?? "", request.body) }
+      try await response.send(status: 204)
+    }
+    defer { loopback.stop() }
+    var form = MultipartForm()
+    form.add(name: "title", value: "Heat — 1995")
+    form.add(name: "note \"quoted\"", value: "line 1\r\nline 2")
+    form.add(name: "poster", fileURL: file, filename: "heat.bin")
+    try await loopback.client.send(
+      Request<EmptyResponse>(method: .post, path: "upload", body: .multipart(form)))
+    let (contentType, body) = seen.withLock { $0 }
+    #expect(contentType == form.contentType)
+    let parts = multipartParts(body, boundary: form.boundary)
+    #expect(parts.count == 3)
+    guard parts.count == 3 else { return }
+    #expect(parts[0].headers == #"Content-Disposition: form-data; name="title""#)
+    #expect(String(decoding: parts[0].bytes, as: UTF8.self) == "Heat — 1995")
+    #expect(parts[1].headers.contains(#"name="note %22quoted%22""#))
+    #expect(String(decoding: parts[1].bytes, as: UTF8.self) == "line 1\r\nline 2")
+    #expect(parts[2].headers.contains(#"filename="heat.bin""#))
+    #expect(parts[2].bytes == bytes)
+  }
+}

@@ -1,0 +1,78 @@
+import Courier
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("multipart/form-data bodies")
+struct MultipartFormTests {
+  func body(_ form: MultipartForm) throws -> (String, String?) {
+    let request = try makeClient().urlRequest(
+      for: Request<Data>(method: .post, path: "upload", body: .multipart(form)))
+    return (
+      String(decoding: request.httpBody ?? Data(), as: UTF8.self),
+      request.value(forHTTPHeaderField: "Content-Type")
+    )
+  }
+
+  @Test("fields and file parts framed with CRLF and the boundary, Content-Type carrying it")
+  func framing() throws {
+    var form = MultipartForm(boundary: "XyZ")
+    form.add(name: "title", value: "Heat")
+    form.add(
+      name: "poster", filename: "heat.txt", contentType: "text/plain", data: Data("pixels".utf8))
+    let (text, contentType) = try body(form)
+    #expect(contentType == "multipart/form-data; boundary=XyZ")
+    #expect(
+      text == "--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHeat\r\n"
+        + "--XyZ\r\nContent-Disposition: form-data; name=\"poster\"; filename=\"heat.txt\"\r\n"
+        + "Content-Type: text/plain\r\n\r\npixels\r\n--XyZ--\r\n")
+  }
+
+  @Test("quotes and line breaks in names are escaped; non-ASCII is kept as UTF-8")
+  func escaping() throws {
+    var form = MultipartForm(boundary: "b")
+    form.add(name: "a\"b\r\nc", filename: "Amélie \"final\".txt", data: Data())
+    let (text, _) = try body(form)
+    #expect(text.contains(#"name="a%22b%0D%0Ac"; filename="Amélie %22final%22.txt""#))
+  }
+
+  @Test("a random boundary by default, different each time")
+  func randomBoundary() {
+    #expect(MultipartForm().boundary != MultipartForm().boundary)
+    #expect(MultipartForm().boundary.hasPrefix("courier-"))
+  }
+
+  @Test("a file part is read from disk under its own name")
+  func filePart() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID()).bin")
+    try Data([1, 2, 3]).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    var form = MultipartForm(boundary: "b")
+    form.add(name: "file", fileURL: url)
+    let request = try makeClient().urlRequest(
+      for: Request<Data>(method: .post, path: "u", body: .multipart(form)))
+    let body = try #require(request.httpBody)
+    #expect(body.range(of: Data([1, 2, 3])) != nil)
+    #expect(String(decoding: body, as: UTF8.self).contains("filename=\"\(url.lastPathComponent)\""))
+  }
+
+  @Test("a missing file or a bad boundary is an invalid request, and nothing is sent")
+  func badInput() async throws {
+    var missing = MultipartForm()
+    missing.add(name: "file", fileURL: URL(fileURLWithPath: "/nonexistent/courier.bin"))
+    var badBoundary = MultipartForm(boundary: String(repeating: "x", count: 71))
+    badBoundary.add(name: "a", value: "b")
+    for (form, expected) in [(missing, "cannot be read"), (badBoundary, "boundary")] {
+      let transport = RefusingTransport()
+      let error = await #expect(throws: HTTPError.self) {
+        try await makeClient(transport: transport).send(
+          Request<Data>(method: .post, path: "u", body: .multipart(form)))
+      }
+      #expect(error?.invalidRequestReason?.contains(expected) == true)
+      #expect(transport.sentCount == 0)
+    }
+  }
+}
