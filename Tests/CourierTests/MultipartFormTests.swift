@@ -45,7 +45,7 @@ struct MultipartFormTests {
     #expect(MultipartForm().boundary.hasPrefix("courier-"))
   }
 
-  @Test("a file part is read from disk under its own name")
+  @Test("a file part is streamed from disk under its own name, with the whole length announced")
   func filePart() throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(UUID()).bin")
     try Data([1, 2, 3]).write(to: url)
@@ -54,8 +54,10 @@ struct MultipartFormTests {
     form.add(name: "file", fileURL: url)
     let request = try makeClient().urlRequest(
       for: Request<Data>(method: .post, path: "u", body: .multipart(form)))
-    let body = try #require(request.httpBody)
+    #expect(request.httpBody == nil)  // streamed from disk when sent, not read into the request
+    let body = try #require(request.withBodyInMemory().httpBody)
     #expect(body.range(of: Data([1, 2, 3])) != nil)
+    #expect(request.value(forHTTPHeaderField: "Content-Length") == String(body.count))
     #expect(String(decoding: body, as: UTF8.self).contains("filename=\"\(url.lastPathComponent)\""))
   }
 
@@ -65,7 +67,7 @@ struct MultipartFormTests {
     missing.add(name: "file", fileURL: URL(fileURLWithPath: "/nonexistent/courier.bin"))
     var badBoundary = MultipartForm(boundary: String(repeating: "x", count: 71))
     badBoundary.add(name: "a", value: "b")
-    for (form, expected) in [(missing, "cannot be read"), (badBoundary, "boundary")] {
+    for (form, expected) in [(missing, "is not a readable file"), (badBoundary, "boundary")] {
       let transport = RefusingTransport()
       let error = await #expect(throws: HTTPError.self) {
         try await makeClient(transport: transport).send(

@@ -29,14 +29,14 @@ struct RequestBuilder: Sendable {
         headers.remove(field.name)
       }
     }
-    var bodyData: Data?
+    var bodySource: BodySource?
     if let body = endpoint.body {
       guard method != .get && method != .head else {
         throw .invalidRequest(
           reason: "a \(method.rawValue) request cannot carry a body (URLSession refuses it); "
             + "send the data as query items, or use POST")
       }
-      bodyData = try body.encoded(
+      bodySource = try body.encoded(
         encoder: configuration.encoder, queryEncoding: configuration.queryEncoding)
       headers["Content-Type"] = body.contentType
     }
@@ -53,7 +53,14 @@ struct RequestBuilder: Sendable {
     for field in headers {
       request.addValue(field.value, forHTTPHeaderField: field.name)
     }
-    request.httpBody = bodyData
+    if let bodySource {
+      if let data = bodySource.inMemory {
+        request.httpBody = data
+      } else {
+        request.httpBodyStream = BodyInputStream(bodySource)
+        request.setValue(String(bodySource.length), forHTTPHeaderField: "Content-Length")
+      }
+    }
     if let timeout = endpoint.timeout ?? configuration.timeout {
       request.timeoutInterval = Self.transportTimeout(for: timeout)
     }

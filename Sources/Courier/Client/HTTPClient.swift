@@ -114,22 +114,38 @@ public actor HTTPClient {
     _ endpoint: E, request: URLRequest, events: EventReporter?
   ) async throws(HTTPError) -> DecodedResponse<E.Response> {
     let timeout = endpoint.timeout ?? configuration.timeout
-    let response: HTTPResponse
-    if configuration.middleware.isEmpty {
-      response = try await data(for: request, timeout: timeout)
-    } else {
-      let chain = MiddlewareNext(configuration.middleware) { request throws(HTTPError) in
-        try await self.data(for: request.urlRequest, timeout: request.timeout)
-      }
-      var outgoing = OutgoingRequest(
-        urlRequest: request, options: endpoint.options, timeout: timeout)
-      outgoing.events = events
-      outgoing.redactedNames = redactedNames
-      outgoing.clientBaseURL = baseURL
-      response = try await chain(outgoing)
+    let response = try await throughMiddleware(
+      endpoint, request: request, timeout: timeout, events: events
+    ) { request, timeout throws(HTTPError) in
+      try await self.data(for: request, timeout: timeout)
     }
-    let acceptable = endpoint.acceptableStatusCodes ?? configuration.acceptableStatusCodes
-    guard acceptable.contains(response.status) else {
+    return try decoded(endpoint, from: response)
+  }
+
+  /// Passes a built request through the middleware to `send`, which does the sending.
+  nonisolated func throughMiddleware<E: Endpoint>(
+    _ endpoint: E, request: URLRequest, timeout: Duration?, events: EventReporter?,
+    send: @escaping @Sendable (URLRequest, Duration?) async throws(HTTPError) -> HTTPResponse
+  ) async throws(HTTPError) -> HTTPResponse {
+    guard !configuration.middleware.isEmpty else {
+      return try await send(request, timeout)
+    }
+    let chain = MiddlewareNext(configuration.middleware) { request throws(HTTPError) in
+      try await send(request.urlRequest, request.timeout)
+    }
+    var outgoing = OutgoingRequest(
+      urlRequest: request, options: endpoint.options, timeout: timeout)
+    outgoing.events = events
+    outgoing.redactedNames = redactedNames
+    outgoing.clientBaseURL = baseURL
+    return try await chain(outgoing)
+  }
+
+  /// Validates the status and decodes the body.
+  nonisolated func decoded<E: Endpoint>(_ endpoint: E, from response: HTTPResponse)
+    throws(HTTPError) -> DecodedResponse<E.Response>
+  {
+    guard acceptableStatusCodes(for: endpoint).contains(response.status) else {
       throw .unacceptableStatus(response)
     }
     do {
@@ -141,6 +157,11 @@ public actor HTTPClient {
       throw .decodingFailed(
         reason: DecodingFailure.describe(error, as: E.Response.self), response: response)
     }
+  }
+
+  /// The status codes that count as success for `endpoint`.
+  nonisolated func acceptableStatusCodes<E: Endpoint>(for endpoint: E) -> StatusCodes {
+    endpoint.acceptableStatusCodes ?? configuration.acceptableStatusCodes
   }
 
   // MARK: - Paging
@@ -206,24 +227,38 @@ public actor HTTPClient {
   private nonisolated func limitedSend(_ request: URLRequest, timeout: Duration?)
     async throws(HTTPError) -> HTTPResponse
   {
-    guard limiter.isLimiting else { return try await transportSend(request, timeout: timeout) }
-    let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
-    return try await limiter.run(host: origin) { () async throws(HTTPError) in
-      try await transportSend(request, timeout: timeout)
+    let transport = self.transport
+    return try await limited(request, maximumBytes: configuration.maximumResponseBytes) {
+      () async throws(HTTPError) in
+      if let timeout {
+        return try await transport.send(request, deadline: .now + timeout)
+      }
+      return try await transport.send(request)
     }
   }
 
-  private nonisolated func transportSend(_ request: URLRequest, timeout: Duration?)
-    async throws(HTTPError) -> HTTPResponse
-  {
-    let transport = self.transport
-    let outcome = await ResponseLimit.$maximumBytes.withValue(configuration.maximumResponseBytes) {
+  /// Runs `operation` holding the permits the limits ask for, with the response size limit
+  /// handed down to the transport.
+  nonisolated func limited(
+    _ request: URLRequest, maximumBytes: Int?,
+    _ operation: () async throws(HTTPError) -> HTTPResponse
+  ) async throws(HTTPError) -> HTTPResponse {
+    guard limiter.isLimiting else {
+      return try await withResponseLimit(maximumBytes, operation)
+    }
+    let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
+    return try await limiter.run(host: origin) { () async throws(HTTPError) in
+      try await withResponseLimit(maximumBytes, operation)
+    }
+  }
+
+  private nonisolated func withResponseLimit(
+    _ maximumBytes: Int?, _ operation: () async throws(HTTPError) -> HTTPResponse
+  ) async throws(HTTPError) -> HTTPResponse {
+    let outcome = await ResponseLimit.$maximumBytes.withValue(maximumBytes) {
       () async -> Result<HTTPResponse, HTTPError> in
       do throws(HTTPError) {
-        if let timeout {
-          return .success(try await transport.send(request, deadline: .now + timeout))
-        }
-        return .success(try await transport.send(request))
+        return .success(try await operation())
       } catch {
         return .failure(error)
       }

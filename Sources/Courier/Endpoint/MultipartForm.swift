@@ -13,8 +13,8 @@ import Foundation
 ///
 /// Names and filenames may hold quotes, line breaks and non-ASCII text: quotes and line
 /// breaks are percent-escaped as browsers do (`"` → `%22`), and the rest is sent as UTF-8.
-/// (File parts are read when the request is built; streaming them from disk comes with the
-/// upload work.)
+/// File parts from disk are streamed as the request is sent, a chunk at a time, so a form
+/// with a 1 GB file costs a few kilobytes of memory; `Content-Length` is computed up front.
 public struct MultipartForm: Sendable {
   /// One part of the form.
   public struct Part: Sendable {
@@ -22,7 +22,7 @@ public struct MultipartForm: Sendable {
     public enum Content: Sendable {
       /// Bytes in memory.
       case data(Data)
-      /// A file on disk, read when the request is built.
+      /// A file on disk, streamed as the request is sent.
       case file(URL)
     }
 
@@ -80,11 +80,11 @@ public struct MultipartForm: Sendable {
         content: .file(fileURL)))
   }
 
-  /// The encoded body.
+  /// The encoded body: framing and in-memory parts joined, file parts left on disk.
   ///
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` for a boundary RFC 2046 does not allow
   ///   or a file that cannot be read.
-  func encoded() throws(HTTPError) -> Data {
+  func encoded() throws(HTTPError) -> BodySource {
     guard (1...70).contains(boundary.utf8.count),
       boundary.utf8.allSatisfy({
         PercentEncoding.isUnreserved($0) || "'()+,/:=? ".utf8.contains($0)
@@ -94,6 +94,7 @@ public struct MultipartForm: Sendable {
       throw .invalidRequest(
         reason: "the multipart boundary '\(boundary)' is not 1–70 allowed characters")
     }
+    var segments: [BodySource.Segment] = []
     var body = Data()
     for part in parts {
       var head =
@@ -109,17 +110,15 @@ public struct MultipartForm: Sendable {
       case .data(let data):
         body.append(data)
       case .file(let url):
-        do {
-          body.append(try Data(contentsOf: url, options: .mappedIfSafe))
-        } catch {
-          throw .invalidRequest(
-            reason: "the file for part '\(part.name)' cannot be read (\(url.path))")
-        }
+        segments.append(.data(body))
+        segments.append(try BodySource.file(url, describedAs: "the file for part '\(part.name)'"))
+        body = Data()
       }
       body.append(Data("\r\n".utf8))
     }
     body.append(Data("--\(boundary)--\r\n".utf8))
-    return body
+    segments.append(.data(body))
+    return BodySource(segments: segments)
   }
 
   /// A name or filename for a quoted header parameter: `"`, CR and LF percent-escaped, as

@@ -7,7 +7,11 @@ import Foundation
 /// var body: RequestBody? { .form(["username": name, "password": password]) }
 /// var body: RequestBody? { .data(png, contentType: "image/png") }
 /// var body: RequestBody? { .multipart(form) }
+/// var body: RequestBody? { .file(videoURL, contentType: "video/mp4") }
 /// ```
+///
+/// `.file` bodies and multipart forms with file parts are streamed from disk as they are
+/// sent, never read into memory whole.
 ///
 /// A body that cannot be encoded (a `Double.nan` in JSON, say) fails the request with
 /// ``HTTPError/invalidRequest(reason:)`` before anything is sent.
@@ -17,6 +21,7 @@ public struct RequestBody: Sendable {
     case form(Query)
     case data(Data, contentType: String)
     case multipart(MultipartForm)
+    case file(URL, contentType: String)
   }
 
   let content: Content
@@ -46,18 +51,44 @@ public struct RequestBody: Sendable {
     RequestBody(content: .data(data, contentType: contentType))
   }
 
+  /// The contents of a file on disk, streamed as the request is sent (its size, taken when
+  /// the request is built, is sent as `Content-Length`). A file that cannot be read fails
+  /// the request with ``HTTPError/invalidRequest(reason:)``.
+  public static func file(_ url: URL, contentType: String = "application/octet-stream")
+    -> RequestBody
+  {
+    RequestBody(content: .file(url, contentType: contentType))
+  }
+
   /// The media type this body is sent as.
   public var contentType: String {
     switch content {
     case .json: "application/json"
     case .form: "application/x-www-form-urlencoded"
-    case .data(_, let contentType): contentType
+    case .data(_, let contentType), .file(_, let contentType): contentType
     case .multipart(let form): form.contentType
     }
   }
 
-  /// The encoded bytes, using the client's defaults where the body names none.
+  /// The encoded body, using the client's defaults where the body names none: bytes in
+  /// memory, or a source streamed from disk.
   func encoded(encoder defaultEncoder: JSONEncoder, queryEncoding: QueryEncoding)
+    throws(HTTPError) -> BodySource
+  {
+    switch content {
+    case .multipart(let form):
+      return try form.encoded()
+    case .file(let url, _):
+      return BodySource(segments: [try BodySource.file(url, describedAs: "the body file")])
+    default:
+      return BodySource(
+        segments: [
+          .data(try encodedInMemory(encoder: defaultEncoder, queryEncoding: queryEncoding))
+        ])
+    }
+  }
+
+  private func encodedInMemory(encoder defaultEncoder: JSONEncoder, queryEncoding: QueryEncoding)
     throws(HTTPError) -> Data
   {
     switch content {
@@ -72,8 +103,8 @@ public struct RequestBody: Sendable {
       return Data(queryEncoding.encode(fields).utf8)
     case .data(let data, _):
       return data
-    case .multipart(let form):
-      return try form.encoded()
+    case .multipart, .file:
+      return Data()  // streamed: see encoded(encoder:queryEncoding:)
     }
   }
 }

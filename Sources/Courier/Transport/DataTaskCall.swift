@@ -27,6 +27,8 @@ final class DataTaskCall: Sendable {
   private struct Received {
     var response: URLResponse?
     var body = Data()
+    /// Body bytes received since the last head, kept or handed on.
+    var count = 0
     var redirects = 0
     /// The error to report when the task completes, whatever it completes with.
     var failure: HTTPError?
@@ -37,11 +39,17 @@ final class DataTaskCall: Sendable {
   /// The largest body accepted, in bytes, or `nil` for any.
   let maximumBytes: Int?
 
+  /// Where a streamed call hands progress, head and body; `nil` to collect the body.
+  let receiver: (any TransferReceiver)?
+
   /// A call for a request that has already been redirected `redirectsSoFar` times, whose
-  /// body may hold at most `maximumBytes`.
-  init(redirectsSoFar: Int = 0, maximumBytes: Int? = nil) {
+  /// body may hold at most `maximumBytes`, collected or handed to `receiver` as it arrives.
+  init(
+    redirectsSoFar: Int = 0, maximumBytes: Int? = nil, receiver: (any TransferReceiver)? = nil
+  ) {
     received = Locked(Received(redirects: redirectsSoFar))
     self.maximumBytes = maximumBytes
+    self.receiver = receiver
   }
 
   /// Whether a response announcing this `Content-Length` (-1 when unknown) is too large.
@@ -68,22 +76,52 @@ final class DataTaskCall: Sendable {
     }
   }
 
-  /// The delegate saw the response head.
+  /// The delegate saw the response head; a receiver refusing it ends the call.
   func receive(_ response: URLResponse) {
-    received.withLock { $0.response = response }
+    received.withLock {
+      $0.response = response
+      $0.body = Data()
+      $0.count = 0
+    }
+    guard let receiver else { return }
+    do throws(HTTPError) {
+      try receiver.received(head: try Self.result(data: nil, response: response, error: nil).get())
+    } catch {
+      end(with: error)
+    }
   }
 
   /// The delegate saw body bytes; past the limit the call ends with `responseTooLarge` and
-  /// the transfer is cancelled, so memory never holds more than the limit.
+  /// the transfer is cancelled, so memory never holds more than the limit. A streamed call
+  /// hands them to its receiver.
   func append(_ data: Data) {
+    let keeps = receiver == nil
     let tooLarge = received.withLock { received in
-      if let maximumBytes, received.body.count + data.count > maximumBytes { return true }
-      received.body.append(data)
+      if let maximumBytes, received.count + data.count > maximumBytes { return true }
+      received.count += data.count
+      if keeps { received.body.append(data) }
       return false
     }
     if tooLarge, let maximumBytes {
       end(with: .responseTooLarge(limit: maximumBytes))
+      return
     }
+    guard let receiver, isRunning else { return }
+    do throws(HTTPError) {
+      try receiver.received(data)
+    } catch {
+      end(with: error)
+    }
+  }
+
+  /// The delegate saw request body bytes go out.
+  func sent(_ bytes: Int64, of expected: Int64) {
+    receiver?.sent(bytes, of: expected > 0 ? expected : nil)
+  }
+
+  /// Whether the caller is still waiting (not resumed by cancellation, deadline or error).
+  private var isRunning: Bool {
+    state.withLock { if case .running = $0 { true } else { false } }
   }
 
   /// The redirects counted so far.

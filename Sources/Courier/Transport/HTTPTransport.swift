@@ -34,9 +34,32 @@ public protocol HTTPTransport: Sendable {
   /// arrived by `deadline`.
   func send(_ request: URLRequest, deadline: ContinuousClock.Instant) async throws(HTTPError)
     -> HTTPResponse
+
+  /// Sends `request` and hands its upload progress, head and body to `receiver` as they
+  /// happen, returning the last head (its body empty) once the body has ended.
+  ///
+  /// The default implementation sends with ``send(_:)`` and hands over the whole body at
+  /// once; ``URLSessionTransport`` streams it.
+  func stream(_ request: URLRequest, to receiver: any TransferReceiver) async throws(HTTPError)
+    -> HTTPResponse
 }
 
 extension HTTPTransport {
+  /// Sends with ``send(_:)``, then reports the whole upload as sent and hands the whole body
+  /// to `receiver` in one chunk.
+  public func stream(_ request: URLRequest, to receiver: any TransferReceiver)
+    async throws(HTTPError) -> HTTPResponse
+  {
+    var head = try await send(request)
+    let body = head.body
+    head.body = Data()
+    let sent = request.bodyLength
+    receiver.sent(sent, of: sent)
+    try receiver.received(head: head)
+    if !body.isEmpty { try receiver.received(body) }
+    return head
+  }
+
   /// Races ``send(_:)`` against the deadline: when time is up, the sending task is
   /// cancelled and the caller gets ``HTTPError/timedOut``.
   public func send(_ request: URLRequest, deadline: ContinuousClock.Instant) async throws(HTTPError)

@@ -50,6 +50,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   }
 
   func urlSession(
+    _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+    totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+  ) {
+    call(for: task)?.sent(totalBytesSent, of: totalBytesExpectedToSend)
+  }
+
+  func urlSession(
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
     let call = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
@@ -85,7 +92,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   /// with a body, redirected with 307 or 308, or with 301 or 302 unless it is a POST (which
   /// those turn into a GET, as 303 does for every method).
   static func resendsBody(status: Int, original: URLRequest?) -> Bool {
-    guard let original, !(original.httpBody?.isEmpty ?? true) else { return false }
+    guard let original, original.hasBody else { return false }
     switch status {
     case 307, 308: return true
     case 301, 302: return original.httpMethod?.uppercased() != "POST"
@@ -109,7 +116,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
     if resendsBody(status: status, original: original), let original {
       request.httpMethod = original.httpMethod
-      request.httpBody = original.httpBody
+      if let stream = original.httpBodyStream {
+        request.httpBodyStream = stream
+      } else {
+        request.httpBody = original.httpBody
+      }
     }
     return request
   }

@@ -102,17 +102,37 @@ public final class URLSessionTransport: HTTPTransport {
     return try await send(request, deadlineNanoseconds: uptime &+ UInt64(nanoseconds))
   }
 
+  /// Streams `request`'s upload progress, head and body to `receiver` as they happen, through
+  /// the session's delegate; the response size limit applies as bytes arrive. A transport
+  /// over a session of your own (``init(session:)``) has no delegate, and hands the body
+  /// over whole once it has arrived.
+  public func stream(_ request: URLRequest, to receiver: any TransferReceiver)
+    async throws(HTTPError) -> HTTPResponse
+  {
+    guard delegate != nil else {
+      var head = try await send(request)
+      let body = head.body
+      head.body = Data()
+      receiver.sent(request.bodyLength, of: request.bodyLength)
+      try receiver.received(head: head)
+      if !body.isEmpty { try receiver.received(body) }
+      return head
+    }
+    return try await send(request, deadlineNanoseconds: nil, receiver: receiver)
+  }
+
   /// Sends `request`, and re-sends it to the `Location` of a redirect that the delegate left
   /// to us because FoundationNetworking would follow it without the body. Redirects followed
   /// here and by the delegate count against one maximum.
-  private func send(_ request: URLRequest, deadlineNanoseconds: UInt64?) async throws(HTTPError)
-    -> HTTPResponse
-  {
+  private func send(
+    _ request: URLRequest, deadlineNanoseconds: UInt64?, receiver: (any TransferReceiver)? = nil
+  ) async throws(HTTPError) -> HTTPResponse {
     var request = request
     var hops = 0
     while true {
       let (response, redirects) = try await sendOnce(
-        request, deadlineNanoseconds: deadlineNanoseconds, redirectsSoFar: hops)
+        request, deadlineNanoseconds: deadlineNanoseconds, redirectsSoFar: hops,
+        receiver: receiver)
       guard let delegate, case .follow(let maximum) = delegate.redirects,
         SessionDelegate.resendsBody(status: response.status, original: request),
         let location = response.headers["Location"],
@@ -128,13 +148,22 @@ public final class URLSessionTransport: HTTPTransport {
 
   /// One data task: its response, and the redirects counted so far (those before it included).
   private func sendOnce(
-    _ request: URLRequest, deadlineNanoseconds: UInt64?, redirectsSoFar: Int = 0
+    _ request: URLRequest, deadlineNanoseconds: UInt64?, redirectsSoFar: Int,
+    receiver: (any TransferReceiver)?
   )
     async throws(HTTPError) -> (HTTPResponse, redirects: Int)
   {
+    // A body from disk goes as an upload task from a file, so that it has a Content-Length.
+    var upload: (url: URL, isTemporary: Bool)?
+    if let source = request.bodySource {
+      upload = try source.file()
+    }
+    defer {
+      if let upload, upload.isTemporary { try? FileManager.default.removeItem(at: upload.url) }
+    }
     let call = DataTaskCall(
       redirectsSoFar: redirectsSoFar,
-      maximumBytes: delegate == nil ? nil : ResponseLimit.maximumBytes)
+      maximumBytes: delegate == nil ? nil : ResponseLimit.maximumBytes, receiver: receiver)
     let timer = deadlineNanoseconds.map { deadlines.schedule(call, at: $0) }
     defer { timer.map(deadlines.cancel) }
     let session = self.session
@@ -143,11 +172,18 @@ public final class URLSessionTransport: HTTPTransport {
       await withCheckedContinuation { continuation in
         call.start(continuation) {
           guard let delegate else {
-            return session.dataTask(with: request) { data, response, error in
-              call.complete(data: data, response: response, error: error)
+            let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = {
+              call.complete(data: $0, response: $1, error: $2)
             }
+            if let upload {
+              return session.uploadTask(
+                with: request.withoutBodyStream, fromFile: upload.url, completionHandler: handler)
+            }
+            return session.dataTask(with: request, completionHandler: handler)
           }
-          let task = session.dataTask(with: request)
+          let task =
+            upload.map { session.uploadTask(with: request.withoutBodyStream, fromFile: $0.url) }
+            ?? session.dataTask(with: request)
           delegate.register(call, for: task)
           return task
         }

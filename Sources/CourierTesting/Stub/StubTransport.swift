@@ -73,7 +73,11 @@ public struct StubTransport: HTTPTransport {
   }
 
   /// Records the request, waits for `delay`, and answers from the first matching route.
+  ///
+  /// A body streamed from disk (`.file`, a multipart form with files) is read into the
+  /// recorded request's `httpBody`, so handlers and tests can look at it.
   public func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse {
+    let request = try request.withBodyInMemory()
     recorder.withLock { $0.append(request) }
     if let delay {
       do {

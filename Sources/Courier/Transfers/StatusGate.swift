@@ -1,0 +1,50 @@
+import Foundation
+
+/// Stands between the transport and a transfer's receiver: passes on what belongs to a
+/// response of acceptable status, and keeps the start of any other response's body for the
+/// ``HTTPError/unacceptableStatus(_:)`` it becomes, so that a 404 never reaches a file.
+final class StatusGate: TransferReceiver {
+  /// How much of an unacceptable response's body is kept for the error.
+  static let errorBodyLimit = 64 * 1024
+
+  private struct State {
+    var passing = false
+    var errorBody = Data()
+  }
+
+  private let acceptable: StatusCodes
+  private let receiver: any TransferReceiver
+  private let state = Locked(State())
+
+  init(acceptable: StatusCodes, receiver: any TransferReceiver) {
+    self.acceptable = acceptable
+    self.receiver = receiver
+  }
+
+  /// The start of the last unacceptable response's body.
+  var errorBody: Data { state.withLock { $0.errorBody } }
+
+  func sent(_ bytes: Int64, of expected: Int64?) {
+    receiver.sent(bytes, of: expected)
+  }
+
+  func received(head: HTTPResponse) throws(HTTPError) {
+    let passing = acceptable.contains(head.status)
+    state.withLock {
+      $0.passing = passing
+      $0.errorBody = Data()
+    }
+    if passing { try receiver.received(head: head) }
+  }
+
+  func received(_ chunk: Data) throws(HTTPError) {
+    let passing = state.withLock { state in
+      if !state.passing {
+        let room = Self.errorBodyLimit - state.errorBody.count
+        if room > 0 { state.errorBody.append(chunk.prefix(room)) }
+      }
+      return state.passing
+    }
+    if passing { try receiver.received(chunk) }
+  }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// A download or upload as an `AsyncSequence` of events: ``TransferEvent/progress(_:)`` while
+/// it runs, then one ``TransferEvent/completed(_:)`` with its outcome.
+///
+/// Nothing is sent until the loop asks for the first event, so no event can be missed:
+///
+/// ```swift
+/// for try await event in client.download(MovieApi.poster(path: "/heat.jpg"), to: file) {
+///   switch event {
+///   case .progress(let progress): print(progress.fraction ?? 0)
+///   case .completed(let download): print("saved", download.url.path)
+///   }
+/// }
+/// let download = try await client.download(MovieApi.poster(path: "/heat.jpg"), to: file)
+///   .finished()   // no progress wanted
+/// ```
+///
+/// Progress only moves forward within an attempt; when there is more to report than the
+/// loop reads, it gets the latest figure rather than a backlog. (A retry by ``RetryPolicy``
+/// starts again from zero.) Breaking out of the loop, or cancelling the task that runs it,
+/// cancels the transfer.
+public struct Transfer<Outcome: Sendable>: AsyncSequence, Sendable {
+  /// A progress report or the outcome.
+  public typealias Element = TransferEvent<Outcome>
+  /// The error every failure is thrown as.
+  public typealias Failure = HTTPError
+  /// The work of a transfer, given where to report progress.
+  typealias Work =
+    @Sendable (_ progress: @escaping @Sendable (TransferProgress) -> Void)
+    async throws(HTTPError) -> Outcome
+
+  let work: Work
+
+  /// Starts the transfer when the first event is asked for.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(channel: TransferChannel(work))
+  }
+
+  /// Runs the transfer on the calling task, without progress events, and returns its
+  /// outcome.
+  public func finished() async throws(HTTPError) -> Outcome {
+    try await work { _ in }
+  }
+
+  /// Produces the events of one run of the transfer.
+  public struct Iterator: AsyncIteratorProtocol {
+    let channel: TransferChannel<Outcome>
+
+    /// The next event, or `nil` after the outcome.
+    public mutating func next() async throws(HTTPError) -> TransferEvent<Outcome>? {
+      try await channel.next()
+    }
+
+    /// The next event, or `nil` after the outcome.
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPError)
+      -> TransferEvent<Outcome>?
+    {
+      try await channel.next()
+    }
+  }
+}
+
+/// Carries a running transfer's events to its loop: the latest unread progress, then the
+/// outcome. The transfer runs in a task of its own, cancelled when the loop's task is
+/// cancelled or the iterator goes away.
+final class TransferChannel<Outcome: Sendable>: Sendable {
+  private struct State {
+    var work: Transfer<Outcome>.Work?
+    var task: Task<Void, Never>?
+    var progress: TransferProgress?
+    var outcome: Result<Outcome, HTTPError>?
+    var delivered = false
+    var waiter: CheckedContinuation<Void, Never>?
+  }
+
+  private let state: Locked<State>
+
+  init(_ work: @escaping Transfer<Outcome>.Work) {
+    state = Locked(State(work: work))
+  }
+
+  deinit {
+    state.withLock { $0.task }?.cancel()
+  }
+
+  func next() async throws(HTTPError) -> TransferEvent<Outcome>? {
+    startIfNeeded()
+    while true {
+      let ready: Result<TransferEvent<Outcome>?, HTTPError>? = state.withLock { state in
+        if let progress = state.progress {
+          state.progress = nil
+          return .success(.progress(progress))
+        }
+        guard let outcome = state.outcome else { return nil }
+        if state.delivered { return .success(nil) }
+        state.delivered = true
+        return outcome.map { .completed($0) }
+      }
+      if let ready { return try ready.get() }
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          let waiting = state.withLock { state in
+            guard state.progress == nil, state.outcome == nil else { return false }
+            state.waiter = continuation
+            return true
+          }
+          if !waiting { continuation.resume() }
+        }
+      } onCancel: {
+        finish(.failure(.cancelled))
+      }
+    }
+  }
+
+  private func startIfNeeded() {
+    state.withLock { state in
+      guard let work = state.work else { return }
+      state.work = nil
+      state.task = Task { [weak self] in
+        let result: Result<Outcome, HTTPError>
+        do throws(HTTPError) {
+          result = .success(try await work { [weak self] progress in self?.report(progress) })
+        } catch {
+          result = .failure(error)
+        }
+        self?.finish(result)
+      }
+    }
+  }
+
+  private func report(_ progress: TransferProgress) {
+    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      guard state.outcome == nil else { return nil }
+      state.progress = progress
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume()
+  }
+
+  /// Records the outcome (the first one wins) and wakes the loop; a cancellation also
+  /// cancels the transfer.
+  private func finish(_ outcome: Result<Outcome, HTTPError>) {
+    let (waiter, task) = state.withLock {
+      state -> (CheckedContinuation<Void, Never>?, Task<Void, Never>?) in
+      guard state.outcome == nil else { return (nil, nil) }
+      state.outcome = outcome
+      if case .failure = outcome { state.progress = nil }
+      defer { state.waiter = nil }
+      return (state.waiter, state.task)
+    }
+    if case .failure(.cancelled) = outcome { task?.cancel() }
+    waiter?.resume()
+  }
+}

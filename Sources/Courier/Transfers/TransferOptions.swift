@@ -1,0 +1,31 @@
+/// Limits for one download, upload or stream, in place of the client's per-request ones.
+///
+/// ```swift
+/// let options = TransferOptions(timeout: .seconds(600), maximumBytes: 2 << 30)
+/// let file = try await client.download(MovieApi.trailer(id: 42), to: url, options: options)
+///   .finished()
+/// ```
+public struct TransferOptions: Sendable {
+  /// How long the whole transfer may take, from the call until the last byte; `nil` (the
+  /// default) for no deadline of Courier's own: a large download or an event stream may
+  /// rightly take hours. URLSession's idle timeout (the client's ``HTTPClient/Configuration/timeout``
+  /// in whole seconds) still ends a transfer that stops moving.
+  public var timeout: Duration?
+  /// The largest body accepted, in bytes; `nil` for no limit. A `Content-Length` over it
+  /// fails with ``HTTPError/responseTooLarge(limit:)`` before the body is read, and a longer
+  /// body is cut off at the limit. Downloads and streams default to no limit (their bodies
+  /// never sit in memory whole); uploads default to the client's
+  /// ``HTTPClient/Configuration/maximumResponseBytes``, since their answer is kept in memory.
+  public var maximumBytes: Int?
+  /// For ``HTTPClient/bytes(_:options:)`` and ``HTTPClient/events(_:reconnection:options:)``:
+  /// the most bytes held in memory for a reader that has fallen behind; 1 MiB by default.
+  /// Past it, bytes wait in a temporary file until read (see ``ByteStream``).
+  public var bufferSize: Int
+
+  /// Options with the given limits.
+  public init(timeout: Duration? = nil, maximumBytes: Int? = nil, bufferSize: Int = 1 << 20) {
+    self.timeout = timeout
+    self.maximumBytes = maximumBytes
+    self.bufferSize = bufferSize
+  }
+}
