@@ -37,7 +37,7 @@ extension HTTPClient {
       let file = try DownloadFile(destination: destination, progress: progress)
       do throws(HTTPError) {
         let response = try await self.transfer(
-          endpoint, request: request, options: options, receiver: file)
+          endpoint, request: request, options: options, receiver: file, download: true)
         try file.commit()
         return DownloadedFile(url: destination, response: response)
       } catch {
@@ -83,7 +83,7 @@ extension HTTPClient {
   /// arrive; any other status throws ``HTTPError/unacceptableStatus(_:)``.
   nonisolated func transfer<E: Endpoint>(
     _ endpoint: E, request: URLRequest, options: TransferOptions,
-    receiver: any TransferReceiver
+    receiver: any TransferReceiver, download: Bool = false
   ) async throws(HTTPError) -> HTTPResponse {
     let acceptable = acceptableStatusCodes(for: endpoint)
     do throws(HTTPError) {
@@ -92,7 +92,7 @@ extension HTTPClient {
       ) { request, timeout throws(HTTPError) in
         try await self.streamed(
           request, timeout: timeout, maximumBytes: options.maximumBytes,
-          gate: StatusGate(acceptable: acceptable, receiver: receiver))
+          gate: StatusGate(acceptable: acceptable, receiver: receiver), download: download)
       }
       response.redactedNames.formUnion(redactedNames)
       guard acceptable.contains(response.status) else { throw .unacceptableStatus(response) }
@@ -105,16 +105,20 @@ extension HTTPClient {
   /// One streamed attempt: within the limits and the deadline. Returns the head, with the
   /// start of the body when the status was not acceptable.
   private nonisolated func streamed(
-    _ request: URLRequest, timeout: Duration?, maximumBytes: Int?, gate: StatusGate
+    _ request: URLRequest, timeout: Duration?, maximumBytes: Int?, gate: StatusGate,
+    download: Bool
   ) async throws(HTTPError) -> HTTPResponse {
     guard !Task.isCancelled else { throw .cancelled }
     let transport = self.transport
+    let run = { @Sendable () async throws(HTTPError) -> HTTPResponse in
+      download
+        ? try await transport.download(request, to: gate)
+        : try await transport.stream(request, to: gate)
+    }
     var response = try await limited(request, maximumBytes: maximumBytes) {
       () async throws(HTTPError) in
-      guard let timeout else { return try await transport.stream(request, to: gate) }
-      return try await Deadline.run(until: .now + timeout) { () async throws(HTTPError) in
-        try await transport.stream(request, to: gate)
-      }
+      guard let timeout else { return try await run() }
+      return try await Deadline.run(until: .now + timeout, run)
     }
     response.body = gate.errorBody
     response.requestURL = request.url

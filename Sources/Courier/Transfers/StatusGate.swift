@@ -8,7 +8,8 @@ final class StatusGate: TransferReceiver {
   static let errorBodyLimit = 64 * 1024
 
   private struct State {
-    var passing = false
+    /// Whether the current response's status is acceptable; `nil` before any head.
+    var passing: Bool?
     var errorBody = Data()
   }
 
@@ -37,13 +38,30 @@ final class StatusGate: TransferReceiver {
     if passing { try receiver.received(head: head) }
   }
 
+  func wrote(_ bytes: Int64, of expected: Int64?) {
+    // A download task tells its status only at the end, so progress before that is passed on.
+    if state.withLock({ $0.passing != false }) { receiver.wrote(bytes, of: expected) }
+  }
+
+  func received(file url: URL) throws(HTTPError) {
+    if state.withLock({ $0.passing == true }) {
+      try receiver.received(file: url)
+    } else {
+      let start = FileHandle(forReadingAtPath: url.path).flatMap { handle in
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: Self.errorBodyLimit)
+      }
+      state.withLock { $0.errorBody = start ?? Data() }
+    }
+  }
+
   func received(_ chunk: Data) throws(HTTPError) {
     let passing = state.withLock { state in
-      if !state.passing {
+      if state.passing != true {
         let room = Self.errorBodyLimit - state.errorBody.count
         if room > 0 { state.errorBody.append(chunk.prefix(room)) }
       }
-      return state.passing
+      return state.passing == true
     }
     if passing { try receiver.received(chunk) }
   }

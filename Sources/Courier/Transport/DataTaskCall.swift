@@ -29,6 +29,10 @@ final class DataTaskCall: Sendable {
     var body = Data()
     /// Body bytes received since the last head, kept or handed on.
     var count = 0
+    /// Whether the receiver has been given the current head.
+    var headDelivered = false
+    /// A download task's own file, once known, to delete if the download fails.
+    var downloadFile: URL?
     var redirects = 0
     /// The error to report when the task completes, whatever it completes with.
     var failure: HTTPError?
@@ -82,6 +86,7 @@ final class DataTaskCall: Sendable {
       $0.response = response
       $0.body = Data()
       $0.count = 0
+      $0.headDelivered = true
     }
     guard let receiver else { return }
     do throws(HTTPError) {
@@ -113,6 +118,45 @@ final class DataTaskCall: Sendable {
       end(with: error)
     }
   }
+
+  /// A download task wrote `bytes` to disk, of `expected` (-1 when unknown); `file` is
+  /// where, when it could be learnt. Past the limit the call ends with `responseTooLarge`.
+  func wrote(_ bytes: Int64, of expected: Int64, response: URLResponse?, file: () -> URL?) {
+    let (needsHead, needsFile) = received.withLock {
+      ($0.headDelivered == false, $0.downloadFile == nil)
+    }
+    if needsFile, let url = file() { received.withLock { $0.downloadFile = url } }
+    if needsHead, let response { receive(response) }
+    if let maximumBytes, bytes > Int64(maximumBytes) || refuses(expectedLength: expected) {
+      end(with: .responseTooLarge(limit: maximumBytes))
+      return
+    }
+    receiver?.wrote(bytes, of: expected >= 0 ? expected : nil)
+  }
+
+  /// A download task finished writing the body to `location`, which is deleted after this.
+  func finishedDownload(at location: URL, response: URLResponse?) {
+    let needsHead = received.withLock { $0.headDelivered == false }
+    if needsHead, let response { receive(response) }
+    guard let receiver, isRunning else { return }
+    let size = (try? FileManager.default.attributesOfItem(atPath: location.path)[.size])
+      .flatMap { $0 as? NSNumber }?.int64Value
+    if let size {
+      if let maximumBytes, size > Int64(maximumBytes) {
+        failOnCompletion(with: .responseTooLarge(limit: maximumBytes))
+        return
+      }
+      receiver.wrote(size, of: size)
+    }
+    do throws(HTTPError) {
+      try receiver.received(file: location)
+    } catch {
+      failOnCompletion(with: error)
+    }
+  }
+
+  /// A download task's own file, if one was seen.
+  var downloadFile: URL? { received.withLock { $0.downloadFile } }
 
   /// The delegate saw request body bytes go out.
   func sent(_ bytes: Int64, of expected: Int64) {

@@ -42,9 +42,26 @@ public protocol HTTPTransport: Sendable {
   /// once; ``URLSessionTransport`` streams it.
   func stream(_ request: URLRequest, to receiver: any TransferReceiver) async throws(HTTPError)
     -> HTTPResponse
+
+  /// Sends `request` for a download: as ``stream(_:to:)``, except that the body may be
+  /// handed over as a file (``TransferReceiver/received(file:)``) with its progress
+  /// reported through ``TransferReceiver/wrote(_:of:)``.
+  ///
+  /// The default implementation streams; ``URLSessionTransport`` uses a download task, whose
+  /// body is written to disk by URLSession itself, so memory stays flat however fast the
+  /// network is.
+  func download(_ request: URLRequest, to receiver: any TransferReceiver) async throws(HTTPError)
+    -> HTTPResponse
 }
 
 extension HTTPTransport {
+  /// Streams, with ``stream(_:to:)``.
+  public func download(_ request: URLRequest, to receiver: any TransferReceiver)
+    async throws(HTTPError) -> HTTPResponse
+  {
+    try await stream(request, to: receiver)
+  }
+
   /// Sends with ``send(_:)``, then reports the whole upload as sent and hands the whole body
   /// to `receiver` in one chunk.
   public func stream(_ request: URLRequest, to receiver: any TransferReceiver)

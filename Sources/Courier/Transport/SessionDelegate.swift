@@ -14,6 +14,9 @@ import Foundation
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   private let calls = Locked<[Int: DataTaskCall]>([:])
   let redirects: RedirectPolicy
+  /// Called with each leftover download file deleted after a failure (see
+  /// ``DownloadTask``); for tests.
+  let onLeftoverRemoved = Locked<(@Sendable (URL) -> Void)?>(nil)
 
   init(redirects: RedirectPolicy) {
     self.redirects = redirects
@@ -22,6 +25,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   /// Routes `task`'s callbacks to `call`; done before the task is resumed.
   func register(_ call: DataTaskCall, for task: URLSessionTask) {
     calls.withLock { $0[task.taskIdentifier] = call }
+  }
+
+  /// Stops routing `task`'s callbacks, for tasks that complete through a handler.
+  func unregister(_ task: URLSessionTask) {
+    _ = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
   }
 
   private func call(for task: URLSessionTask) -> DataTaskCall? {

@@ -17,7 +17,7 @@ public final class URLSessionTransport: HTTPTransport {
   /// The session requests go through.
   public let session: URLSession
   private let ownsSession: Bool
-  private let delegate: SessionDelegate?
+  let delegate: SessionDelegate?
   private let deadlines = DeadlineTimer()
 
   /// A transport with a session of its own, made from `configuration` (by default
@@ -121,18 +121,31 @@ public final class URLSessionTransport: HTTPTransport {
     return try await send(request, deadlineNanoseconds: nil, receiver: receiver)
   }
 
+  /// Downloads with a download task, whose body URLSession writes to disk itself (so memory
+  /// stays flat however fast the network is), handing the finished file to `receiver`. On
+  /// Linux, where URLSession leaves a failed or cancelled download's file behind, Courier
+  /// deletes it. Without a delegate (``init(session:)``), it streams as ``stream(_:to:)``
+  /// does.
+  public func download(_ request: URLRequest, to receiver: any TransferReceiver)
+    async throws(HTTPError) -> HTTPResponse
+  {
+    guard delegate != nil else { return try await stream(request, to: receiver) }
+    return try await send(request, deadlineNanoseconds: nil, receiver: receiver, download: true)
+  }
+
   /// Sends `request`, and re-sends it to the `Location` of a redirect that the delegate left
   /// to us because FoundationNetworking would follow it without the body. Redirects followed
   /// here and by the delegate count against one maximum.
   private func send(
-    _ request: URLRequest, deadlineNanoseconds: UInt64?, receiver: (any TransferReceiver)? = nil
+    _ request: URLRequest, deadlineNanoseconds: UInt64?, receiver: (any TransferReceiver)? = nil,
+    download: Bool = false
   ) async throws(HTTPError) -> HTTPResponse {
     var request = request
     var hops = 0
     while true {
       let (response, redirects) = try await sendOnce(
         request, deadlineNanoseconds: deadlineNanoseconds, redirectsSoFar: hops,
-        receiver: receiver)
+        receiver: receiver, download: download)
       guard let delegate, case .follow(let maximum) = delegate.redirects,
         SessionDelegate.resendsBody(status: response.status, original: request),
         let location = response.headers["Location"],
@@ -149,7 +162,7 @@ public final class URLSessionTransport: HTTPTransport {
   /// One data task: its response, and the redirects counted so far (those before it included).
   private func sendOnce(
     _ request: URLRequest, deadlineNanoseconds: UInt64?, redirectsSoFar: Int,
-    receiver: (any TransferReceiver)?
+    receiver: (any TransferReceiver)?, download: Bool
   )
     async throws(HTTPError) -> (HTTPResponse, redirects: Int)
   {
@@ -181,9 +194,15 @@ public final class URLSessionTransport: HTTPTransport {
             }
             return session.dataTask(with: request, completionHandler: handler)
           }
-          let task =
-            upload.map { session.uploadTask(with: request.withoutBodyStream, fromFile: $0.url) }
-            ?? session.dataTask(with: request)
+          let task: URLSessionTask
+          if let upload {
+            task = session.uploadTask(with: request.withoutBodyStream, fromFile: upload.url)
+          } else if download {
+            return DownloadTask.make(
+              session: session, request: request, call: call, delegate: delegate)
+          } else {
+            task = session.dataTask(with: request)
+          }
           delegate.register(call, for: task)
           return task
         }

@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Makes the download task of a ``DataTaskCall``.
+///
+/// It is a completion-handler task, so that URLSession writes the body to disk on its own
+/// thread and keeps nothing in memory: on Linux, a delegate's per-chunk callbacks each hold
+/// their chunk until the delegate queue gets to them, which grew memory by the whole file
+/// when both cores were busy. Redirects still go through the session delegate's policy, by
+/// way of a task delegate that handles nothing else, and progress is read from the size of
+/// the file URLSession is writing, ten times a second.
+enum DownloadTask {
+  static func make(
+    session: URLSession, request: URLRequest, call: DataTaskCall, delegate: SessionDelegate
+  ) -> URLSessionTask {
+    let poller = DownloadPoller(call: call)
+    let made = Locked<URLSessionTask?>(nil)
+    let task = session.downloadTask(with: request) { location, response, error in
+      poller.stop()
+      if let task = made.withLock({ $0 }) { delegate.unregister(task) }
+      if let location {
+        call.finishedDownload(at: location, response: response)
+        // URLSession on Linux never deletes it; the receiver has moved what it wanted.
+        try? FileManager.default.removeItem(at: location)
+      } else if let leftover = poller.file ?? made.withLock({ $0 }).flatMap(LeftoverDownload.url) {
+        // A failed or cancelled download leaves its partial file behind on Linux.
+        try? FileManager.default.removeItem(at: leftover)
+        delegate.onLeftoverRemoved.withLock { $0 }?(leftover)
+      }
+      call.finishReceiving(error: error)
+    }
+    made.withLock { $0 = task }
+    task.delegate = RedirectDelegate(delegate)
+    delegate.register(call, for: task)
+    poller.start(task)
+    return task
+  }
+}
+
+/// Reports a download task's progress from the size of its file.
+///
+/// `@unchecked Sendable`: its state is guarded by `lock`.
+private final class DownloadPoller: @unchecked Sendable {
+  private let call: DataTaskCall
+  private let lock = NSLock()
+  private var timer: DispatchSourceTimer?
+  private var found: URL?
+
+  init(call: DataTaskCall) {
+    self.call = call
+  }
+
+  /// The file being written, once seen.
+  var file: URL? { lock.withLock { found } }
+
+  func start(_ task: URLSessionTask) {
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+    timer.setEventHandler { [weak self, weak task] in
+      guard let self, let task else { return }
+      self.poll(task)
+    }
+    lock.withLock { self.timer = timer }
+    timer.resume()
+  }
+
+  func stop() {
+    lock.withLock {
+      timer?.cancel()
+      timer = nil
+    }
+  }
+
+  private func poll(_ task: URLSessionTask) {
+    let known = lock.withLock { found }
+    guard let file = known ?? LeftoverDownload.url(of: task) else { return }
+    if known == nil { lock.withLock { found = file } }
+    guard
+      let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
+    else { return }
+    call.wrote(size.int64Value, of: task.countOfBytesExpectedToReceive, response: nil) { file }
+  }
+}
+
+/// A task delegate that applies the session delegate's redirect policy and nothing else:
+/// any other delegate method would bring back URLSession's per-chunk callbacks.
+private final class RedirectDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+  private let policy: SessionDelegate
+
+  init(_ policy: SessionDelegate) {
+    self.policy = policy
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    policy.urlSession(
+      session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+      completionHandler: completionHandler)
+  }
+}

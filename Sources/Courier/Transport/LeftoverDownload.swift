@@ -1,0 +1,44 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Finds the file a download task is writing, so that it can be deleted when the download
+/// fails or is cancelled.
+///
+/// On Linux, FoundationNetworking writes a download to `NSTemporaryDirectory()/UUID.tmp`
+/// and hands its name over only on success; after a failure or a cancellation the file
+/// stays on disk for good, and nothing public names it. The name is kept in the task's
+/// protocol object, which reflection can read once the first bytes are written (the file
+/// exists by then, and the name no longer changes). On Apple platforms URLSession deletes
+/// its own files, and this returns `nil`.
+enum LeftoverDownload {
+  static func url(of task: URLSessionTask) -> URL? {
+    #if canImport(FoundationNetworking)
+      guard let loader = child(named: "_protocolStorage", of: task).flatMap(firstChild) else {
+        return nil
+      }
+      return child(named: "$__lazy_storage_$_tempFileURL", of: loader).flatMap { value in
+        value as? URL ?? (value as? URL?) ?? nil
+      }
+    #else
+      return nil
+    #endif
+  }
+
+  /// The stored property `name` of `object`, looked for in its class and superclasses.
+  private static func child(named name: String, of object: Any) -> Any? {
+    var mirror: Mirror? = Mirror(reflecting: object)
+    while let current = mirror {
+      if let value = current.children.first(where: { $0.label == name })?.value { return value }
+      mirror = current.superclassMirror
+    }
+    return nil
+  }
+
+  /// The payload of an enum case, such as the protocol in `.existing(protocol)`.
+  private static func firstChild(of value: Any) -> Any? {
+    Mirror(reflecting: value).children.first?.value
+  }
+}

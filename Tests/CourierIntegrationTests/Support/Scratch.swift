@@ -1,0 +1,30 @@
+import Foundation
+
+/// A fresh directory for one test's files, so a test can prove exactly what it left behind.
+struct ScratchDirectory {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+  }
+
+  /// A path inside the directory.
+  func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+  /// The names of everything in the directory, hidden files included, sorted.
+  var contents: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+  }
+
+  func remove() {
+    try? FileManager.default.removeItem(at: url)
+  }
+}
+
+/// `count` bytes of a pattern that differs at every offset of a 251-byte cycle, so a byte out
+/// of place shows.
+func patternBytes(_ count: Int, from offset: Int = 0) -> Data {
+  Data((offset..<(offset + count)).map { UInt8($0 % 251) })
+}

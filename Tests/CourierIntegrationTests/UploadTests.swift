@@ -1,0 +1,143 @@
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import Courier
+
+@Suite("Uploads with progress", .timeLimit(.minutes(1)))
+struct UploadTests {
+  /// A server that answers every upload with the length and a checksum of what it got.
+  private func receivingServer() throws -> Loopback {
+    try Loopback { request, response in
+      let sum = request.body.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF_FFFF }
+      try await response.send(
+        encoding: Received(
+          length: request.body.count, checksum: sum,
+          contentLength: request.headers["Content-Length"] ?? "",
+          chunked: request.headers["Transfer-Encoding"] != nil))
+    }
+  }
+
+  private struct Received: Codable, Equatable {
+    var length: Int
+    var checksum: Int
+    var contentLength: String
+    var chunked: Bool
+  }
+
+  private func expected(_ data: Data) -> Received {
+    Received(
+      length: data.count, checksum: data.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF_FFFF },
+      contentLength: String(data.count), chunked: false)
+  }
+
+  /// Runs an upload, returning its progress events and answer.
+  private func run(_ transfer: Transfer<DecodedResponse<Received>>) async throws
+    -> ([TransferProgress], Received?)
+  {
+    var progress: [TransferProgress] = []
+    var answer: Received?
+    for try await event in transfer {
+      switch event {
+      case .progress(let now): progress.append(now)
+      case .completed(let response): answer = response.value
+      }
+    }
+    return (progress, answer)
+  }
+
+  @Test("from Data: the server gets every byte, progress climbs to the total")
+  func fromData() async throws {
+    let loopback = try receivingServer()
+    defer { loopback.stop() }
+    let data = patternBytes(3_000_000)
+    let (progress, answer) = try await run(
+      loopback.client.upload(
+        Request<Received>(method: .post, path: "up", body: .data(data))))
+    #expect(answer == expected(data))
+    #expect(
+      zip(progress, progress.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
+    #expect(progress.last == TransferProgress(completedBytes: 3_000_000, expectedBytes: 3_000_000))
+  }
+
+  @Test("from a file: streamed from disk with a Content-Length, progress climbs to the total")
+  func fromFile() async throws {
+    let loopback = try receivingServer()
+    defer { loopback.stop() }
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let data = patternBytes(5_000_000, from: 7)
+    try data.write(to: scratch.file("video.bin"))
+    let (progress, answer) = try await run(
+      loopback.client.upload(
+        Request<Received>(
+          method: .put, path: "up", body: .file(scratch.file("video.bin"), contentType: "video/mp4")
+        )
+      ))
+    #expect(answer == expected(data))
+    #expect(progress.last == TransferProgress(completedBytes: 5_000_000, expectedBytes: 5_000_000))
+    #expect(scratch.contents == ["video.bin"])
+  }
+
+  @Test("a missing file is refused before anything is sent")
+  func missingFile() async throws {
+    let loopback = try receivingServer()
+    defer { loopback.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await loopback.client.upload(
+        Request<Received>(
+          method: .put, path: "up", body: .file(URL(fileURLWithPath: "/nonexistent/x.bin")))
+      ).finished()
+    }
+    #expect(error?.invalidRequestReason?.contains("not a readable file") == true)
+    #expect(loopback.server.requestCount == 0)
+  }
+
+  @Test("on the stub transport: one progress event for the whole body, then the answer")
+  func onStub() async throws {
+    let stub = StubTransport().on(
+      .post, "/up", .json(#"{"length":3,"checksum":0,"contentLength":"3","chunked":false}"#))
+    let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: stub)
+    let (progress, answer) = try await run(
+      client.upload(Request<Received>(method: .post, path: "up", body: .data(Data([1, 2, 3])))))
+    #expect(progress == [TransferProgress(completedBytes: 3, expectedBytes: 3)])
+    #expect(answer?.length == 3)
+  }
+}
+
+@Suite("Large multipart uploads", .timeLimit(.minutes(1)))
+struct LargeMultipartTests {
+  @Test("a 50 MB file part is streamed from disk and parsed back byte for byte")
+  func fiftyMegabytes() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let bytes = patternBytes(50 * 1024 * 1024, from: 3)
+    try bytes.write(to: scratch.file("film.bin"))
+    let seen = Locked<(String, Data, String)>(("", Data(), ""))
+    let loopback = try Loopback { request, response in
+      seen.withLock {
+        $0 = (
+          request.headers["Content-Type"] ?? "", request.body,
+          request.headers["Content-Length"] ?? ""
+        )
+      }
+      try await response.send(status: 204)
+    }
+    defer { loopback.stop() }
+    var form = MultipartForm()
+    form.add(name: "title", value: "Heat")
+    form.add(name: "film", fileURL: scratch.file("film.bin"), contentType: "video/mp4")
+    try await loopback.client.send(
+      Request<EmptyResponse>(method: .post, path: "upload", body: .multipart(form)))
+    let (contentType, body, contentLength) = seen.withLock { $0 }
+    #expect(contentType == form.contentType)
+    #expect(contentLength == String(body.count))
+    let parts = multipartParts(body, boundary: form.boundary)
+    #expect(parts.count == 2)
+    #expect(parts.first?.bytes == Data("Heat".utf8))
+    #expect(parts.last?.headers.contains(#"filename="film.bin""#) == true)
+    #expect(parts.last?.bytes == bytes)
+    #expect(scratch.contents == ["film.bin"])  // no temporary body left behind
+  }
+}
