@@ -33,6 +33,16 @@ enum Environment: Sendable {
 
   /// The headers every request carries: who is asking and, for a read access token, the
   /// `Authorization` header (redacted whenever Courier prints headers).
+  /// Where posters are: TMDB's image server (`w500` size), or the fixture's `/t/p/w500`.
+  var imageBaseURL: URL {
+    switch self {
+    case .fixture(let url):
+      return url.deletingLastPathComponent().appendingPathComponent("t/p/w500")
+    case .production:
+      return URL(string: "https://image.tmdb.org/t/p/w500")!
+    }
+  }
+
   var headers: HTTPHeaders {
     var headers: HTTPHeaders = ["User-Agent": "movies/1.0 (Courier example)"]
     if case .production(_, .readAccessToken(let token)) = self {

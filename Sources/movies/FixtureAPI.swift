@@ -74,7 +74,15 @@ private struct FixtureRoutes: Sendable {
 
   let data: FixtureData
 
+  /// How big a fixture poster is, and how many pieces it is sent in, a few milliseconds
+  /// apart, so that the example's progress bar has something to show.
+  static let posterSize = 2_400_000
+  static let posterPieces = 24
+
   func respond(to request: LoopbackRequest, with response: LoopbackResponse) async throws {
+    if request.method == "GET", request.path.hasPrefix("/t/p/w500/") {
+      return try await sendPoster(named: request.path, to: response)
+    }
     guard request.method == "GET", let route = Route(path: request.path) else {
       return try await send(TMDBError.notFound, status: 404, to: response)
     }
@@ -98,6 +106,19 @@ private struct FixtureRoutes: Sendable {
       }
       try await send(data.videos(for: id), to: response)
     }
+  }
+
+  /// Sends a made-up poster (bytes derived from its name) in pieces.
+  private func sendPoster(named name: String, to response: LoopbackResponse) async throws {
+    let seed = name.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFF }
+    let piece = Data((0..<(Self.posterSize / Self.posterPieces)).map { UInt8(($0 &+ seed) & 0xFF) })
+    try await response.writeHead(
+      headers: ["Content-Type": "image/jpeg"], contentLength: piece.count * Self.posterPieces)
+    for _ in 0..<Self.posterPieces {
+      try await response.write(piece)
+      try await Task.sleep(for: .milliseconds(15))
+    }
+    try await response.finish()
   }
 
   /// Waits until the client closes the connection (`true`) or `limit` has passed (`false`).

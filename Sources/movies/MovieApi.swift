@@ -1,4 +1,5 @@
 import Courier
+import Foundation
 
 /// The TMDB v3 movie endpoints this program calls.
 ///
@@ -67,6 +68,15 @@ extension MovieApi {
     /// The movie's id.
     var id: Int
     var path: String { "movie/\(id)" }
+  }
+
+  /// A poster image, by its path (`/abc.jpg`) on the image server's base URL.
+  struct Poster: Endpoint {
+    /// The image bytes (when sent; posters are downloaded to disk).
+    typealias Response = Data
+    /// The poster's path, as `Movie.posterPath` gives it.
+    var posterPath: String
+    var path: String { posterPath }
   }
 
   /// `movie/{id}/videos`: a movie's trailers, teasers and clips.

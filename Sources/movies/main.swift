@@ -55,6 +55,11 @@ do throws(HTTPError) {
     print("\n── Fetching details in parallel ──\n")
     try await walkthrough.fetchDetails(of: page.results, maxConcurrent: 8)
   }
+  if let first = page.results.first {
+    print("\n── Downloading a poster ──\n")
+    let images = HTTPClient(baseURL: environment.imageBaseURL)
+    try await walkthrough.downloadPoster(of: first, from: images)
+  }
   print("\n── A cancelled request ──\n")
   await walkthrough.cancelRequest(forVideosOf: FixtureData.slowVideosID, after: .milliseconds(100))
   print("\n── A typed error ──\n")
