@@ -249,14 +249,16 @@ final class DataTaskCall: Sendable {
     // URLSession hands headers over as a dictionary: the wire order is lost, and repeated
     // fields (Set-Cookie) arrive joined by ", ". Sorting by name makes equal responses
     // compare equal.
-    var fields: [HTTPHeaders.Field] = []
+    // Each name is lowercased once, not twice per comparison; names are cast from the
+    // AnyHashable's base (a direct cast; `AnyHashable as? String` costs ~4x more).
+    var keyed: [(key: String, field: HTTPHeaders.Field)] = []
     for (name, value) in http.allHeaderFields {
-      if let name = name as? String, let value = value as? String {
-        fields.append(HTTPHeaders.Field(name: name, value: value))
+      if let name = name.base as? String ?? name as? String, let value = value as? String {
+        keyed.append((name.lowercased(), HTTPHeaders.Field(name: name, value: value)))
       }
     }
-    fields.sort { $0.name.lowercased() < $1.name.lowercased() }
-    let headers = HTTPHeaders(fields)
+    keyed.sort { $0.key < $1.key }
+    let headers = HTTPHeaders(keyed.map(\.field))
     return .success(
       HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data(), url: http.url))
   }
