@@ -9,6 +9,17 @@ import Foundation
 struct RequestBuilder: Sendable {
   let baseURL: URL
   let configuration: HTTPClient.Configuration
+  /// `baseURL` split once, not for every request.
+  private let base: URLBuilder.Base
+  /// `baseURL`'s origin, worked out once.
+  private let baseOrigin: URLOrigin?
+
+  init(baseURL: URL, configuration: HTTPClient.Configuration) {
+    self.baseURL = baseURL
+    self.configuration = configuration
+    base = URLBuilder.Base(baseURL)
+    baseOrigin = URLOrigin(baseURL)
+  }
 
   func urlRequest<E: Endpoint>(for endpoint: E) throws(HTTPError) -> URLRequest {
     let method = endpoint.method
@@ -17,12 +28,12 @@ struct RequestBuilder: Sendable {
       throw .invalidRequest(reason: "the method '\(method.rawValue)' is not a valid HTTP token")
     }
     let query = configuration.queryEncoding.encode(endpoint.query)
-    let url = try URLBuilder.url(base: baseURL, path: endpoint.path, query: query)
+    let url = try URLBuilder.url(base: base, path: endpoint.path, query: query)
 
     // Precedence, lowest first: the client's defaults, the body's Content-Type, the
     // endpoint's own headers. Default credentials go only to the base URL's origin.
     var headers = configuration.headers
-    if !URLOrigin.same(url, baseURL) {
+    if baseOrigin == nil || URLOrigin(url) != baseOrigin {  // URLOrigin.same(url, baseURL)
       let extra = Set(configuration.redactedNames.map { $0.lowercased() })
       for field in configuration.headers where Redaction.isSensitive(name: field.name, extra: extra)
       {
@@ -49,7 +60,10 @@ struct RequestBuilder: Sendable {
     try HeaderValidation.validate(headers)
 
     var request = URLRequest(url: url)
-    request.httpMethod = method.rawValue
+    if method != .get {
+      // A URLRequest's method is GET already; setting it costs ~4,000 instructions.
+      request.httpMethod = method.rawValue
+    }
     for field in headers {
       request.addValue(field.value, forHTTPHeaderField: field.name)
     }

@@ -10,6 +10,20 @@ enum URLBuilder {
   /// absolute `http(s)` URL as `path` replaces the base URL. A `?` in the path starts
   /// query items that come before `query`'s; the base URL's own query items come first.
   static func url(base: URL, path: String, query: String) throws(HTTPError) -> URL {
+    try url(base: Base(base), path: path, query: query)
+  }
+
+  /// A base URL split once into its text and its query, for building many URLs on it.
+  struct Base: Sendable {
+    let parts: Result<(text: String, query: String), HTTPError>
+
+    init(_ url: URL) {
+      parts = Result { () throws(HTTPError) in try URLBuilder.split(base: url) }
+    }
+  }
+
+  /// `base` + `path` + `query`, as ``url(base:path:query:)``, with the base already split.
+  static func url(base: Base, path: String, query: String) throws(HTTPError) -> URL {
     try validate(path: path)
     let (pathPart, pathQuery) = split(path, at: "?")
     let encodedPath = PercentEncoding.encode(pathPart) { isPathByte($0) }
@@ -24,7 +38,7 @@ enum URLBuilder {
       }
       text = encodedPath
     } else {
-      let (baseText, baseQuery) = try split(base: base)
+      let (baseText, baseQuery) = try base.parts.get()
       queries.append(baseQuery)
       text = join(baseText, encodedPath)
     }
@@ -86,6 +100,12 @@ enum URLBuilder {
   }
 
   private static func split(_ text: String, at separator: Character) -> (String, String?) {
+    // ASCII text (every URL Courier builds, almost every path) is searched byte by byte: a
+    // search by Character walks grapheme clusters and cost ~25,000 instructions a request.
+    if let byte = separator.asciiValue, text.utf8.allSatisfy({ $0 < 0x80 }) {
+      guard let index = text.utf8.firstIndex(of: byte) else { return (text, nil) }
+      return (String(text[..<index]), String(text[text.utf8.index(after: index)...]))
+    }
     guard let index = text.firstIndex(of: separator) else { return (text, nil) }
     return (String(text[..<index]), String(text[text.index(after: index)...]))
   }
