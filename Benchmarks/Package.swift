@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Benchmarks live in their own package so that only they depend on benchmarking packages and
-// on peers; the root package stays dependency-free. `run.sh` runs them all.
+// on peers (AsyncHTTPClient); the root package stays dependency-free. `run.sh` runs them all.
 
 /// What every benchmark program links.
 let courier: [Target.Dependency] = [
@@ -24,10 +24,21 @@ let package = Package(
     .package(
       url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1",
       traits: ["MallocInterposer"]),
+    .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
   ],
   targets: [
     .target(
       name: "BenchmarkFixtures", dependencies: [.product(name: "Courier", package: "Courier")]),
+    .executableTarget(
+      name: "Suite",
+      dependencies: courier + [
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOFoundationCompat", package: "swift-nio"),
+        .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+      ]),
     .executableTarget(
       name: "Pipeline", dependencies: microBenchmark, path: "Sources/Benchmarks/Pipeline",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
