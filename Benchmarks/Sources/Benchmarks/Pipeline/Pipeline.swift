@@ -19,19 +19,36 @@ import Foundation
 /// The requests of one measured iteration.
 private let requestsPerIteration = 1000
 
-/// Every request that a benchmark sends: distinct queries, so no two are ever shared.
-private func sendAll(_ client: HTTPClient, callers: Int) async throws {
+/// Runs `work` for every request of an iteration, split over `callers` concurrent tasks.
+private func runAll(callers: Int, _ work: @escaping @Sendable (Int) async throws -> Void)
+  async throws
+{
   try await withThrowingTaskGroup(of: Void.self) { group in
     for caller in 0..<callers {
       group.addTask {
         for index in stride(from: caller, to: requestsPerIteration, by: callers) {
-          let page = try await client.send(
-            Request<MoviePage>(path: "movie/popular", query: ["page": index]))
-          blackHole(page)
+          try await work(index)
         }
       }
     }
     try await group.waitForAll()
+  }
+}
+
+/// Every request that a benchmark sends: distinct queries, so no two are ever shared.
+private func sendAll(_ client: HTTPClient, callers: Int) async throws {
+  try await runAll(callers: callers) { index in
+    blackHole(
+      try await client.send(Request<MoviePage>(path: "movie/popular", query: ["page": index])))
+  }
+}
+
+/// The reference: only the JSON decoding that every request above includes, on the same
+/// number of tasks; its speed-up from 1 to 64 callers is what the machine allows right now.
+private func decodeAll(callers: Int) async throws {
+  let decoder = JSONDecoder()
+  try await runAll(callers: callers) { _ in
+    blackHole(try decoder.decode(MoviePage.self, from: MoviePage.body))
   }
 }
 
@@ -77,6 +94,11 @@ let benchmarks: @Sendable () -> Void = {
   }
   cases.append(("CannedTransport, 0 middleware", "canned", 0, nil))
   cases.append(("StubTransport, 0 middleware, 60 s timeout", "stub", 0, .seconds(60)))
+  for callers in [1, 64] {
+    Benchmark("JSONDecoder alone (reference), \(callers) caller\(callers == 1 ? "" : "s")") {
+      _ in try await decodeAll(callers: callers)
+    }
+  }
   for (name, transport, middlewares, timeout) in cases {
     for callers in [1, 64] {
       Benchmark("\(name), \(callers) caller\(callers == 1 ? "" : "s")") { benchmark in
