@@ -1,26 +1,55 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
-// Benchmarks live in their own package so that only they may depend on benchmarking
-// packages and peers; the root package stays dependency-free.
+// Benchmarks live in their own package so that only they depend on benchmarking packages and
+// on peers (AsyncHTTPClient); the root package stays dependency-free. `run.sh` runs them all.
 
 /// What every benchmark program links.
-let benchmarkDependencies: [Target.Dependency] = [
+let courier: [Target.Dependency] = [
   "BenchmarkFixtures",
   .product(name: "Courier", package: "Courier"),
   .product(name: "CourierTesting", package: "Courier"),
 ]
 
+/// What the ordo-one micro-benchmarks link; their targets live under `Sources/Benchmarks/`,
+/// the folder name the `benchmark` command plugin looks for.
+let microBenchmark: [Target.Dependency] =
+  courier + [.product(name: "Benchmark", package: "benchmark")]
+
 let package = Package(
   name: "CourierBenchmarks",
   platforms: [.macOS(.v13)],
-  dependencies: [.package(name: "Courier", path: "../")],
+  dependencies: [
+    .package(name: "Courier", path: "../"),
+    .package(
+      url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1",
+      traits: ["MallocInterposer"]),
+    .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+  ],
   targets: [
-    .target(name: "BenchmarkFixtures"),
-    .executableTarget(name: "PipelineCost", dependencies: benchmarkDependencies),
-    .executableTarget(name: "InFlight", dependencies: benchmarkDependencies),
-    .executableTarget(name: "ConnectionsPerHost", dependencies: benchmarkDependencies),
-    .executableTarget(name: "VersusRaw", dependencies: benchmarkDependencies),
+    .target(
+      name: "BenchmarkFixtures", dependencies: [.product(name: "Courier", package: "Courier")]),
+    .executableTarget(
+      name: "Suite",
+      dependencies: courier + [
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOFoundationCompat", package: "swift-nio"),
+        .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+      ]),
+    .executableTarget(
+      name: "Pipeline", dependencies: microBenchmark, path: "Sources/Benchmarks/Pipeline",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    .executableTarget(
+      name: "RequestBuilding", dependencies: microBenchmark,
+      path: "Sources/Benchmarks/RequestBuilding",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    .executableTarget(name: "PipelineCost", dependencies: courier),
+    .executableTarget(name: "InFlight", dependencies: courier),
+    .executableTarget(name: "ConnectionsPerHost", dependencies: courier),
+    .executableTarget(name: "VersusRaw", dependencies: courier),
   ],
   swiftLanguageModes: [.v6]
 )

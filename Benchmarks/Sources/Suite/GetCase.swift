@@ -1,0 +1,94 @@
+import BenchmarkFixtures
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// GET a resource and decode it, `requests` times, sequentially or `in-flight` at a time, with
+/// one client of each kind. Every request has its own query (`?n=INDEX`), so no client can
+/// share one request between callers.
+///
+///   Suite get VARIANT --url http://127.0.0.1:PORT/ [--path page.json] [--decode page|data]
+///                     [--requests 3000] [--in-flight 1] [--warmup 200]
+enum GetCase {
+  /// The variants, by name.
+  static let variants = ["raw", "async-data", "naive", "courier", "courier-session", "ahc"]
+
+  /// Runs one variant and prints its report.
+  static func run(_ arguments: Arguments) async throws {
+    let base = try arguments.url("url")
+    let path = arguments.string("path", default: "page.json")
+    guard let decoding = Decoding(rawValue: arguments.string("decode", default: "page")) else {
+      throw SuiteError.badOption("decode", arguments.string("decode", default: ""))
+    }
+    let requests = try arguments.int("requests", default: 3000)
+    let inFlight = try arguments.int("in-flight", default: 1)
+    let warmup = try arguments.int("warmup", default: 200)
+    let fetch = try fetcher(arguments.variant, base: base, path: path, decoding: decoding)
+
+    _ = try await Load.run(requests: warmup, inFlight: inFlight, first: requests, fetch)
+    ProcessMemory.resetPeak()
+    let baseline = ProcessMemory.residentKiB
+    var checked = 0
+    let sample = try await Meter.measure {
+      checked = try await Load.run(requests: requests, inFlight: inFlight, fetch)
+    }
+    let expected = decoding == .page ? 20 : nil
+    if let expected, checked != requests * expected {
+      throw SuiteError.unexpected("decoded \(checked) movies, expected \(requests * expected)")
+    }
+    Report(
+      benchmark: "get", variant: arguments.variant, units: requests, unit: "request",
+      sample: sample,
+      extra: ["baseline_rss_kib": baseline, "peak_rss_kib": ProcessMemory.peakKiB]
+    ).print()
+  }
+
+  /// The fetch of `variant`: request number `index` is `base/path?n=index`.
+  static func fetcher(_ variant: String, base: URL, path: String, decoding: Decoding) throws
+    -> Fetch
+  {
+    let url: @Sendable (Int) -> URL = { index in
+      URL(string: "\(base.absoluteString)\(path)?n=\(index)")!
+    }
+    let decoder = JSONDecoder()
+    func decoded(_ fetchData: @escaping @Sendable (Int) async throws -> Data) -> Fetch {
+      { index in try decoding.check(try await fetchData(index), with: decoder) }
+    }
+    switch variant {
+    case "raw":
+      let session = URLSessionFetchers.courierConfiguredSession()
+      return decoded(URLSessionFetchers.completionHandler(session: session, url: url))
+    case "async-data":
+      let session = URLSessionFetchers.courierConfiguredSession()
+      return decoded(URLSessionFetchers.asyncData(session: session, url: url))
+    case "naive":
+      let session = URLSession(configuration: .default)
+      return decoded(URLSessionFetchers.completionHandler(session: session, url: url))
+    case "courier":
+      return courier(HTTPClient(baseURL: base), path: path, decoding: decoding)
+    case "courier-session":
+      let transport = URLSessionTransport(session: URLSessionFetchers.courierConfiguredSession())
+      return courier(
+        HTTPClient(baseURL: base, transport: transport), path: path, decoding: decoding)
+    case "ahc":
+      return AsyncHTTPClientFetchers.get(url: url, decoding: decoding)
+    default:
+      throw SuiteError.unknownVariant("get", variant)
+    }
+  }
+
+  /// Courier's `send`, decoding with the client's (default) `JSONDecoder`.
+  private static func courier(_ client: HTTPClient, path: String, decoding: Decoding) -> Fetch {
+    switch decoding {
+    case .page:
+      { index in
+        try await client.send(Request<MoviePage>(path: path, query: ["n": index])).results.count
+      }
+    case .data:
+      { index in try await client.send(Request<Data>(path: path, query: ["n": index])).count }
+    }
+  }
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Runs the Suite's network benchmarks interleaved in rounds and prints a markdown table.
+
+Every variant runs in its own process (so that peak memory is its own) once per round; the
+order of the variants rotates from round to round. A table row is the median over rounds
+with min-max, and the ratio to the group's baseline is paired: variant / baseline within the
+same round, then the median (min-max) of those ratios.
+
+    python3 suite.py SUITE_BINARY BASE_URL WORK_DIR    (run.sh calls it; env: see below)
+
+Environment: ROUNDS (5), REQUESTS (3000 per GET variant and round), BODY_REQUESTS (100),
+PAGES (1000), BURSTS (20), DOWNLOAD_PATH (100mb.bin), RESULTS (a file for the raw lines).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+suite, base_url, work = sys.argv[1], sys.argv[2], sys.argv[3]
+env = os.environ
+rounds = int(env.get("ROUNDS", 5))
+requests = env.get("REQUESTS", "3000")
+get_variants = ["raw", "async-data", "naive", "courier", "courier-session", "ahc"]
+# TODO(courier-download): add "courier" once DownloadCase.swift calls Courier's download API.
+download_variants = ["urlsession", "ahc"]
+
+GROUPS = [
+    ("GET + decode 3 KB JSON, sequential", "get", get_variants, "raw",
+     ["--requests", requests, "--in-flight", "1"]),
+    ("GET + decode 3 KB JSON, 64 in flight", "get", get_variants, "raw",
+     ["--requests", requests, "--in-flight", "64"]),
+    ("GET 1 MB body into memory, sequential", "get", ["raw", "courier", "ahc"], "raw",
+     ["--path", "1mb.bin", "--decode", "data", "--requests", env.get("BODY_REQUESTS", "100"),
+      "--warmup", "10"]),
+    ("download to disk (%s)" % env.get("DOWNLOAD_PATH", "100mb.bin"), "download",
+     download_variants, "urlsession",
+     ["--path", env.get("DOWNLOAD_PATH", "100mb.bin"), "--dir", work]),
+    ("paging through %s pages" % env.get("PAGES", "1000"), "paging",
+     ["raw", "courier", "courier-prefetch"], "raw", ["--pages", env.get("PAGES", "1000")]),
+    ("64 identical concurrent GETs (10 ms server)", "coalescing", ["off", "on"],
+     "off", ["--bursts", env.get("BURSTS", "20")]),
+]
+
+preload = os.path.join(os.path.dirname(suite), "libMallocInterposerSwift.so")
+child_env = dict(env, LD_PRELOAD=preload)
+results = {}  # (group index, variant) -> [result per round]
+raw_lines = []
+
+
+def run(benchmark, variant, args):
+    command = [suite, benchmark, variant, "--url", base_url] + args
+    done = subprocess.run(command, env=child_env, capture_output=True, text=True, timeout=600)
+    for line in done.stdout.splitlines():
+        if line.startswith("RESULT "):
+            raw_lines.append(line[7:])
+            return json.loads(line[7:])
+    sys.stderr.write("  %s %s failed (%d): %s\n" % (benchmark, variant, done.returncode,
+                                                     done.stderr.strip()[-300:]))
+    return None
+
+
+started = time.time()
+for round_index in range(rounds):
+    for group_index, (title, benchmark, variants, _, args) in enumerate(GROUPS):
+        shift = round_index % len(variants)
+        for variant in variants[shift:] + variants[:shift]:
+            results.setdefault((group_index, variant), []).append(run(benchmark, variant, args))
+    sys.stderr.write("round %d of %d done, %.0f s, load average %s\n" % (
+        round_index + 1, rounds, time.time() - started, os.getloadavg()))
+
+if env.get("RESULTS"):
+    with open(env["RESULTS"], "w") as file:
+        file.write("\n".join(raw_lines) + "\n")
+
+
+def per_unit(result, key):
+    return result[key] / result["units"] if result and key in result else None
+
+
+def spread(values, fmt):
+    values = [v for v in values if v is not None]
+    if not values:
+        return "–"
+    text = fmt(statistics.median(values))
+    if len(values) > 1:
+        text += " (%s–%s)" % (fmt(min(values)), fmt(max(values)))
+    return text
+
+
+def seconds(value):
+    if value >= 1:
+        return "%.2f s" % value
+    if value >= 1e-3:
+        return "%.1f ms" % (value * 1e3)
+    return "%.0f µs" % (value * 1e6)
+
+
+def ratio(value):
+    return "%.2f" % value
+
+
+def mebibytes(value):
+    return "%.1f MB" % (value / 1024)
+
+
+def notes(benchmark, runs):
+    ok = [r for r in runs if r]
+    if not ok:
+        return "failed"
+    if benchmark == "get":
+        return "peak RSS " + spread([r["peak_rss_kib"] for r in ok], mebibytes)
+    if benchmark == "download":
+        return "peak RSS growth " + spread(
+            [r["peak_rss_kib"] - r["baseline_rss_kib"] for r in ok], mebibytes)
+    if benchmark == "paging":
+        return "RSS after page 100 → last: %s → %s; peak growth %s" % (
+            spread([r["rss_at_100_kib"] - r["baseline_rss_kib"] for r in ok], mebibytes),
+            spread([r["rss_at_end_kib"] - r["baseline_rss_kib"] for r in ok], mebibytes),
+            spread([r["peak_rss_kib"] - r["baseline_rss_kib"] for r in ok], mebibytes))
+    if benchmark == "coalescing":
+        return "requests reaching the server per burst: " + spread(
+            [r["server_requests"] / r["units"] for r in ok], lambda v: "%.1f" % v)
+    return ""
+
+
+print("| benchmark | variant | wall per unit | CPU per unit | allocations per unit | "
+      "wall ÷ baseline | CPU ÷ baseline | notes |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+for group_index, (title, benchmark, variants, baseline, _) in enumerate(GROUPS):
+    base = results[(group_index, baseline)]
+    for variant in variants:
+        runs = results[(group_index, variant)]
+        unit = next((r["unit"] for r in runs if r), "unit")
+        wall = [per_unit(r, "wall_s") for r in runs]
+        cpu = [per_unit(r, "cpu_s") for r in runs]
+        allocations = [per_unit(r, "allocations") for r in runs]
+        wall_ratio = [w / b["wall_s"] * b["units"] if w and b else None for w, b in zip(wall, base)]
+        cpu_ratio = [c / b["cpu_s"] * b["units"] if c and b and b["cpu_s"] else None
+                     for c, b in zip(cpu, base)]
+        name = variant + (" (baseline)" if variant == baseline else "")
+        print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            title + ", per " + unit, name, spread(wall, seconds), spread(cpu, seconds),
+            spread(allocations, lambda v: "%.0f" % v),
+            "1" if variant == baseline else spread(wall_ratio, ratio),
+            "1" if variant == baseline else spread(cpu_ratio, ratio),
+            notes(benchmark, runs)))
