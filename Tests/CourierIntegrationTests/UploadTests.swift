@@ -7,29 +7,25 @@ import Testing
 
 @Suite("Uploads with progress", .timeLimit(.minutes(1)))
 struct UploadTests {
-  /// A server that answers every upload with the length and a checksum of what it got.
-  private func receivingServer() throws -> Loopback {
+  /// A server that keeps the last body it got, and answers with its length and framing.
+  private func receivingServer(keeping body: Locked<Data> = Locked(Data())) throws -> Loopback {
     try Loopback { request, response in
-      let sum = request.body.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF_FFFF }
+      body.withLock { $0 = request.body }
       try await response.send(
         encoding: Received(
-          length: request.body.count, checksum: sum,
-          contentLength: request.headers["Content-Length"] ?? "",
+          length: request.body.count, contentLength: request.headers["Content-Length"] ?? "",
           chunked: request.headers["Transfer-Encoding"] != nil))
     }
   }
 
   private struct Received: Codable, Equatable {
     var length: Int
-    var checksum: Int
     var contentLength: String
     var chunked: Bool
   }
 
   private func expected(_ data: Data) -> Received {
-    Received(
-      length: data.count, checksum: data.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF_FFFF },
-      contentLength: String(data.count), chunked: false)
+    Received(length: data.count, contentLength: String(data.count), chunked: false)
   }
 
   /// Runs an upload, returning its progress events and answer.
@@ -49,7 +45,8 @@ struct UploadTests {
 
   @Test("from Data: the server gets every byte, progress climbs to the total")
   func fromData() async throws {
-    let loopback = try receivingServer()
+    let body = Locked(Data())
+    let loopback = try receivingServer(keeping: body)
     defer { loopback.stop() }
     let data = patternBytes(3_000_000)
     let (progress, answer) = try await run(
@@ -63,7 +60,8 @@ struct UploadTests {
 
   @Test("from a file: streamed from disk with a Content-Length, progress climbs to the total")
   func fromFile() async throws {
-    let loopback = try receivingServer()
+    let body = Locked(Data())
+    let loopback = try receivingServer(keeping: body)
     defer { loopback.stop() }
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
@@ -76,6 +74,7 @@ struct UploadTests {
         )
       ))
     #expect(answer == expected(data))
+    #expect(body.withLock { $0 } == data)
     #expect(progress.last == TransferProgress(completedBytes: 5_000_000, expectedBytes: 5_000_000))
     #expect(scratch.contents == ["video.bin"])
   }
@@ -97,7 +96,7 @@ struct UploadTests {
   @Test("on the stub transport: one progress event for the whole body, then the answer")
   func onStub() async throws {
     let stub = StubTransport().on(
-      .post, "/up", .json(#"{"length":3,"checksum":0,"contentLength":"3","chunked":false}"#))
+      .post, "/up", .json(#"{"length":3,"contentLength":"3","chunked":false}"#))
     let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: stub)
     let (progress, answer) = try await run(
       client.upload(Request<Received>(method: .post, path: "up", body: .data(Data([1, 2, 3])))))

@@ -67,6 +67,13 @@ extension HTTPTransport {
   public func stream(_ request: URLRequest, to receiver: any TransferReceiver)
     async throws(HTTPError) -> HTTPResponse
   {
+    try await sendWhole(request, to: receiver)
+  }
+
+  /// Sends with ``send(_:)`` and hands the outcome to `receiver` at once.
+  func sendWhole(_ request: URLRequest, to receiver: any TransferReceiver)
+    async throws(HTTPError) -> HTTPResponse
+  {
     var head = try await send(request)
     let body = head.body
     head.body = Data()

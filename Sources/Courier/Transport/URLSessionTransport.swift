@@ -109,15 +109,7 @@ public final class URLSessionTransport: HTTPTransport {
   public func stream(_ request: URLRequest, to receiver: any TransferReceiver)
     async throws(HTTPError) -> HTTPResponse
   {
-    guard delegate != nil else {
-      var head = try await send(request)
-      let body = head.body
-      head.body = Data()
-      receiver.sent(request.bodyLength, of: request.bodyLength)
-      try receiver.received(head: head)
-      if !body.isEmpty { try receiver.received(body) }
-      return head
-    }
+    guard delegate != nil else { return try await sendWhole(request, to: receiver) }
     return try await send(request, deadlineNanoseconds: nil, receiver: receiver)
   }
 

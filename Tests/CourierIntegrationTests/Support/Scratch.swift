@@ -25,6 +25,17 @@ struct ScratchDirectory {
 
 /// `count` bytes of a pattern that differs at every offset of a 251-byte cycle, so a byte out
 /// of place shows.
+///
+/// Built by copying whole cycles, so that megabytes of it cost next to nothing in a debug
+/// build (a byte-by-byte loop would hold one of the few concurrency threads for seconds).
 func patternBytes(_ count: Int, from offset: Int = 0) -> Data {
-  Data((offset..<(offset + count)).map { UInt8($0 % 251) })
+  let cycle = Data((0..<251).map { UInt8($0) })
+  var data = Data(capacity: count)
+  var position = offset % 251
+  while data.count < count {
+    let take = min(251 - position, count - data.count)
+    data.append(cycle[position..<(position + take)])
+    position = 0
+  }
+  return data
 }

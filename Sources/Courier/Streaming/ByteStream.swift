@@ -1,0 +1,193 @@
+import Foundation
+
+/// A response body as it arrives: an `AsyncSequence` of chunks, with the response head
+/// already checked. Made by ``HTTPClient/bytes(_:options:)``.
+///
+/// ```swift
+/// let stream = try await client.bytes(Request<Data>(path: "exports/movies.ndjson"))
+/// print(stream.response.status, stream.response.headers["Content-Type"] ?? "")
+/// for try await line in stream.lines {
+///   let movie = try JSONDecoder().decode(Movie.self, from: Data(line.utf8))
+/// }
+/// ```
+///
+/// A reader that falls behind does not make memory grow without bound: past
+/// ``TransferOptions/bufferSize`` bytes, the backlog waits in a temporary file (URLSession
+/// on Linux cannot pause a transfer, so the sender cannot be slowed down). Breaking out of
+/// the loop, dropping the stream, or cancelling the reading task cancels the transfer and
+/// closes its connection. A stream is read once.
+public struct ByteStream: AsyncSequence, Sendable {
+  /// A chunk of the body, as it arrived.
+  public typealias Element = Data
+  /// The error every failure is thrown as.
+  public typealias Failure = HTTPError
+
+  /// Status, headers and URL of the response (its body is this stream).
+  public let response: HTTPResponse
+  let source: StreamSource
+
+  /// Reads the chunks.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(source: source)
+  }
+
+  /// The body's lines as UTF-8 text, split at LF, CRLF or CR, without their line ends.
+  public var lines: ByteLines { ByteLines(stream: self) }
+
+  /// Reads the chunks of a ``ByteStream``.
+  public struct Iterator: AsyncIteratorProtocol {
+    let source: StreamSource
+
+    /// The next chunk, or `nil` at the end of the body.
+    public mutating func next() async throws(HTTPError) -> Data? {
+      try await source.buffer.next()
+    }
+
+    /// The next chunk, or `nil` at the end of the body.
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPError)
+      -> Data?
+    {
+      try await source.buffer.next()
+    }
+  }
+}
+
+/// The lines of a ``ByteStream``.
+public struct ByteLines: AsyncSequence, Sendable {
+  /// A line, without its line end.
+  public typealias Element = String
+  /// The error every failure is thrown as.
+  public typealias Failure = HTTPError
+
+  let stream: ByteStream
+
+  /// Reads the lines.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(chunks: stream.makeAsyncIterator())
+  }
+
+  /// Reads the lines of a ``ByteStream``.
+  public struct Iterator: AsyncIteratorProtocol {
+    var chunks: ByteStream.Iterator
+    var line: [UInt8] = []
+    var pending: [UInt8] = []
+    var position = 0
+    var afterCR = false
+    var ended = false
+
+    /// The next line, or `nil` after the last one.
+    public mutating func next() async throws(HTTPError) -> String? {
+      try await next(isolation: nil)
+    }
+
+    /// The next line, or `nil` after the last one.
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPError)
+      -> String?
+    {
+      while true {
+        while position < pending.count {
+          let byte = pending[position]
+          position += 1
+          if byte == UInt8(ascii: "\n") && afterCR {
+            afterCR = false
+            continue
+          }
+          afterCR = byte == UInt8(ascii: "\r")
+          if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+            defer { line = [] }
+            return String(decoding: line, as: UTF8.self)
+          }
+          line.append(byte)
+        }
+        guard !ended, let chunk = try await chunks.next(isolation: actor) else {
+          ended = true
+          guard !line.isEmpty else { return nil }
+          defer { line = [] }
+          return String(decoding: line, as: UTF8.self)
+        }
+        pending = Array(chunk)
+        position = 0
+      }
+    }
+  }
+}
+
+/// What keeps a stream's transfer running: the task that feeds the buffer, cancelled (and
+/// the buffer's temporary file deleted) when the last reference to the stream goes away.
+final class StreamSource: Sendable {
+  let buffer: ChunkBuffer
+  /// The transfer's task, and whether it was cancelled (perhaps before it was made).
+  private let task = Locked<(Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+  init(buffer: ChunkBuffer) {
+    self.buffer = buffer
+  }
+
+  func run(_ task: Task<Void, Never>) {
+    let cancelled = self.task.withLock { state in
+      state.0 = task
+      return state.cancelled
+    }
+    if cancelled { task.cancel() }
+  }
+
+  /// Cancels the transfer.
+  func cancel() {
+    task.withLock { state in
+      state.cancelled = true
+      return state.0
+    }?.cancel()
+  }
+
+  deinit {
+    cancel()
+    buffer.discard()
+  }
+}
+
+/// Receives a streamed response for a ``ByteStream``: the head once, then every chunk into
+/// the buffer.
+final class StreamReceiver: TransferReceiver {
+  private let buffer: ChunkBuffer
+  private let head = Locked<CheckedContinuation<HTTPResponse?, Never>?>(nil)
+  private let headSeen = Locked(false)
+
+  init(buffer: ChunkBuffer) {
+    self.buffer = buffer
+  }
+
+  /// Waits for the head; `nil` if the transfer ended without one.
+  func waitForHead(_ start: () -> Void) async -> HTTPResponse? {
+    await withCheckedContinuation { continuation in
+      head.withLock { $0 = continuation }
+      start()
+    }
+  }
+
+  /// The transfer ended: a head never seen is reported missing.
+  func ended() {
+    head.withLock { continuation in
+      continuation?.resume(returning: nil)
+      continuation = nil
+    }
+  }
+
+  func sent(_ bytes: Int64, of expected: Int64?) {}
+
+  func received(head response: HTTPResponse) throws(HTTPError) {
+    let first = headSeen.withLock { seen in
+      defer { seen = true }
+      return !seen
+    }
+    // A retry after the body has started would repeat bytes the reader already has.
+    guard first else { throw .transport(URLError(.networkConnectionLost)) }
+    head.withLock { continuation in
+      continuation?.resume(returning: response)
+      continuation = nil
+    }
+  }
+
+  func received(_ chunk: Data) throws(HTTPError) {
+    try buffer.append(chunk)
+  }
+}

@@ -1,0 +1,133 @@
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import Courier
+
+@Suite("Streaming bytes with client.bytes(_:)", .timeLimit(.minutes(1)))
+struct ByteStreamTests {
+  @Test("chunks reach the reader while the body is still being sent")
+  func streams() async throws {
+    let firstRead = Gate()
+    let loopback = try Loopback { _, response in
+      try await response.writeHead(headers: ["Content-Type": "text/plain"])
+      try await response.write(Data("first ".utf8))
+      await firstRead.wait()  // the rest only after the reader has the first chunk
+      try await response.write(Data("second".utf8))
+      try await response.finish()
+    }
+    defer { loopback.stop() }
+    let stream = try await loopback.client.bytes(Request<Data>(path: "live"))
+    #expect(stream.response.status == 200)
+    #expect(stream.response.headers["Content-Type"] == "text/plain")
+    var received = Data()
+    for try await chunk in stream {
+      if received.isEmpty {
+        #expect(chunk == Data("first ".utf8))
+        firstRead.open()
+      }
+      received.append(chunk)
+    }
+    #expect(received == Data("first second".utf8))
+  }
+
+  @Test("lines split at LF, CRLF and CR, wherever the chunks break")
+  func lines() async throws {
+    let text = "alpha\nbeta\r\ngamma\rdelta\r\n\r\nlast"
+    let loopback = try Loopback { _, response in
+      try await response.writeHead()
+      for byte in text.utf8 { try await response.write(Data([byte])) }
+      try await response.finish()
+    }
+    defer { loopback.stop() }
+    var lines: [String] = []
+    for try await line in try await loopback.client.bytes(Request<Data>(path: "lines")).lines {
+      lines.append(line)
+    }
+    #expect(lines == ["alpha", "beta", "gamma", "delta", "", "last"])
+  }
+
+  @Test("a 404 throws before the stream, with the error body")
+  func notFound() async throws {
+    let loopback = try Loopback { _, response in
+      try await response.send(status: 404, text: "no such export")
+    }
+    defer { loopback.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      _ = try await loopback.client.bytes(Request<Data>(path: "missing"))
+    }
+    #expect(error?.status == 404)
+    #expect(error?.response.map { String(decoding: $0.body, as: UTF8.self) } == "no such export")
+  }
+
+  @Test("a reader that falls behind: memory stays at the buffer size, the rest waits on disk")
+  func slowReader() async throws {
+    let size = 8 * 1024 * 1024
+    let block = patternBytes(251 * 1024)
+    let allSent = Signal()
+    let loopback = try Loopback { _, response in
+      try await response.writeHead(contentLength: size)
+      var sent = 0
+      while sent < size {
+        let count = min(block.count, size - sent)
+        try await response.write(block.prefix(count))
+        sent += count
+      }
+      try await response.finish()
+      allSent.fire()
+    }
+    defer { loopback.stop() }
+    let bufferSize = 256 * 1024
+    let stream = try await loopback.client.bytes(
+      Request<Data>(path: "big"), options: TransferOptions(bufferSize: bufferSize))
+    await watched { await allSent.wait() }  // the reader has not read a byte yet
+    var count = 0
+    var matches = true
+    for try await chunk in stream {
+      matches = matches && chunk == patternBytes(chunk.count, from: count)
+      count += chunk.count
+    }
+    #expect(count == size)
+    #expect(matches)
+    #expect(stream.source.buffer.peakMemoryBytes <= bufferSize)
+    #expect(stream.source.buffer.spilledBytes >= UInt64(size - bufferSize))  // via the disk
+  }
+
+  @Test("breaking out of the loop closes the connection")
+  func breakCloses() async throws {
+    let disconnected = Signal()
+    let loopback = try Loopback { _, response in
+      try await response.writeHead()
+      try await response.write(Data("one".utf8))
+      await response.clientDisconnected()
+      disconnected.fire()
+    }
+    defer { loopback.stop() }
+    do {
+      let stream = try await loopback.client.bytes(Request<Data>(path: "endless"))
+      for try await _ in stream { break }
+    }
+    await watched { await disconnected.wait() }
+  }
+
+  @Test("cancelling the reading task ends the read at once with cancelled")
+  func cancelled() async throws {
+    let firstChunk = Signal()
+    let loopback = try Loopback { _, response in
+      try await response.writeHead()
+      try await response.write(Data("one".utf8))
+      await response.clientDisconnected()
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let task = Task {
+      for try await _ in try await client.bytes(Request<Data>(path: "endless")) {
+        firstChunk.fire()
+      }
+    }
+    await watched { await firstChunk.wait() }
+    task.cancel()
+    await expectCancelled(task)
+  }
+}

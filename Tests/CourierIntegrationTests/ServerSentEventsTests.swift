@@ -1,0 +1,121 @@
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import Courier
+
+@Suite("Server-Sent Events with client.events(_:)", .timeLimit(.minutes(1)))
+struct ServerSentEventsTests {
+  private static let eventStream: HTTPHeaders = ["Content-Type": "text/event-stream"]
+
+  @Test("a stream dripped one byte at a time parses into exactly the events sent")
+  func dripped() async throws {
+    let wire =
+      "\u{FEFF}: comment\r\nevent: delta\r\ndata: {\"text\":\"Hé\"}\r\n\r\n"
+      + "id: 7\ndata: line one\ndata: line two\n\nretry: 10\rdata: last\r\r"
+    let loopback = try Loopback { _, response in
+      try await response.writeHead(headers: Self.eventStream)
+      for byte in wire.utf8 { try await response.write(Data([byte])) }
+      try await response.finish()
+    }
+    defer { loopback.stop() }
+    var events: [ServerSentEvent] = []
+    for try await event in loopback.client.events(Request<Data>(path: "chat"), reconnection: .never)
+    {
+      events.append(event)
+    }
+    #expect(
+      events == [
+        ServerSentEvent(event: "delta", data: #"{"text":"Hé"}"#),
+        ServerSentEvent(data: "line one\nline two", id: "7"),
+        ServerSentEvent(data: "last", id: "7"),
+      ])
+    struct Delta: Decodable { var text: String }
+    #expect(try events[0].decode(Delta.self).text == "Hé")
+  }
+
+  @Test("reconnects after the stream ends, sending Last-Event-ID, until a 204")
+  func reconnects() async throws {
+    let seen = Locked<[String]>([])
+    let loopback = try Loopback { request, response in
+      let connection = seen.withLock { seen in
+        seen.append(request.headers["Last-Event-ID"] ?? "-")
+        return seen.count
+      }
+      #expect(request.headers["Accept"] == "text/event-stream")
+      switch connection {
+      case 1:
+        try await response.send(headers: Self.eventStream, text: "retry: 0\nid: 1\ndata: one\n\n")
+      case 2:
+        response.closeConnection()  // dropped before any event: another reconnection
+      case 3:
+        try await response.send(headers: Self.eventStream, text: "id: 2\ndata: two\n\n")
+      default:
+        try await response.send(status: 204)
+      }
+    }
+    defer { loopback.stop() }
+    var data: [String] = []
+    for try await event in loopback.client.events(Request<Data>(path: "feed")) {
+      data.append(event.data)
+    }
+    #expect(data == ["one", "two"])
+    #expect(seen.withLock { $0 } == ["-", "1", "1", "2"])
+  }
+
+  @Test("a 404 or a response that is not an event stream throws, and is not retried")
+  func refused() async throws {
+    let loopback = try Loopback { request, response in
+      if request.path.hasSuffix("missing") {
+        try await response.send(status: 404, text: "gone")
+      } else {
+        try await response.send(json: "{}")
+      }
+    }
+    defer { loopback.stop() }
+    let notFound = await #expect(throws: HTTPError.self) {
+      for try await _ in loopback.client.events(Request<Data>(path: "missing")) {}
+    }
+    #expect(notFound?.status == 404)
+    let notEvents = await #expect(throws: HTTPError.self) {
+      for try await _ in loopback.client.events(Request<Data>(path: "json")) {}
+    }
+    guard case .decodingFailed(let reason, _) = notEvents else {
+      Issue.record("expected decodingFailed, got \(String(describing: notEvents))")
+      return
+    }
+    #expect(reason.contains("text/event-stream"))
+    #expect(loopback.server.requestCount == 2)
+  }
+
+  @Test("gives up after the policy's attempts when the server keeps failing")
+  func givesUp() async throws {
+    let loopback = try Loopback { _, response in response.closeConnection() }
+    defer { loopback.stop() }
+    let policy = ReconnectionPolicy(delay: .zero, maximumAttempts: 3)
+    await #expect(throws: HTTPError.self) {
+      for try await _ in loopback.client.events(Request<Data>(path: "down"), reconnection: policy) {
+      }
+    }
+    #expect(loopback.server.requestCount == 4)  // the first connection and 3 reconnections
+  }
+
+  @Test("cancelling the loop's task ends it at once with cancelled")
+  func cancelled() async throws {
+    let firstEvent = Signal()
+    let loopback = try Loopback { _, response in
+      try await response.writeHead(headers: Self.eventStream)
+      try await response.write(Data("data: hello\n\n".utf8))
+      await response.clientDisconnected()
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let task = Task {
+      for try await _ in client.events(Request<Data>(path: "quiet")) { firstEvent.fire() }
+    }
+    await watched { await firstEvent.wait() }
+    task.cancel()
+    await expectCancelled(task)
+  }
+}
