@@ -23,8 +23,7 @@ env = os.environ
 rounds = int(env.get("ROUNDS", 5))
 requests = env.get("REQUESTS", "3000")
 get_variants = ["raw", "async-data", "naive", "courier", "courier-session", "ahc"]
-# TODO(courier-download): add "courier" once DownloadCase.swift calls Courier's download API.
-download_variants = ["urlsession", "ahc"]
+download_variants = ["urlsession", "ahc", "courier"]
 
 GROUPS = [
     ("GET + decode 3 KB JSON, sequential", "get", get_variants, "raw",

@@ -31,10 +31,15 @@ enum DownloadCase {
     case "ahc":
       download = { url in try await AsyncHTTPClientFetchers.download(url, to: destination.path) }
     case "courier":
-      // TODO(courier-download): Courier's download API is being written in main. Put its call
-      // here (a client with default configuration, the file streamed to `destination`,
-      // returning the bytes written), then add "courier" to DOWNLOAD_VARIANTS in suite.py.
-      throw SuiteError.unexpected("Courier's download API is not there yet")
+      // A client with the default configuration; the file streamed to `destination`.
+      let client = HTTPClient(baseURL: base)
+      download = { url in
+        let file = try await client.download(
+          Request<Data>(path: url.lastPathComponent), to: destination
+        ).finished()
+        let size = try FileManager.default.attributesOfItem(atPath: file.url.path)[.size]
+        return size as? Int ?? 0
+      }
     default:
       throw SuiteError.unknownVariant("download", arguments.variant)
     }
