@@ -5,6 +5,36 @@ import Testing
 
 @testable import Courier
 
+/// A transport that reports the partial files of failed download tasks it deletes.
+struct LeftoverWatcher {
+  let transport = URLSessionTransport()
+  private let removed = Locked<URL?>(nil)
+  private let signal = Signal()
+
+  init() {
+    let removed = self.removed
+    let signal = self.signal
+    transport.delegate?.onLeftoverRemoved.withLock {
+      $0 = { url in
+        removed.withLock { $0 = url }
+        signal.fire()
+      }
+    }
+  }
+
+  /// Expects URLSession's own partial file (on Linux it would stay in /tmp for good) to have
+  /// been found and deleted once the failed or cancelled task completed.
+  func expectRemoved(sourceLocation: SourceLocation = #_sourceLocation) async {
+    #if canImport(FoundationNetworking)
+      await watched(sourceLocation: sourceLocation) { await signal.wait() }
+      guard let leftover = removed.withLock({ $0 }) else { return }
+      #expect(leftover.pathExtension == "tmp", sourceLocation: sourceLocation)
+      #expect(
+        !FileManager.default.fileExists(atPath: leftover.path), sourceLocation: sourceLocation)
+    #endif
+  }
+}
+
 @Suite("Downloads to disk", .timeLimit(.minutes(2)))
 struct DownloadTests {
   /// A server whose `/3/big` sends `size` pattern bytes in 251 KiB writes (whole cycles of
@@ -102,16 +132,8 @@ struct DownloadTests {
       await response.clientDisconnected()  // holds the rest back until the client gives up
     }
     defer { server.stop() }
-    let transport = URLSessionTransport()
-    let removed = Locked<URL?>(nil)
-    let leftoverRemoved = Signal()
-    transport.delegate?.onLeftoverRemoved.withLock {
-      $0 = { url in
-        removed.withLock { $0 = url }
-        leftoverRemoved.fire()
-      }
-    }
-    let client = HTTPClient(baseURL: server.baseURL, transport: transport)
+    let watcher = LeftoverWatcher()
+    let client = HTTPClient(baseURL: server.baseURL, transport: watcher.transport)
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
     let transfer = client.download(Request<Data>(path: "slow"), to: scratch.file("x"))
@@ -124,31 +146,26 @@ struct DownloadTests {
     task.cancel()
     await expectCancelled(task)
     #expect(scratch.contents.isEmpty)
-    // URLSession's own partial file (on Linux it would stay in /tmp for good) is deleted
-    // once the cancelled task completes.
-    #if canImport(FoundationNetworking)
-      await watched { await leftoverRemoved.wait() }
-      let leftover = try #require(removed.withLock { $0 })
-      #expect(leftover.pathExtension == "tmp")
-      #expect(!FileManager.default.fileExists(atPath: leftover.path))
-    #endif
+    await watcher.expectRemoved()
   }
 
-  @Test("a connection closed mid-body fails the download and leaves no file")
+  @Test("a connection closed mid-body fails the download and leaves no file anywhere")
   func truncated() async throws {
-    let loopback = try Loopback { _, response in
+    let server = try LoopbackServer { _, response in
       try await response.writeHead(contentLength: 1_000_000)
       try await response.write(patternBytes(1000))
       response.closeConnection()
     }
-    defer { loopback.stop() }
+    defer { server.stop() }
+    let watcher = LeftoverWatcher()
+    let client = HTTPClient(baseURL: server.baseURL, transport: watcher.transport)
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
     await #expect(throws: HTTPError.self) {
-      try await loopback.client.download(Request<Data>(path: "cut"), to: scratch.file("x"))
-        .finished()
+      try await client.download(Request<Data>(path: "cut"), to: scratch.file("x")).finished()
     }
     #expect(scratch.contents.isEmpty)
+    await watcher.expectRemoved()
   }
 
   @Test("an existing file is replaced whole, only once the new body is complete")

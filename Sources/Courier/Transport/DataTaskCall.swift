@@ -43,6 +43,9 @@ final class DataTaskCall: Sendable {
   /// The largest body accepted, in bytes, or `nil` for any.
   let maximumBytes: Int?
 
+  /// Runs right after the task is resumed (a download learns its file's name then).
+  let afterResume = Locked<(@Sendable (URLSessionTask) -> Void)?>(nil)
+
   /// Where a streamed call hands progress, head and body; `nil` to collect the body.
   let receiver: (any TransferReceiver)?
 
@@ -75,7 +78,9 @@ final class DataTaskCall: Sendable {
       return .success(task)
     }
     switch outcome {
-    case .success(let task): task.resume()
+    case .success(let task):
+      task.resume()
+      afterResume.withLock { $0 }?(task)
     case .failure(let error): continuation.resume(returning: .failure(error))
     }
   }

@@ -11,7 +11,8 @@ import Foundation
 /// their chunk until the delegate queue gets to them, which grew memory by the whole file
 /// when both cores were busy. Redirects still go through the session delegate's policy, by
 /// way of a task delegate that handles nothing else, and progress is read from the size of
-/// the file URLSession is writing, ten times a second.
+/// the file URLSession is writing, ten times a second (its name is learnt as the transfer
+/// starts; see ``LeftoverDownload``).
 enum DownloadTask {
   static func make(
     session: URLSession, request: URLRequest, call: DataTaskCall, delegate: SessionDelegate
@@ -25,7 +26,7 @@ enum DownloadTask {
         call.finishedDownload(at: location, response: response)
         // URLSession on Linux never deletes it; the receiver has moved what it wanted.
         try? FileManager.default.removeItem(at: location)
-      } else if let leftover = poller.file ?? made.withLock({ $0 }).flatMap(LeftoverDownload.url) {
+      } else if let leftover = poller.file {
         // A failed or cancelled download leaves its partial file behind on Linux.
         try? FileManager.default.removeItem(at: leftover)
         delegate.onLeftoverRemoved.withLock { $0 }?(leftover)
@@ -35,7 +36,12 @@ enum DownloadTask {
     made.withLock { $0 = task }
     task.delegate = RedirectDelegate(delegate)
     delegate.register(call, for: task)
-    poller.start(task)
+    call.afterResume.withLock {
+      $0 = { task in
+        LeftoverDownload.whenStarted(task) { poller.found($0) }
+        poller.start(task)
+      }
+    }
     return task
   }
 }
@@ -56,6 +62,12 @@ private final class DownloadPoller: @unchecked Sendable {
   /// The file being written, once seen.
   var file: URL? { lock.withLock { found } }
 
+  /// The file being written, as learnt when the transfer started.
+  func found(_ url: URL?) {
+    guard let url else { return }
+    lock.withLock { if found == nil { found = url } }
+  }
+
   func start(_ task: URLSessionTask) {
     let timer = DispatchSource.makeTimerSource(queue: .global())
     timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
@@ -75,9 +87,7 @@ private final class DownloadPoller: @unchecked Sendable {
   }
 
   private func poll(_ task: URLSessionTask) {
-    let known = lock.withLock { found }
-    guard let file = known ?? LeftoverDownload.url(of: task) else { return }
-    if known == nil { lock.withLock { found = file } }
+    guard let file = lock.withLock({ found }) else { return }
     guard
       let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
     else { return }

@@ -10,11 +10,26 @@ import Foundation
 /// On Linux, FoundationNetworking writes a download to `NSTemporaryDirectory()/UUID.tmp`
 /// and hands its name over only on success; after a failure or a cancellation the file
 /// stays on disk for good, and nothing public names it. The name is kept in the task's
-/// protocol object, which reflection can read once the first bytes are written (the file
-/// exists by then, and the name no longer changes). On Apple platforms URLSession deletes
-/// its own files, and this returns `nil`.
+/// protocol object, which reflection can read; the protocol object is dropped when the task
+/// completes, so the name is read as soon as the transfer has started: on the task's own
+/// serial work queue, in a block queued right after `resume()`, which runs after the block
+/// that creates the file and before any network event can complete the task. On Apple
+/// platforms URLSession deletes its own files, and this finds nothing.
 enum LeftoverDownload {
-  static func url(of task: URLSessionTask) -> URL? {
+  /// Calls `found` with the name of the file `task` writes, once its transfer has started
+  /// (right after `resume()`); with `nil` if it cannot be learnt.
+  static func whenStarted(_ task: URLSessionTask, _ found: @escaping @Sendable (URL?) -> Void) {
+    #if canImport(FoundationNetworking)
+      guard let queue = child(named: "workQueue", of: task) as? DispatchQueue else {
+        return found(nil)
+      }
+      queue.async { found(url(of: task)) }
+    #else
+      found(nil)
+    #endif
+  }
+
+  private static func url(of task: URLSessionTask) -> URL? {
     #if canImport(FoundationNetworking)
       guard let loader = child(named: "_protocolStorage", of: task).flatMap(firstChild) else {
         return nil
