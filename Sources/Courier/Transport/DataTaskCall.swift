@@ -29,6 +29,8 @@ final class DataTaskCall: Sendable {
     var body = Data()
     /// Body bytes received since the last head, kept or handed on.
     var count = 0
+    /// Bytes to reserve for the body once it takes more than one chunk.
+    var capacity = 0
     /// Whether the receiver has been given the current head.
     var headDelivered = false
     /// A download task's own file, once known, to delete if the download fails.
@@ -87,11 +89,14 @@ final class DataTaskCall: Sendable {
 
   /// The delegate saw the response head; a receiver refusing it ends the call.
   func receive(_ response: URLResponse) {
+    let announced = Int(clamping: response.expectedContentLength)
     received.withLock {
       $0.response = response
       $0.body = Data()
       $0.count = 0
       $0.headDelivered = true
+      // Room for the announced body (within the limit), taken when the second chunk comes.
+      $0.capacity = announced > 0 ? min(announced, maximumBytes ?? announced) : 0
     }
     guard let receiver else { return }
     do throws(HTTPError) {
@@ -109,7 +114,17 @@ final class DataTaskCall: Sendable {
     let tooLarge = received.withLock { received in
       if let maximumBytes, received.count + data.count > maximumBytes { return true }
       received.count += data.count
-      if keeps { received.body.append(data) }
+      if keeps {
+        if received.body.isEmpty {
+          received.body = data  // the first chunk is adopted, not copied
+        } else {
+          if received.capacity > 0 {
+            received.body.reserveCapacity(received.capacity)
+            received.capacity = 0
+          }
+          received.body.append(data)
+        }
+      }
       return false
     }
     if tooLarge, let maximumBytes {
