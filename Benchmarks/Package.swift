@@ -50,6 +50,7 @@ let package = Package(
     .executableTarget(name: "InFlight", dependencies: courier),
     .executableTarget(name: "ConnectionsPerHost", dependencies: courier),
     .executableTarget(name: "VersusRaw", dependencies: courier),
+    .executableTarget(name: "Profile", dependencies: courier),
   ],
   swiftLanguageModes: [.v6]
 )
