@@ -16,14 +16,16 @@ final class RequestCoalescer: Sendable {
   struct Key: Hashable, Sendable {
     var method: String
     var url: String
-    var headers: [String]
+    /// The headers as the request holds them. (Names keep the request's spelling: two
+    /// requests whose names differ only in case are not shared, which costs a call, never
+    /// a wrong answer; the client's requests spell names one way.)
+    var headers: [String: String]
     var timeout: Duration?
 
     init(_ request: URLRequest, timeout: Duration?) {
       method = request.httpMethod ?? "GET"
       url = request.url?.absoluteString ?? ""
-      headers = (request.allHTTPHeaderFields ?? [:])
-        .map { "\($0.key.lowercased()): \($0.value)" }.sorted()
+      headers = request.allHTTPHeaderFields ?? [:]
       self.timeout = timeout
     }
   }
