@@ -64,17 +64,9 @@ struct ByteStreamTests {
   @Test("a reader that falls behind: memory stays at the buffer size, the rest waits on disk")
   func slowReader() async throws {
     let size = 8 * 1024 * 1024
-    let block = patternBytes(251 * 1024)
     let allSent = Signal()
     let loopback = try Loopback { _, response in
-      try await response.writeHead(contentLength: size)
-      var sent = 0
-      while sent < size {
-        let count = min(block.count, size - sent)
-        try await response.write(block.prefix(count))
-        sent += count
-      }
-      try await response.finish()
+      try await response.sendPattern(size: size)
       allSent.fire()
     }
     defer { loopback.stop() }

@@ -40,20 +40,12 @@ struct DownloadTests {
   /// A server whose `/3/big` sends `size` pattern bytes in 251 KiB writes (whole cycles of
   /// the pattern, so one buffer serves every write).
   private func bigFileServer(size: Int) throws -> Loopback {
-    let block = patternBytes(251 * 1024)
-    return try Loopback { request, response in
+    try Loopback { request, response in
       guard request.path == "/3/big" else {
         try await response.send(status: 404, text: #"{"status_message":"no such file"}"#)
         return
       }
-      try await response.writeHead(contentLength: size)
-      var sent = 0
-      while sent < size {
-        let count = min(block.count, size - sent)
-        try await response.write(block.prefix(count))
-        sent += count
-      }
-      try await response.finish()
+      try await response.sendPattern(size: size)
     }
   }
 

@@ -1,3 +1,4 @@
+import CourierTesting
 import Foundation
 
 /// A fresh directory for one test's files, so a test can prove exactly what it left behind.
@@ -38,4 +39,20 @@ func patternBytes(_ count: Int, from offset: Int = 0) -> Data {
     position = 0
   }
   return data
+}
+
+extension LoopbackResponse {
+  /// Sends `size` bytes of ``patternBytes(_:from:)`` with a `Content-Length`, in writes of
+  /// whole pattern cycles (one buffer serves them all).
+  func sendPattern(size: Int) async throws {
+    let block = patternBytes(251 * 1024)
+    try await writeHead(contentLength: size)
+    var sent = 0
+    while sent < size {
+      let count = min(block.count, size - sent)
+      try await write(block.prefix(count))
+      sent += count
+    }
+    try await finish()
+  }
 }
