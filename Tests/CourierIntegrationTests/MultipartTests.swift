@@ -27,7 +27,16 @@ func multipartParts(_ body: Data, boundary: String) -> [(headers: String, bytes:
   return parts
 }
 
-@Suite("Multipart bodies read back by a real server", .timeLimit(.minutes(1)))
+/// The bodies Courier wrote to the temporary directory for upload tasks and has not deleted.
+func temporaryBodyFiles() -> [String] {
+  let names = try? FileManager.default.contentsOfDirectory(
+    atPath: FileManager.default.temporaryDirectory.path)
+  return (names ?? []).filter { $0.hasPrefix("courier-body-") }
+}
+
+// Serialized: each test checks that no temporary body is left, which another upload in
+// flight would have.
+@Suite("Multipart bodies read back by a real server", .serialized, .timeLimit(.minutes(1)))
 struct MultipartTests {
   @Test("fields and a 1 MB file part arrive exactly as sent")
   func roundTrip() async throws {
@@ -48,6 +57,7 @@ struct MultipartTests {
     form.add(name: "poster", fileURL: file, filename: "heat.bin")
     try await loopback.client.send(
       Request<EmptyResponse>(method: .post, path: "upload", body: .multipart(form)))
+    #expect(temporaryBodyFiles().isEmpty)
     let (contentType, body) = seen.withLock { $0 }
     #expect(contentType == form.contentType)
     let parts = multipartParts(body, boundary: form.boundary)
@@ -59,5 +69,39 @@ struct MultipartTests {
     #expect(String(decoding: parts[1].bytes, as: UTF8.self) == "line 1\r\nline 2")
     #expect(parts[2].headers.contains(#"filename="heat.bin""#))
     #expect(parts[2].bytes == bytes)
+  }
+
+  @Test("a 50 MB file part is streamed from disk and parsed back byte for byte")
+  func fiftyMegabytes() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let bytes = patternBytes(50 * 1024 * 1024, from: 3)
+    try bytes.write(to: scratch.file("film.bin"))
+    let seen = Locked<(String, Data, String)>(("", Data(), ""))
+    let loopback = try Loopback { request, response in
+      seen.withLock {
+        $0 = (
+          request.headers["Content-Type"] ?? "", request.body,
+          request.headers["Content-Length"] ?? ""
+        )
+      }
+      try await response.send(status: 204)
+    }
+    defer { loopback.stop() }
+    var form = MultipartForm()
+    form.add(name: "title", value: "Heat")
+    form.add(name: "film", fileURL: scratch.file("film.bin"), contentType: "video/mp4")
+    try await loopback.client.send(
+      Request<EmptyResponse>(method: .post, path: "upload", body: .multipart(form)))
+    let (contentType, body, contentLength) = seen.withLock { $0 }
+    #expect(contentType == form.contentType)
+    #expect(contentLength == String(body.count))
+    let parts = multipartParts(body, boundary: form.boundary)
+    #expect(parts.count == 2)
+    #expect(parts.first?.bytes == Data("Heat".utf8))
+    #expect(parts.last?.headers.contains(#"filename="film.bin""#) == true)
+    #expect(parts.last?.bytes == bytes)
+    #expect(scratch.contents == ["film.bin"])
+    #expect(temporaryBodyFiles().isEmpty)  // the body written for the upload task is gone
   }
 }

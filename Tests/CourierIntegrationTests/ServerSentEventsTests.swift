@@ -118,4 +118,53 @@ struct ServerSentEventsTests {
     task.cancel()
     await expectCancelled(task)
   }
+
+  @Test("only a 200 of media type text/event-stream is an event stream")
+  func onlyTwoHundred() async throws {
+    let loopback = try Loopback { request, response in
+      if request.path.hasSuffix("created") {
+        try await response.send(status: 201, headers: Self.eventStream, text: "data: x\n\n")
+      } else {
+        try await response.send(
+          headers: ["Content-Type": "text/event-streams"], text: "data: x\n\n")
+      }
+    }
+    defer { loopback.stop() }
+    let created = await #expect(throws: HTTPError.self) {
+      for try await _ in loopback.client.events(Request<Data>(path: "created")) {}
+    }
+    #expect(created?.status == 201)
+    let lookalike = await #expect(throws: HTTPError.self) {
+      for try await _ in loopback.client.events(Request<Data>(path: "lookalike")) {}
+    }
+    guard case .decodingFailed = lookalike else {
+      Issue.record("expected decodingFailed, got \(String(describing: lookalike))")
+      return
+    }
+  }
+
+  @Test("without reconnection, a dropped connection throws; a stream the server ends just ends")
+  func neverReconnect() async throws {
+    let loopback = try Loopback { request, response in
+      try await response.writeHead(headers: Self.eventStream)
+      try await response.write(Data("data: one\n\n".utf8))
+      if request.path.hasSuffix("drop") {
+        response.closeConnection()
+      } else {
+        try await response.finish()
+      }
+    }
+    defer { loopback.stop() }
+    var ended: [String] = []
+    for try await event in loopback.client.events(Request<Data>(path: "end"), reconnection: .never)
+    {
+      ended.append(event.data)
+    }
+    #expect(ended == ["one"])
+    await #expect(throws: HTTPError.self) {
+      for try await _ in loopback.client.events(Request<Data>(path: "drop"), reconnection: .never) {
+      }
+    }
+    #expect(loopback.server.requestCount == 2)
+  }
 }

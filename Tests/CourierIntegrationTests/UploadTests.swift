@@ -104,39 +104,3 @@ struct UploadTests {
     #expect(answer?.length == 3)
   }
 }
-
-@Suite("Large multipart uploads", .timeLimit(.minutes(1)))
-struct LargeMultipartTests {
-  @Test("a 50 MB file part is streamed from disk and parsed back byte for byte")
-  func fiftyMegabytes() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let bytes = patternBytes(50 * 1024 * 1024, from: 3)
-    try bytes.write(to: scratch.file("film.bin"))
-    let seen = Locked<(String, Data, String)>(("", Data(), ""))
-    let loopback = try Loopback { request, response in
-      seen.withLock {
-        $0 = (
-          request.headers["Content-Type"] ?? "", request.body,
-          request.headers["Content-Length"] ?? ""
-        )
-      }
-      try await response.send(status: 204)
-    }
-    defer { loopback.stop() }
-    var form = MultipartForm()
-    form.add(name: "title", value: "Heat")
-    form.add(name: "film", fileURL: scratch.file("film.bin"), contentType: "video/mp4")
-    try await loopback.client.send(
-      Request<EmptyResponse>(method: .post, path: "upload", body: .multipart(form)))
-    let (contentType, body, contentLength) = seen.withLock { $0 }
-    #expect(contentType == form.contentType)
-    #expect(contentLength == String(body.count))
-    let parts = multipartParts(body, boundary: form.boundary)
-    #expect(parts.count == 2)
-    #expect(parts.first?.bytes == Data("Heat".utf8))
-    #expect(parts.last?.headers.contains(#"filename="film.bin""#) == true)
-    #expect(parts.last?.bytes == bytes)
-    #expect(scratch.contents == ["film.bin"])  // no temporary body left behind
-  }
-}

@@ -109,10 +109,10 @@ struct BodySource: Sendable {
   }
 }
 
-/// The `InputStream` that carries a ``BodySource`` in a `URLRequest` and reads it. The
-/// request's stream is only a carrier: ``URLSessionTransport`` uploads the source from a
-/// file, and ``fresh()`` gives an unread copy to anything that reads it, so retries and
-/// redirects that re-send the body read it from the start.
+/// The `InputStream` that carries a ``BodySource`` in a `URLRequest`. The request's stream is
+/// only a carrier: ``URLSessionTransport`` uploads the source from a file for each attempt,
+/// and other readers make a new stream of their own from ``source``, so retries and redirects
+/// that re-send the body read it from the start.
 final class BodyInputStream: InputStream {
   let source: BodySource
   private var segmentIndex = 0
@@ -125,9 +125,6 @@ final class BodyInputStream: InputStream {
     self.source = source
     super.init(data: Data())
   }
-
-  /// An unread copy.
-  func fresh() -> BodyInputStream { BodyInputStream(source) }
 
   override var streamStatus: Stream.Status { status }
   override var streamError: (any Error)? { failure }

@@ -15,7 +15,7 @@ import Foundation
 /// ``TransferOptions/bufferSize`` bytes, the backlog waits in a temporary file (URLSession
 /// on Linux cannot pause a transfer, so the sender cannot be slowed down). Breaking out of
 /// the loop, dropping the stream, or cancelling the reading task cancels the transfer and
-/// closes its connection. A stream is read once.
+/// closes its connection. A stream is read once: a loop that ends early ends the stream.
 public struct ByteStream: AsyncSequence, Sendable {
   /// A chunk of the body, as it arrived.
   public typealias Element = Data
@@ -28,7 +28,7 @@ public struct ByteStream: AsyncSequence, Sendable {
 
   /// Reads the chunks.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(source: source)
+    Iterator(source: source, reading: Reading(source))
   }
 
   /// The body's lines as UTF-8 text, split at LF, CRLF or CR, without their line ends.
@@ -37,6 +37,8 @@ public struct ByteStream: AsyncSequence, Sendable {
   /// Reads the chunks of a ``ByteStream``.
   public struct Iterator: AsyncIteratorProtocol {
     let source: StreamSource
+    /// Cancels the transfer when the loop ends early (its iterator goes away).
+    let reading: Reading
 
     /// The next chunk, or `nil` at the end of the body.
     public mutating func next() async throws(HTTPError) -> Data? {
@@ -109,6 +111,21 @@ public struct ByteLines: AsyncSequence, Sendable {
         position = 0
       }
     }
+  }
+}
+
+/// Belongs to one loop over a stream: when the loop is left (`break`, a thrown error), its
+/// iterator goes away and this cancels the transfer, even while the stream itself is kept.
+final class Reading: Sendable {
+  private let source: StreamSource
+
+  init(_ source: StreamSource) {
+    self.source = source
+  }
+
+  deinit {
+    source.cancel()
+    source.buffer.discard()
   }
 }
 

@@ -41,10 +41,12 @@ final class ChunkBuffer: Sendable {
   /// Bytes that have gone through the temporary file so far; for tests.
   var spilledBytes: UInt64 { state.withLock { $0.spilledTotal } }
 
-  /// Adds bytes from the transport.
+  /// Adds bytes from the transport; throws once the stream has ended with an error (the
+  /// reader was cancelled or went away), which stops the transfer.
   func append(_ chunk: Data) throws(HTTPError) {
     guard !chunk.isEmpty else { return }
     let outcome = state.withLock { state -> Result<CheckedContinuation<Void, Never>?, HTTPError> in
+      if case .failure(let error)? = state.end { return .failure(error) }
       guard state.end == nil else { return .success(nil) }
       if state.spillPending || state.memoryBytes + chunk.count > memoryLimit {
         if case .failure(let error) = Self.spill(chunk, into: &state) { return .failure(error) }

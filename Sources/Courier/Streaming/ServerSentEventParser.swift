@@ -10,8 +10,11 @@
 /// }
 /// ```
 public struct ServerSentEventParser: Sendable {
-  /// The last event ID seen (`id:`), to send as `Last-Event-ID` when reconnecting.
+  /// The ID of the last complete event (`id:`, committed at its blank line), to send as
+  /// `Last-Event-ID` when reconnecting.
   public private(set) var lastEventID = ""
+  /// The `id:` of the event being received, committed when it completes.
+  private var idBuffer = ""
   /// The reconnection time the stream asked for (`retry:`), in milliseconds.
   public private(set) var reconnectionTime: Int?
 
@@ -54,6 +57,7 @@ public struct ServerSentEventParser: Sendable {
   /// Ends the stream: an event without its closing blank line is dropped, as the standard
   /// says. The parser is ready for a new stream (a reconnection), keeping `lastEventID`.
   public mutating func finish() {
+    idBuffer = lastEventID  // an incomplete event's ID is dropped with it
     line = []
     data = ""
     hasData = false
@@ -106,7 +110,7 @@ public struct ServerSentEventParser: Sendable {
       data += "\n"
       hasData = true
     case "id":
-      if !value.contains("\u{0}") { lastEventID = String(value) }
+      if !value.contains("\u{0}") { idBuffer = String(value) }
     case "retry":
       if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }), let time = Int(value) {
         reconnectionTime = time
@@ -122,6 +126,9 @@ public struct ServerSentEventParser: Sendable {
       hasData = false
       eventType = ""
     }
+    // The ID counts only once its event is complete (a blank line), even without data, so a
+    // connection lost mid-event never reports an ID whose event was not received.
+    lastEventID = idBuffer
     guard hasData else { return }
     if data.hasSuffix("\n") { data.removeLast() }
     events.append(

@@ -77,7 +77,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
           let chunk = try await current.next(isolation: actor)
           chunks = current
           guard let chunk else {
-            try lost(.transport(URLError(.networkConnectionLost)))
+            try ended()
             continue
           }
           pending = parser.parse(chunk)
@@ -106,12 +106,20 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         try lost(error)
         return
       }
-      if stream.response.status == 204 {
-        finished = true
+      switch stream.response.status {
+      case 204:
+        finished = true  // the server says: do not reconnect
         return
+      case 200:
+        break
+      default:
+        throw .unacceptableStatus(stream.response)  // an event stream is a 200, or nothing
       }
       let type = stream.response.headers["Content-Type"] ?? ""
-      guard type.lowercased().hasPrefix("text/event-stream") else {
+      let mediaType = type.split(separator: ";").first.map {
+        $0.trimmingCharacters(in: .whitespaces).lowercased()
+      }
+      guard mediaType == "text/event-stream" else {
         throw .decodingFailed(
           reason: "expected an event stream (text/event-stream), got '\(type)'",
           response: stream.response)
@@ -119,26 +127,34 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
       chunks = stream.makeAsyncIterator()
     }
 
-    /// The stream ended or failed: reconnect if the policy allows and the error is one a
-    /// reconnection can cure (a connection that dropped or a stream that ended); otherwise
-    /// end or throw.
+    /// The server ended the stream: reconnect if the policy allows, otherwise end.
+    private mutating func ended() throws(HTTPError) {
+      chunks = nil
+      parser.finish()
+      guard reconnection.reconnects else {
+        finished = true
+        return
+      }
+      try countFailure(.transport(URLError(.networkConnectionLost)))
+    }
+
+    /// The connection failed: reconnect if the policy allows and a reconnection can cure it
+    /// (a dropped connection, a timeout); otherwise throw.
     private mutating func lost(_ error: HTTPError) throws(HTTPError) {
       chunks = nil
       parser.finish()
-      let curable: Bool
       switch error {
-      case .transport, .timedOut: curable = true
-      default: curable = false
-      }
-      guard reconnection.reconnects, curable else {
-        if case .transport(let underlying) = error, underlying.code == .networkConnectionLost,
-          !reconnection.reconnects
-        {
-          finished = true  // the stream ended, and that is the end
-          return
-        }
+      case .transport, .timedOut:
+        guard reconnection.reconnects else { throw error }
+        try countFailure(error)
+      default:
         throw error
       }
+    }
+
+    /// One more reconnection without an event in between; past the policy's maximum, the
+    /// sequence gives up with `error`.
+    private mutating func countFailure(_ error: HTTPError) throws(HTTPError) {
       failedInARow += 1
       if let maximum = reconnection.maximumAttempts, failedInARow > maximum { throw error }
     }

@@ -6,13 +6,13 @@ import Foundation
   import Darwin
 #endif
 
-/// Where a download's body goes: a hidden temporary file next to the destination, created
-/// when an acceptable response starts, renamed over the destination in one step when the
-/// body is complete, and deleted on every other path (error, status, cancellation).
+/// Where a download's body goes: a hidden temporary file next to the destination, renamed
+/// over the destination in one step when the body is complete, and deleted on every other
+/// path (error, status, cancellation).
 ///
-/// Nothing but this type touches the file, so nothing is left behind: URLSession's own
-/// download tasks are not used because on Linux they leave their `/tmp/UUID.tmp` file,
-/// under a name Courier cannot learn, whenever a download fails or is cancelled.
+/// The body arrives either as a finished file from URLSession's download task
+/// (``URLSessionTransport``; see ``DownloadTask``), moved here, or as chunks from any other
+/// transport, written here as they come.
 final class DownloadFile: TransferReceiver {
   private struct State {
     var handle: FileHandle?

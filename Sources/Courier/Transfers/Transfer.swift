@@ -108,7 +108,9 @@ final class TransferChannel<Outcome: Sendable>: Sendable {
           if !waiting { continuation.resume() }
         }
       } onCancel: {
-        finish(.failure(.cancelled))
+        // The transfer ends itself (promptly: transports answer cancellation at once), so
+        // that its cleanup (a partial file) is done when the loop hears of it.
+        cancelWork()
       }
     }
   }
@@ -129,6 +131,10 @@ final class TransferChannel<Outcome: Sendable>: Sendable {
     }
   }
 
+  private func cancelWork() {
+    state.withLock { $0.task }?.cancel()
+  }
+
   private func report(_ progress: TransferProgress) {
     let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
       guard state.outcome == nil else { return nil }
@@ -139,18 +145,15 @@ final class TransferChannel<Outcome: Sendable>: Sendable {
     waiter?.resume()
   }
 
-  /// Records the outcome (the first one wins) and wakes the loop; a cancellation also
-  /// cancels the transfer.
+  /// Records the transfer's outcome and wakes the loop.
   private func finish(_ outcome: Result<Outcome, HTTPError>) {
-    let (waiter, task) = state.withLock {
-      state -> (CheckedContinuation<Void, Never>?, Task<Void, Never>?) in
-      guard state.outcome == nil else { return (nil, nil) }
+    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      guard state.outcome == nil else { return nil }
       state.outcome = outcome
       if case .failure = outcome { state.progress = nil }
       defer { state.waiter = nil }
-      return (state.waiter, state.task)
+      return state.waiter
     }
-    if case .failure(.cancelled) = outcome { task?.cancel() }
     waiter?.resume()
   }
 }

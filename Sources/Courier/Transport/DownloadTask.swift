@@ -54,6 +54,7 @@ private final class DownloadPoller: @unchecked Sendable {
   private let lock = NSLock()
   private var timer: DispatchSourceTimer?
   private var found: URL?
+  private var stopped = false
 
   init(call: DataTaskCall) {
     self.call = call
@@ -75,12 +76,19 @@ private final class DownloadPoller: @unchecked Sendable {
       guard let self, let task else { return }
       self.poll(task)
     }
-    lock.withLock { self.timer = timer }
-    timer.resume()
+    let started = lock.withLock {
+      guard !stopped else { return false }
+      self.timer = timer
+      return true
+    }
+    if started { timer.resume() }
   }
 
+  /// Stops polling; once it returns, no poll is under way or will report again (a poll
+  /// reports while holding the lock), so the task's final figures are the last.
   func stop() {
     lock.withLock {
+      stopped = true
       timer?.cancel()
       timer = nil
     }

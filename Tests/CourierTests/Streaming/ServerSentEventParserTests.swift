@@ -113,3 +113,25 @@ struct ServerSentEventParserTests {
     #expect(reason.contains("event 'delta'"))
   }
 }
+
+@Suite("Server-Sent Events: event IDs for reconnection")
+struct ServerSentEventIDTests {
+  @Test("an id counts once its event is complete, even an event without data")
+  func committedAtBlankLine() {
+    var parser = ServerSentEventParser()
+    _ = parser.parse(Array("id: 5\n".utf8))
+    #expect(parser.lastEventID == "")
+    _ = parser.parse(Array("\n".utf8))
+    #expect(parser.lastEventID == "5")
+  }
+
+  @Test("the id of an event cut off by the end of the stream is dropped with it")
+  func incompleteEventDropped() {
+    var parser = ServerSentEventParser()
+    _ = parser.parse(Array("id: 1\ndata: one\n\nid: 2\ndata: tw".utf8))
+    parser.finish()
+    #expect(parser.lastEventID == "1")
+    let events = parser.parse(Array("data: next\n\n".utf8))
+    #expect(events == [ServerSentEvent(data: "next", id: "1")])
+  }
+}
