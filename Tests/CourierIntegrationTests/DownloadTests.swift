@@ -14,7 +14,7 @@ struct LeftoverWatcher {
   init() {
     let removed = self.removed
     let signal = self.signal
-    transport.delegate?.onLeftoverRemoved.withLock {
+    transport.delegate.onLeftoverRemoved.withLock {
       $0 = { url in
         removed.withLock { $0 = url }
         signal.fire()

@@ -111,7 +111,8 @@ struct HTTPErrorTests {
     #expect("\(response)".contains("page=2"))
     let failing = URLError(
       .cannotConnectToHost, userInfo: [NSURLErrorFailingURLErrorKey: secretURL])
-    guard case .transport(let redacted) = Redaction.applying([], to: .transport(failing)) else {
+    guard case .transport(let redacted) = Credentials().applied(to: HTTPError.transport(failing))
+    else {
       Issue.record("expected a transport error")
       return
     }

@@ -34,9 +34,8 @@ struct RequestBuilder: Sendable {
     // endpoint's own headers. Default credentials go only to the base URL's origin.
     var headers = configuration.headers
     if baseOrigin == nil || URLOrigin(url) != baseOrigin {  // URLOrigin.same(url, baseURL)
-      let extra = Set(configuration.redactedNames.map { $0.lowercased() })
-      for field in configuration.headers where Redaction.isSensitive(name: field.name, extra: extra)
-      {
+      let credentials = Credentials(names: Set(configuration.redactedNames.map { $0.lowercased() }))
+      for field in configuration.headers where credentials.isCredential(field.name) {
         headers.remove(field.name)
       }
     }

@@ -21,6 +21,15 @@ extension HTTPClient {
     /// 60 seconds by default. Enforced by the client, so fractions of a second work on
     /// every platform. With ``RetryPolicy``, each attempt has its own timeout.
     public var timeout: Duration?
+    /// How long any request — a `send`, a download, an upload, a byte or event stream — may
+    /// go without a byte moving either way before it ends with ``HTTPError/timedOut``;
+    /// 60 seconds by default, `nil` for no limit. Unlike ``timeout`` it never ends a
+    /// transfer that is making progress, however long it takes: it ends the one whose server
+    /// has gone quiet. ``TransferOptions/idleTimeout`` overrides it for one transfer, and
+    /// ``HTTPClient/events(_:reconnection:options:)`` reconnects after it as after a drop
+    /// (an event stream that may rightly stay silent for longer needs a longer one).
+    /// ``URLSessionTransport`` enforces it, to the millisecond on every platform.
+    public var idleTimeout: Duration?
     /// Encodes `.json` bodies that name no encoder of their own.
     public var encoder: JSONEncoder
     /// Decodes `Decodable` answers.
@@ -61,6 +70,7 @@ extension HTTPClient {
     public init(
       headers: HTTPHeaders = HTTPHeaders(),
       timeout: Duration? = .seconds(60),
+      idleTimeout: Duration? = .seconds(60),
       encoder: JSONEncoder = JSONEncoder(),
       decoder: JSONDecoder = JSONDecoder(),
       queryEncoding: QueryEncoding = QueryEncoding(),
@@ -75,6 +85,7 @@ extension HTTPClient {
     ) {
       self.headers = headers
       self.timeout = timeout
+      self.idleTimeout = idleTimeout
       self.encoder = encoder
       self.decoder = decoder
       self.queryEncoding = queryEncoding

@@ -84,7 +84,7 @@ public actor HTTPClient {
       (try? built.get()).map { Redaction.url($0.url, extra: redactedNames) } ?? "(not built)"
     let events = EventReporter(
       observer: observer, request: HTTPEventRequest(id: id, method: endpoint.method, url: url),
-      redactedNames: redactedNames)
+      credentials: Credentials(names: redactedNames))
     events.started()
     do throws(HTTPError) {
       let result = try await exchange(endpoint, request: try built.get(), events: events)
@@ -96,47 +96,43 @@ public actor HTTPClient {
     }
   }
 
-  /// Sends a built request (through the middleware), validates and decodes; errors carry
-  /// the client's extra credential names so that their descriptions redact them.
+  /// Sends a built request (through the middleware), validates and decodes. Responses and
+  /// errors carry the credential rules of the request as sent (see ``Credentials``), so
+  /// that their descriptions redact them.
   private nonisolated func exchange<E: Endpoint>(
     _ endpoint: E, request: URLRequest, events: EventReporter?
   ) async throws(HTTPError) -> DecodedResponse<E.Response> {
-    do throws(HTTPError) {
-      var result = try await exchangeUnredacted(endpoint, request: request, events: events)
-      result.response.redactedNames.formUnion(redactedNames)
-      return result
-    } catch {
-      throw Redaction.applying(redactedNames, to: error)
-    }
-  }
-
-  private nonisolated func exchangeUnredacted<E: Endpoint>(
-    _ endpoint: E, request: URLRequest, events: EventReporter?
-  ) async throws(HTTPError) -> DecodedResponse<E.Response> {
     let timeout = endpoint.timeout ?? configuration.timeout
-    let response = try await throughMiddleware(
-      endpoint, request: request, timeout: timeout, events: events
-    ) { request, timeout throws(HTTPError) in
-      try await self.data(for: request, timeout: timeout)
+    do throws(HTTPError) {
+      let response = try await throughMiddleware(
+        endpoint, request: request, timeout: timeout, events: events
+      ) { request, timeout, credentials throws(HTTPError) in
+        try await self.data(for: request, timeout: timeout, credentials: credentials)
+      }
+      return try decoded(endpoint, from: response)
+    } catch {
+      throw Credentials(names: redactedNames).applied(to: error)
     }
-    return try decoded(endpoint, from: response)
   }
 
-  /// Passes a built request through the middleware to `send`, which does the sending.
+  /// Passes a built request through the middleware to `send`, which does the sending with
+  /// the request's credential names (the client's, and those middleware marked).
   nonisolated func throughMiddleware<E: Endpoint>(
     _ endpoint: E, request: URLRequest, timeout: Duration?, events: EventReporter?,
-    send: @escaping @Sendable (URLRequest, Duration?) async throws(HTTPError) -> HTTPResponse
+    send:
+      @escaping @Sendable (URLRequest, Duration?, Set<String>) async throws(HTTPError) ->
+      HTTPResponse
   ) async throws(HTTPError) -> HTTPResponse {
     guard !configuration.middleware.isEmpty else {
-      return try await send(request, timeout)
+      return try await send(request, timeout, redactedNames)
     }
     let chain = MiddlewareNext(configuration.middleware) { request throws(HTTPError) in
-      try await send(request.urlRequest, request.timeout)
+      try await send(request.urlRequest, request.timeout, request.credentialNames)
     }
     var outgoing = OutgoingRequest(
       urlRequest: request, options: endpoint.options, timeout: timeout)
     outgoing.events = events
-    outgoing.redactedNames = redactedNames
+    outgoing.credentialNames = redactedNames
     outgoing.clientBaseURL = baseURL
     return try await chain(outgoing)
   }
@@ -199,37 +195,47 @@ public actor HTTPClient {
   // MARK: - Transport
 
   /// Sends a built request: shared with identical requests in flight, within the
-  /// concurrency limits and the deadline; then checks the body size.
-  nonisolated func data(for request: URLRequest, timeout: Duration?) async throws(HTTPError)
-    -> HTTPResponse
-  {
-    guard !Task.isCancelled else { throw .cancelled }
-    let response: HTTPResponse
-    let method = request.httpMethod ?? "GET"
-    if configuration.coalescesRequests && (method == "GET" || method == "HEAD") {
-      response = try await coalescer.response(for: .init(request, timeout: timeout)) {
-        () async throws(HTTPError) in
-        try await self.limitedSend(request, timeout: timeout)
+  /// concurrency limits and the deadline; then checks the body size. The response, and any
+  /// error, carries the request's credential rules (`credentialNames` and the request as
+  /// sent) for redacting descriptions.
+  nonisolated func data(
+    for request: URLRequest, timeout: Duration?, credentials credentialNames: Set<String>
+  ) async throws(HTTPError) -> HTTPResponse {
+    let credentials = Credentials(names: credentialNames, request: request)
+    do throws(HTTPError) {
+      guard !Task.isCancelled else { throw .cancelled }
+      let context = TransportContext(
+        maximumBytes: configuration.maximumResponseBytes, idleTimeout: configuration.idleTimeout,
+        credentialNames: credentialNames)
+      let response: HTTPResponse
+      let method = request.httpMethod ?? "GET"
+      if configuration.coalescesRequests && (method == "GET" || method == "HEAD") {
+        response = try await coalescer.response(for: .init(request, timeout: timeout)) {
+          () async throws(HTTPError) in
+          try await self.limitedSend(request, timeout: timeout, context: context)
+        }
+      } else {
+        response = try await limitedSend(request, timeout: timeout, context: context)
       }
-    } else {
-      response = try await limitedSend(request, timeout: timeout)
+      if let limit = configuration.maximumResponseBytes, response.body.count > limit {
+        throw .responseTooLarge(limit: limit)
+      }
+      var answered = response
+      answered.requestURL = request.url
+      answered.credentials = credentials
+      return answered
+    } catch {
+      throw credentials.applied(to: error)
     }
-    if let limit = configuration.maximumResponseBytes, response.body.count > limit {
-      throw .responseTooLarge(limit: limit)
-    }
-    var answered = response
-    answered.requestURL = request.url
-    return answered
   }
 
   /// Sends through the transport holding the permits the limits ask for. The deadline
   /// starts once the permits are held.
-  private nonisolated func limitedSend(_ request: URLRequest, timeout: Duration?)
-    async throws(HTTPError) -> HTTPResponse
-  {
+  private nonisolated func limitedSend(
+    _ request: URLRequest, timeout: Duration?, context: TransportContext
+  ) async throws(HTTPError) -> HTTPResponse {
     let transport = self.transport
-    return try await limited(request, maximumBytes: configuration.maximumResponseBytes) {
-      () async throws(HTTPError) in
+    return try await limited(request, context: context) { () async throws(HTTPError) in
       if let timeout {
         return try await transport.send(request, deadline: .now + timeout)
       }
@@ -237,25 +243,25 @@ public actor HTTPClient {
     }
   }
 
-  /// Runs `operation` holding the permits the limits ask for, with the response size limit
-  /// handed down to the transport.
+  /// Runs `operation` holding the permits the limits ask for, with `context` (size limit,
+  /// idle timeout, credential names) handed down to the transport.
   nonisolated func limited(
-    _ request: URLRequest, maximumBytes: Int?,
+    _ request: URLRequest, context: TransportContext,
     _ operation: () async throws(HTTPError) -> HTTPResponse
   ) async throws(HTTPError) -> HTTPResponse {
     guard limiter.isLimiting else {
-      return try await withResponseLimit(maximumBytes, operation)
+      return try await within(context, operation)
     }
     let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
     return try await limiter.run(host: origin) { () async throws(HTTPError) in
-      try await withResponseLimit(maximumBytes, operation)
+      try await within(context, operation)
     }
   }
 
-  private nonisolated func withResponseLimit(
-    _ maximumBytes: Int?, _ operation: () async throws(HTTPError) -> HTTPResponse
+  private nonisolated func within(
+    _ context: TransportContext, _ operation: () async throws(HTTPError) -> HTTPResponse
   ) async throws(HTTPError) -> HTTPResponse {
-    let outcome = await ResponseLimit.$maximumBytes.withValue(maximumBytes) {
+    let outcome = await TransportContext.$current.withValue(context) {
       () async -> Result<HTTPResponse, HTTPError> in
       do throws(HTTPError) {
         return .success(try await operation())

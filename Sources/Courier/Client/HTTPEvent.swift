@@ -54,8 +54,8 @@ public struct HTTPEventRequest: Sendable, Equatable {
 struct EventReporter: Sendable {
   let observer: @Sendable (HTTPEvent) -> Void
   let request: HTTPEventRequest
-  /// The client's extra credential names, applied to errors before they are published.
-  let redactedNames: Set<String>
+  /// The client's credential rules, applied to errors before they are published.
+  let credentials: Credentials
   let start = ContinuousClock.now
 
   func started() {
@@ -63,7 +63,7 @@ struct EventReporter: Sendable {
   }
 
   func retrying(attempt: Int, status: Int?, error: HTTPError?, wait: Duration) {
-    let error = error.map { Redaction.applying(redactedNames, to: $0) }
+    let error = error.map { credentials.applied(to: $0) }
     observer(.retrying(request, attempt: attempt, status: status, error: error, wait: wait))
   }
 
@@ -77,7 +77,7 @@ struct EventReporter: Sendable {
   func failed(_ error: HTTPError) {
     observer(
       .failed(
-        request, error: Redaction.applying(redactedNames, to: error),
+        request, error: credentials.applied(to: error),
         duration: ContinuousClock.now - start))
   }
 }

@@ -1,15 +1,13 @@
 import Foundation
 
 extension HTTPResponse: CustomStringConvertible {
-  /// Status, URL, headers and body size, with credentials redacted: safe to log.
+  /// Status, URL, headers and body size, with credentials redacted — the values the
+  /// request carried too, wherever a header echoes them: safe to log.
   public var description: String {
     var text =
-      "\(HTTPError.statusText(status)) from \(Redaction.url(url, extra: redactedNames)), "
-      + "\(body.count) bytes"
+      "\(HTTPError.statusText(status)) from \(credentials.describe(url)), \(body.count) bytes"
     for field in headers {
-      text +=
-        "\n\(field.name): "
-        + Redaction.headerValue(field.value, name: field.name, extra: redactedNames)
+      text += "\n\(field.name): " + credentials.describe(headerValue: field.value, name: field.name)
     }
     return text
   }

@@ -14,8 +14,9 @@ public struct HTTPResponse: Sendable, Equatable {
   public var attempt = 1
   /// The URL that was requested, before any redirects (set by ``HTTPClient``).
   public var requestURL: URL?
-  /// The client's extra credential names, for redacting descriptions (lowercased).
-  var redactedNames: Set<String> = []
+  /// What counts as a credential in the request that was answered, and that request as
+  /// sent: its descriptions redact and scrub them. Not part of equality.
+  var credentials = Credentials()
 
   /// Creates a response, e.g. for a stub transport.
   public init(

@@ -5,8 +5,10 @@ import Foundation
 #endif
 
 extension HTTPError: CustomStringConvertible {
-  /// What went wrong, in words a person can act on. Credentials in URLs are redacted and
-  /// header values are never included.
+  /// What went wrong, in words a person can act on. Credentials in URLs are redacted,
+  /// header values are never included, and the credential values the request carried are
+  /// scrubbed from the body excerpt and the decoding failure (a server that echoes an API
+  /// key in its error body does not put it here).
   public var description: String {
     switch self {
     case .invalidRequest(let reason):
@@ -21,12 +23,14 @@ extension HTTPError: CustomStringConvertible {
     case .cancelled:
       return "The request was cancelled."
     case .unacceptableStatus(let response):
+      let credentials = response.credentials
       return "Unacceptable status \(Self.statusText(response.status)) from "
-        + "\(Redaction.url(response.url, extra: response.redactedNames))"
-        + "\(Self.bodyExcerpt(response.body))."
+        + "\(credentials.describe(response.url))"
+        + "\(Self.bodyExcerpt(response.body, scrubbing: credentials))."
     case .decodingFailed(let reason, let response):
+      let credentials = response.credentials
       return "Could not decode the \(response.status) response from "
-        + "\(Redaction.url(response.url, extra: response.redactedNames)): \(reason)."
+        + "\(credentials.describe(response.url)): \(credentials.scrub(reason))."
     case .responseTooLarge(let limit):
       return "The response body exceeded the limit of \(limit) bytes "
         + "(raise Configuration.maximumResponseBytes to accept larger bodies)."
@@ -37,15 +41,22 @@ extension HTTPError: CustomStringConvertible {
     "\(status) \(HTTPURLResponse.localizedString(forStatusCode: status).capitalized)"
   }
 
-  /// The start of a text body, for error messages. A character cut in two at the end shows
-  /// as U+FFFD; a binary body (NUL bytes, invalid UTF-8) shows nothing.
-  static func bodyExcerpt(_ body: Data) -> String {
+  /// The start of a text body, for error messages, with the request's credential values
+  /// scrubbed before it is cut (so no part of one survives). A character cut in two at the
+  /// end shows as U+FFFD; a binary body (NUL bytes, invalid UTF-8) shows nothing.
+  static func bodyExcerpt(_ body: Data, scrubbing credentials: Credentials = Credentials())
+    -> String
+  {
+    let shown = 200
     guard !body.isEmpty else { return "" }
-    let text = String(decoding: body.prefix(200), as: UTF8.self)
+    let text = String(decoding: body.prefix(shown), as: UTF8.self)
     let replaced = text.unicodeScalars.filter { $0 == "\u{FFFD}" }.count
     guard !text.unicodeScalars.contains("\u{0}"), replaced <= 1 else { return "" }
-    let flat = text.replacingOccurrences(of: "\n", with: " ")
-    return ": " + flat + (body.count > 200 ? "…" : "")
+    // Scrubbed with some bytes past the cut, so that a secret straddling it goes whole.
+    let longer = String(decoding: body.prefix(shown + 4096), as: UTF8.self)
+    let scrubbed = credentials.scrub(longer)
+    let flat = String(scrubbed.prefix(text.count)).replacingOccurrences(of: "\n", with: " ")
+    return ": " + flat + (scrubbed.count > text.count || body.count > shown ? "…" : "")
   }
 
   static func name(of code: URLError.Code) -> String {

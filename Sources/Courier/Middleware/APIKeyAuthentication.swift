@@ -11,8 +11,9 @@ import Foundation
 /// ```
 ///
 /// Endpoints with ``RequestOptions/noAuthentication``, and requests to another origin than
-/// the client's base URL, are sent without it. Keys in header or query names containing
-/// `key`, `token` or `auth` are redacted wherever Courier prints.
+/// the client's base URL, are sent without it. Whatever its name, the key is marked as a
+/// credential (``OutgoingRequest/markCredential(_:)``): redacted wherever Courier prints,
+/// and never sent on to another origin by a redirect.
 public struct APIKeyAuthentication: Middleware {
   /// Where the key goes.
   public enum Placement: Sendable, Equatable {
@@ -48,7 +49,7 @@ public struct APIKeyAuthentication: Middleware {
     case .header(let header): name = header
     case .query(let item): name = item
     }
-    request.redactedNames.insert(name.lowercased())
+    request.markCredential(name)
     switch placement {
     case .header(let name):
       request.urlRequest.setValue(key, forHTTPHeaderField: name)
@@ -59,12 +60,13 @@ public struct APIKeyAuthentication: Middleware {
       let item = QueryEncoding().encode([name: key])
       request.urlRequest.url = URL(string: base + (base.contains("?") ? "&" : "?") + item) ?? url
     }
+    let credentials = Credentials(names: [name.lowercased()], request: request.urlRequest)
     do throws(HTTPError) {
       var response = try await next(request)
-      response.redactedNames.insert(name.lowercased())
+      response.credentials = response.credentials.merging(credentials)
       return response
     } catch {
-      throw Redaction.applying([name.lowercased()], to: error)
+      throw credentials.applied(to: error)
     }
   }
 }

@@ -60,7 +60,7 @@ public struct LoggingMiddleware: Middleware {
     -> HTTPResponse
   {
     guard level > .off else { return try await next(request) }
-    let redactedNames = self.redactedNames.union(request.redactedNames)
+    let redactedNames = self.redactedNames.union(request.credentialNames)
     let secrets = Redaction.secrets(in: request.urlRequest, extra: redactedNames)
     let target = "\(request.method) \(Redaction.url(request.url, extra: redactedNames))"
     var out = "→ \(target) (attempt \(request.attempt))"

@@ -16,7 +16,7 @@ extension OutgoingRequest {
   ///   --data-binary '{"value":8.5}'
   /// ```
   public func cURLDescription(redacting names: Set<String> = []) -> String {
-    let extra = Set(names.map { $0.lowercased() }).union(redactedNames)
+    let extra = Set(names.map { $0.lowercased() }).union(credentialNames)
     var lines = ["curl -X \(method.rawValue) \(Self.quoted(Redaction.url(url, extra: extra)))"]
     for field in headers {
       let value = Redaction.headerValue(field.value, name: field.name, extra: extra)
@@ -48,7 +48,7 @@ extension HTTPClient {
   {
     var request = OutgoingRequest(
       urlRequest: try urlRequest(for: endpoint), options: endpoint.options)
-    request.redactedNames = redactedNames
+    request.credentialNames = redactedNames
     return request.cURLDescription(redacting: names)
   }
 }

@@ -19,8 +19,12 @@ public struct OutgoingRequest: Sendable {
   public internal(set) var clientBaseURL: URL?
   /// Where this request's events go, when the client has an observer.
   var events: EventReporter?
-  /// The client's extra credential names (lowercased), for middleware that prints.
-  var redactedNames: Set<String> = []
+  /// Header and query names (lowercased) whose values this request treats as credentials,
+  /// besides those Courier recognises by itself (`Authorization`, `Cookie`, names containing
+  /// `auth`, `token`, `key`, `secret`…): the client's
+  /// ``HTTPClient/Configuration/redactedNames`` and the names middleware marked with
+  /// ``markCredential(_:)``.
+  public internal(set) var credentialNames: Set<String> = []
 
   /// Creates an outgoing request, e.g. to test a middleware.
   public init(
@@ -32,6 +36,23 @@ public struct OutgoingRequest: Sendable {
     self.timeout = timeout
     self.attempt = attempt
   }
+
+  /// Marks the header or query item `name` as carrying a credential, for a middleware that
+  /// adds one under a name Courier would not recognise (`X-Client-Id`). From here on, its
+  /// value is redacted in every log line, cURL string, event and error description about
+  /// this request — wherever the value appears, even echoed in a response body — and the
+  /// header is never sent on to another origin, whether by a redirect or an absolute URL.
+  ///
+  /// ```swift
+  /// request.urlRequest.setValue(clientID, forHTTPHeaderField: "X-Client-Id")
+  /// request.markCredential("X-Client-Id")
+  /// ```
+  public mutating func markCredential(_ name: String) {
+    credentialNames.insert(name.lowercased())
+  }
+
+  /// The credential rules of this request, with the request as it stands.
+  var credentials: Credentials { Credentials(names: credentialNames, request: urlRequest) }
 
   /// The method.
   public var method: HTTPMethod { HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") }

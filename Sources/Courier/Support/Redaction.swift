@@ -96,39 +96,6 @@ enum Redaction {
     return text
   }
 
-  /// `error` made safe to print: responses carry the client's extra credential names, so
-  /// their descriptions redact them too; a transport error's failing URL loses its
-  /// user-info and credential query values.
-  static func applying(_ extra: Set<String>, to error: HTTPError) -> HTTPError {
-    switch error {
-    case .unacceptableStatus(var response):
-      response.redactedNames.formUnion(extra)
-      return .unacceptableStatus(response)
-    case .decodingFailed(let reason, var response):
-      response.redactedNames.formUnion(extra)
-      return .decodingFailed(reason: reason, response: response)
-    case .transport(let urlError):
-      guard let url = urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL,
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-      else { return error }
-      // The URLError itself may be printed (its userInfo shows the URL), so its URL loses
-      // credentials: user-info, and credential query values.
-      components.user = nil
-      components.password = nil
-      components.percentEncodedQueryItems = components.percentEncodedQueryItems?.map { item in
-        let name = item.name.removingPercentEncoding ?? item.name
-        guard item.value != nil, isSensitive(name: name, extra: extra) else { return item }
-        return URLQueryItem(name: item.name, value: "REDACTED")
-      }
-      var userInfo = urlError.userInfo
-      userInfo[NSURLErrorFailingURLErrorKey] = components.url ?? url
-      userInfo["NSErrorFailingURLStringKey"] = nil  // the deprecated string form
-      return .transport(URLError(urlError.code, userInfo: userInfo))
-    default:
-      return error
-    }
-  }
-
   /// A body as text for printing, with the values of credential fields redacted in JSON
   /// objects and form bodies (`password`, `client_secret`, `access_token`…); `nil` when it
   /// is not UTF-8 text.

@@ -87,42 +87,52 @@ extension HTTPClient {
   ) async throws(HTTPError) -> HTTPResponse {
     let acceptable = acceptableStatusCodes(for: endpoint)
     do throws(HTTPError) {
-      var response = try await throughMiddleware(
+      let response = try await throughMiddleware(
         endpoint, request: request, timeout: options.timeout, events: nil
-      ) { request, timeout throws(HTTPError) in
+      ) { request, timeout, credentials throws(HTTPError) in
         try await self.streamed(
-          request, timeout: timeout, maximumBytes: options.maximumBytes,
+          request, timeout: timeout, options: options, credentials: credentials,
           gate: StatusGate(acceptable: acceptable, receiver: receiver), download: download)
       }
-      response.redactedNames.formUnion(redactedNames)
       guard acceptable.contains(response.status) else { throw .unacceptableStatus(response) }
       return response
     } catch {
-      throw Redaction.applying(redactedNames, to: error)
+      throw Credentials(names: redactedNames).applied(to: error)
     }
   }
 
   /// One streamed attempt: within the limits and the deadline. Returns the head, with the
-  /// start of the body when the status was not acceptable.
+  /// start of the body when the status was not acceptable, carrying the request's
+  /// credential rules.
   private nonisolated func streamed(
-    _ request: URLRequest, timeout: Duration?, maximumBytes: Int?, gate: StatusGate,
-    download: Bool
+    _ request: URLRequest, timeout: Duration?, options: TransferOptions,
+    credentials credentialNames: Set<String>, gate: StatusGate, download: Bool
   ) async throws(HTTPError) -> HTTPResponse {
-    guard !Task.isCancelled else { throw .cancelled }
-    let transport = self.transport
-    let run = { @Sendable () async throws(HTTPError) -> HTTPResponse in
-      download
-        ? try await transport.download(request, to: gate)
-        : try await transport.stream(request, to: gate)
+    let credentials = Credentials(names: credentialNames, request: request)
+    do throws(HTTPError) {
+      guard !Task.isCancelled else { throw .cancelled }
+      let transport = self.transport
+      let run = { @Sendable () async throws(HTTPError) -> HTTPResponse in
+        download
+          ? try await transport.download(request, to: gate)
+          : try await transport.stream(request, to: gate)
+      }
+      let context = TransportContext(
+        maximumBytes: options.maximumBytes,
+        idleTimeout: options.idleTimeout ?? configuration.idleTimeout,
+        credentialNames: credentialNames)
+      var response = try await limited(request, context: context) {
+        () async throws(HTTPError) in
+        guard let timeout else { return try await run() }
+        return try await Deadline.run(until: .now + timeout, run)
+      }
+      response.body = gate.errorBody
+      response.requestURL = request.url
+      response.credentials = credentials
+      return response
+    } catch {
+      throw credentials.applied(to: error)
     }
-    var response = try await limited(request, maximumBytes: maximumBytes) {
-      () async throws(HTTPError) in
-      guard let timeout else { return try await run() }
-      return try await Deadline.run(until: .now + timeout, run)
-    }
-    response.body = gate.errorBody
-    response.requestURL = request.url
-    return response
   }
 }
 

@@ -7,10 +7,14 @@
 /// ```
 public struct TransferOptions: Sendable {
   /// How long the whole transfer may take, from the call until the last byte; `nil` (the
-  /// default) for no deadline of Courier's own: a large download or an event stream may
-  /// rightly take hours. URLSession's idle timeout (the client's ``HTTPClient/Configuration/timeout``
-  /// in whole seconds) still ends a transfer that stops moving.
+  /// default) for no deadline: a large download or an event stream may rightly take hours.
+  /// The idle timeout still ends a transfer that stops moving (see ``idleTimeout``).
   public var timeout: Duration?
+  /// How long the transfer may go without a byte moving either way before it ends with
+  /// ``HTTPError/timedOut``; `nil` (the default) for the client's
+  /// ``HTTPClient/Configuration/idleTimeout`` (60 seconds unless configured). An event
+  /// stream reconnects after it as after a dropped connection.
+  public var idleTimeout: Duration?
   /// The largest body accepted, in bytes; `nil` for no limit. A `Content-Length` over it
   /// fails with ``HTTPError/responseTooLarge(limit:)`` before the body is read, and a longer
   /// body is cut off at the limit. Downloads and streams default to no limit (their bodies
@@ -23,8 +27,12 @@ public struct TransferOptions: Sendable {
   public var bufferSize: Int
 
   /// Options with the given limits.
-  public init(timeout: Duration? = nil, maximumBytes: Int? = nil, bufferSize: Int = 1 << 20) {
+  public init(
+    timeout: Duration? = nil, idleTimeout: Duration? = nil, maximumBytes: Int? = nil,
+    bufferSize: Int = 1 << 20
+  ) {
     self.timeout = timeout
+    self.idleTimeout = idleTimeout
     self.maximumBytes = maximumBytes
     self.bufferSize = bufferSize
   }

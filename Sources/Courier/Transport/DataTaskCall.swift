@@ -38,6 +38,16 @@ final class DataTaskCall: Sendable {
     var redirects = 0
     /// The error to report when the task completes, whatever it completes with.
     var failure: HTTPError?
+    /// When a byte last moved either way (uptime nanoseconds), for the idle timeout.
+    var lastActivity: UInt64 = 0
+    /// The task's byte counters when last looked at, for transfers whose bytes Courier does
+    /// not see one chunk at a time (a download task, a session without Courier's delegate).
+    var countersSeen: Int64 = 0
+    /// The bytes a download had written when last reported.
+    var written: Int64 = 0
+    /// The 401 whose authentication challenge Courier declined: the answer, whatever the
+    /// task then completes with.
+    var declinedChallenge: URLResponse?
   }
 
   private let received: Locked<Received>
@@ -51,14 +61,99 @@ final class DataTaskCall: Sendable {
   /// Where a streamed call hands progress, head and body; `nil` to collect the body.
   let receiver: (any TransferReceiver)?
 
+  /// What counts as a credential in this request: such headers never follow a redirect to
+  /// another origin.
+  let credentials: Credentials
+
+  /// How long the transfer may go without a byte moving, in nanoseconds; `nil` for no limit.
+  let idleNanoseconds: UInt64?
+
+  /// When the whole call must have ended (uptime nanoseconds); `nil` for no deadline.
+  let deadline: UInt64?
+
   /// A call for a request that has already been redirected `redirectsSoFar` times, whose
-  /// body may hold at most `maximumBytes`, collected or handed to `receiver` as it arrives.
+  /// body may hold at most `maximumBytes`, collected or handed to `receiver` as it arrives,
+  /// that ends with ``HTTPError/timedOut`` at `deadline` or after `idleTimeout` without a
+  /// byte moving.
   init(
-    redirectsSoFar: Int = 0, maximumBytes: Int? = nil, receiver: (any TransferReceiver)? = nil
+    redirectsSoFar: Int = 0, maximumBytes: Int? = nil, receiver: (any TransferReceiver)? = nil,
+    credentials: Credentials = Credentials(), deadline: UInt64? = nil,
+    idleTimeout: Duration? = nil
   ) {
-    received = Locked(Received(redirects: redirectsSoFar))
+    received = Locked(
+      Received(redirects: redirectsSoFar, lastActivity: DispatchTime.now().uptimeNanoseconds))
     self.maximumBytes = maximumBytes
     self.receiver = receiver
+    self.credentials = credentials
+    self.deadline = deadline
+    idleNanoseconds = idleTimeout.map(Self.nanoseconds)
+  }
+
+  /// `duration` in nanoseconds: 0 when not positive, `.max` when too long to count.
+  static func nanoseconds(_ duration: Duration) -> UInt64 {
+    guard duration > .zero else { return 0 }
+    let (seconds, attoseconds) = duration.components
+    let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
+  }
+
+  // MARK: - Deadline and idle timeout
+
+  /// When the timer must first look at this call: its deadline or the end of its first idle
+  /// period, whichever comes first; `nil` when it has neither.
+  func firstWake() -> UInt64? {
+    let idleEnd = idleNanoseconds.map { received.withLock { $0.lastActivity } &+ $0 }
+    switch (deadline, idleEnd) {
+    case (let deadline?, let idleEnd?): return min(deadline, idleEnd)
+    case (let deadline?, nil): return deadline
+    case (nil, let idleEnd?): return idleEnd
+    case (nil, nil): return nil
+    }
+  }
+
+  /// The timer's look at the call at `now`: past the deadline, or idle for the whole idle
+  /// timeout, the call ends with ``HTTPError/timedOut`` and this returns `nil`; otherwise it
+  /// returns when to look again.
+  ///
+  /// Bytes seen one chunk at a time mark activity as they come; for tasks whose chunks
+  /// Courier does not see, the task's byte counters are compared with the last look, so a
+  /// stall there is noticed within twice the idle timeout.
+  func timerFired(now: UInt64) -> UInt64? {
+    let ended = state.withLock {
+      switch $0 {
+      case .waiting, .running: false
+      case .endedBeforeStart, .finished: true
+      }
+    }
+    if ended { return nil }
+    guard let idle = idleNanoseconds, deadline.map({ now < $0 }) ?? true else {
+      end(with: .timedOut)
+      return nil
+    }
+    let counters = runningTask.map { $0.countOfBytesReceived &+ $0.countOfBytesSent } ?? 0
+    let lastActivity = received.withLock { received in
+      if counters != received.countersSeen {
+        received.countersSeen = counters
+        received.lastActivity = max(received.lastActivity, now)
+      }
+      return received.lastActivity
+    }
+    guard now < lastActivity &+ idle else {
+      end(with: .timedOut)
+      return nil
+    }
+    return min(lastActivity &+ idle, deadline ?? .max)
+  }
+
+  /// A byte moved: the idle period starts again.
+  private func touch(_ received: inout Received) {
+    guard idleNanoseconds != nil else { return }
+    received.lastActivity = DispatchTime.now().uptimeNanoseconds
+  }
+
+  /// The task, while the caller waits for it.
+  private var runningTask: URLSessionTask? {
+    state.withLock { if case .running(_, let task) = $0 { task } else { nil } }
   }
 
   /// Whether a response announcing this `Content-Length` (-1 when unknown) is too large.
@@ -91,6 +186,7 @@ final class DataTaskCall: Sendable {
   func receive(_ response: URLResponse) {
     let announced = Int(clamping: response.expectedContentLength)
     received.withLock {
+      touch(&$0)
       $0.response = response
       $0.body = Data()
       $0.count = 0
@@ -112,6 +208,7 @@ final class DataTaskCall: Sendable {
   func append(_ data: Data) {
     let keeps = receiver == nil
     let tooLarge = received.withLock { received in
+      touch(&received)
       if let maximumBytes, received.count + data.count > maximumBytes { return true }
       received.count += data.count
       if keeps {
@@ -142,8 +239,12 @@ final class DataTaskCall: Sendable {
   /// A download task wrote `bytes` to disk, of `expected` (-1 when unknown); `file` is
   /// where, when it could be learnt. Past the limit the call ends with `responseTooLarge`.
   func wrote(_ bytes: Int64, of expected: Int64, response: URLResponse?, file: () -> URL?) {
-    let (needsHead, needsFile) = received.withLock {
-      ($0.headDelivered == false, $0.downloadFile == nil)
+    let (needsHead, needsFile) = received.withLock { received in
+      if bytes > received.written {
+        received.written = bytes
+        touch(&received)
+      }
+      return (received.headDelivered == false, received.downloadFile == nil)
     }
     if needsFile, let url = file() { received.withLock { $0.downloadFile = url } }
     if needsHead, let response { receive(response) }
@@ -180,6 +281,7 @@ final class DataTaskCall: Sendable {
 
   /// The delegate saw request body bytes go out.
   func sent(_ bytes: Int64, of expected: Int64) {
+    if idleNanoseconds != nil { received.withLock { touch(&$0) } }
     receiver?.sent(bytes, of: expected > 0 ? expected : nil)
   }
 
@@ -206,17 +308,29 @@ final class DataTaskCall: Sendable {
 
   /// The delegate saw the task complete.
   func finishReceiving(error: (any Error)?) {
-    let (response, body, failure) = received.withLock { ($0.response, $0.body, $0.failure) }
+    let (response, body) = received.withLock { ($0.response, $0.body) }
+    complete(data: body, response: response, error: error)
+  }
+
+  /// URLSession's completion handler; a failure decided earlier (a refused redirect) wins
+  /// over what the task completed with, and a declined challenge's 401 is the answer.
+  func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
+    let (failure, challenged) = received.withLock { ($0.failure, $0.declinedChallenge) }
     if let failure {
       finish(with: .failure(failure))
+    } else if let challenged, (error as? URLError)?.code == .cancelled {
+      // FoundationNetworking ends a task whose challenge was declined as cancelled; the
+      // caller did not cancel (that would have resumed it already), so the 401 stands,
+      // with whatever of its body arrived (a completion-handler task loses it).
+      finish(with: Self.result(data: data, response: response ?? challenged, error: nil))
     } else {
-      complete(data: body, response: response, error: error)
+      finish(with: Self.result(data: data, response: response, error: error))
     }
   }
 
-  /// URLSession's completion handler.
-  func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
-    finish(with: Self.result(data: data, response: response, error: error))
+  /// Courier declined the authentication challenge of `response` (a 401): it is the answer.
+  func declinedChallenge(of response: URLResponse?) {
+    received.withLock { $0.declinedChallenge = response ?? $0.response }
   }
 
   /// Resumes the caller with `result`, unless it was resumed already.

@@ -1,7 +1,8 @@
 import Dispatch
 
-/// One timer for every deadline of a transport: ends each call that outlives its deadline
-/// with ``HTTPError/timedOut``.
+/// One timer for every deadline and idle timeout of a transport: wakes each call when it is
+/// due (``DataTaskCall/timerFired(now:)``), which ends it with ``HTTPError/timedOut`` or
+/// names when to look again (a transfer that was active during its idle period).
 ///
 /// A task group racing each request against `Task.sleep` cost about 17 µs per request;
 /// this costs a dictionary insert, a heap push and one dispatch timer that is re-armed only
@@ -39,18 +40,22 @@ final class DeadlineTimer: @unchecked Sendable {
     source.cancel()
   }
 
-  /// Ends `call` with `.timedOut` at `deadline` (uptime nanoseconds) unless it is
+  /// Wakes `call` at `deadline` (uptime nanoseconds), and again whenever it asks, unless
   /// cancelled first; returns the token for ``cancel(_:)``.
   func schedule(_ call: DataTaskCall, at deadline: UInt64) -> UInt64 {
     state.withLock { state in
       let id = state.nextID
       state.nextID += 1
-      state.live[id] = (deadline, call)
-      state.heap.push(Entry(deadline: deadline, id: id))
-      if state.armedFor.map({ deadline < $0 }) ?? true {
-        arm(for: deadline, in: &state)
-      }
+      add(id, call, at: deadline, in: &state)
       return id
+    }
+  }
+
+  private func add(_ id: UInt64, _ call: DataTaskCall, at deadline: UInt64, in state: inout State) {
+    state.live[id] = (deadline, call)
+    state.heap.push(Entry(deadline: deadline, id: id))
+    if state.armedFor.map({ deadline < $0 }) ?? true {
+      arm(for: deadline, in: &state)
     }
   }
 
@@ -74,12 +79,12 @@ final class DeadlineTimer: @unchecked Sendable {
 
   private func fire() {
     let now = DispatchTime.now().uptimeNanoseconds
-    let expired: [DataTaskCall] = state.withLock { state in
-      var expired: [DataTaskCall] = []
+    let due: [(id: UInt64, call: DataTaskCall)] = state.withLock { state in
+      var due: [(id: UInt64, call: DataTaskCall)] = []
       while let top = state.heap.first, top.deadline <= now {
         state.heap.pop()
         if let entry = state.live.removeValue(forKey: top.id) {
-          expired.append(entry.call)
+          due.append((top.id, entry.call))
         }
       }
       while let top = state.heap.first, state.live[top.id] == nil {
@@ -90,10 +95,14 @@ final class DeadlineTimer: @unchecked Sendable {
       } else {
         state.armedFor = nil
       }
-      return expired
+      return due
     }
-    for call in expired {
-      call.end(with: .timedOut)
+    // Outside the lock: a call that ends cancels its task; one still active names its
+    // next look, kept under the same token (unless the call was cancelled meanwhile, in
+    // which case it has ended and asks for none).
+    for (id, call) in due {
+      guard let next = call.timerFired(now: now) else { continue }
+      state.withLock { add(id, call, at: next, in: &$0) }
     }
   }
 

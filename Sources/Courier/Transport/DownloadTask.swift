@@ -34,7 +34,7 @@ enum DownloadTask {
       call.finishReceiving(error: error)
     }
     made.withLock { $0 = task }
-    task.delegate = RedirectDelegate(delegate)
+    task.delegate = TaskDelegate(delegate)
     delegate.register(call, for: task)
     call.afterResume.withLock {
       $0 = { task in
@@ -100,25 +100,5 @@ private final class DownloadPoller: @unchecked Sendable {
       let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
     else { return }
     call.wrote(size.int64Value, of: task.countOfBytesExpectedToReceive, response: nil) { file }
-  }
-}
-
-/// A task delegate that applies the session delegate's redirect policy and nothing else:
-/// any other delegate method would bring back URLSession's per-chunk callbacks.
-private final class RedirectDelegate: NSObject, URLSessionTaskDelegate, Sendable {
-  private let policy: SessionDelegate
-
-  init(_ policy: SessionDelegate) {
-    self.policy = policy
-  }
-
-  func urlSession(
-    _ session: URLSession, task: URLSessionTask,
-    willPerformHTTPRedirection response: HTTPURLResponse,
-    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-  ) {
-    policy.urlSession(
-      session, task: task, willPerformHTTPRedirection: response, newRequest: request,
-      completionHandler: completionHandler)
   }
 }

@@ -71,11 +71,54 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     call?.finishReceiving(error: error)
   }
 
+  /// Answers every challenge, so that none leaves a task waiting: a server-trust or
+  /// client-certificate challenge gets the platform's default handling, and an HTTP
+  /// authentication challenge (a `401` with `WWW-Authenticate: Basic`…) is declined, so the
+  /// caller gets the 401 itself — credentials are middleware's business (see
+  /// ``BearerAuthentication``).
+  ///
+  /// FoundationNetworking (Swift 6.3.1 and earlier) leaves a task suspended forever when a
+  /// Basic challenge gets no credential (its issue 5456), and ends it as cancelled when the
+  /// challenge is declined; the call turns that back into the 401. On Apple platforms the
+  /// default handling, with no credential stored, delivers the 401 as it is.
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+    completionHandler:
+      @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+  ) {
+    #if canImport(FoundationNetworking)
+      // Linux, where every task challenge is HTTP authentication (no server-trust or
+      // client-certificate ones): declining is the only answer that ends the task.
+      call(for: task)?.declinedChallenge(of: challenge.failureResponse ?? task.response)
+      completionHandler(.cancelAuthenticationChallenge, nil)
+    #else
+      // Apple platforms: trust and certificates as the system decides; HTTP authentication
+      // with no stored credential delivers the 401.
+      completionHandler(.performDefaultHandling, nil)
+    #endif
+  }
+
   func urlSession(
     _ session: URLSession, task: URLSessionTask,
     willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
+    let call = call(for: task)
+    // Checked on the raw Location: FoundationNetworking rewrites a host-less `file:` URL
+    // into a path on the same origin before asking, and follows `ftp:` as it is.
+    if redirects != .never {
+      do throws(HTTPError) {
+        let location = Self.location(of: response) ?? request.url?.absoluteString ?? ""
+        _ = try Self.redirectTarget(location, from: response.url)
+        _ = try Self.redirectTarget(request.url?.absoluteString ?? "", from: response.url)
+      } catch {
+        // Not followed: the task completes with this 3xx, which the call reports as this
+        // error. (Cancelling the task here could crash FoundationNetworking; see below.)
+        call?.failOnCompletion(with: error)
+        completionHandler(nil)
+        return
+      }
+    }
     guard case .follow(let maximum) = redirects,
       !Self.resendsBody(
         status: response.statusCode, original: task.currentRequest ?? task.originalRequest)
@@ -84,16 +127,48 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
       completionHandler(nil)
       return
     }
-    guard let call = call(for: task), call.countRedirect() <= maximum else {
+    guard let call, call.countRedirect() <= maximum else {
       // Not followed: the task completes with this 3xx, which the call reports as too many
       // redirects. The task is not cancelled: cancelling a task whose redirect decision is
       // in flight crashes FoundationNetworking ("task not in the registry").
-      call(for: task)?.failOnCompletion(with: .transport(URLError(.httpTooManyRedirects)))
+      call?.failOnCompletion(with: .transport(URLError(.httpTooManyRedirects)))
       completionHandler(nil)
       return
     }
     completionHandler(
-      Self.redirected(request, from: task.originalRequest, status: response.statusCode))
+      Self.redirected(
+        request, from: task.originalRequest, status: response.statusCode,
+        credentials: call.credentials))
+  }
+
+  /// The `Location` header of a redirect, found whatever its case.
+  static func location(of response: HTTPURLResponse) -> String? {
+    for (name, value) in response.allHeaderFields {
+      if let name = name.base as? String ?? name as? String,
+        name.caseInsensitiveCompare("Location") == .orderedSame
+      {
+        return value as? String
+      }
+    }
+    return nil
+  }
+
+  /// Where a redirect's `location` leads, resolved against `base`, when it is an `http` or
+  /// `https` URL with a host; any other target (`ftp:`, `file:`, `data:`, a custom scheme)
+  /// is refused with `HTTPError.transport(URLError(.unsupportedURL))` before anything is
+  /// sent to it.
+  static func redirectTarget(_ location: String, from base: URL?) throws(HTTPError) -> URL {
+    let target = URL(string: location, relativeTo: base)?.absoluteURL
+    guard let target, let scheme = target.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", target.host?.isEmpty == false
+    else {
+      var userInfo: [String: Any] = [
+        NSLocalizedDescriptionKey: "a redirect to a URL that is not http or https was refused"
+      ]
+      userInfo[NSURLErrorFailingURLErrorKey] = target
+      throw .transport(URLError(.unsupportedURL, userInfo: userInfo))
+    }
+    return target
   }
 
   /// Whether a redirect must re-send the body, which FoundationNetworking drops: a request
@@ -108,20 +183,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
   }
 
-  /// The request to send for a redirect: credentials dropped when it leaves the original
-  /// origin, and method and body restored where FoundationNetworking would drop the body.
-  static func redirected(_ request: URLRequest, from original: URLRequest?, status: Int)
-    -> URLRequest
-  {
-    var request = request
-    if let original, !URLOrigin.same(original.url, request.url) {
-      // Authorization, Proxy-Authorization, Cookie, API-key headers: anything that looks
-      // like a credential stays with the origin it was meant for.
-      for name in (request.allHTTPHeaderFields ?? [:]).keys where Redaction.isSensitive(name: name)
-      {
-        request.setValue(nil, forHTTPHeaderField: name)
-      }
-    }
+  /// The request to send for a redirect: every credential header (by `credentials`' rule)
+  /// dropped when it leaves the original origin, and method and body restored where
+  /// FoundationNetworking would drop the body.
+  static func redirected(
+    _ request: URLRequest, from original: URLRequest?, status: Int, credentials: Credentials
+  ) -> URLRequest {
+    var request = credentials.keepingHome(request, from: original?.url, to: request.url)
     if resendsBody(status: status, original: original), let original {
       request.httpMethod = original.httpMethod
       if let stream = original.httpBodyStream {

@@ -9,15 +9,21 @@ import Foundation
 ///
 /// By default it owns one long-lived session, made from
 /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)`` and invalidated
-/// when the transport goes away, whose delegate applies the ``RedirectPolicy`` and keeps
-/// credentials from following a redirect to another origin. Pass a session of your own to
-/// share one; Courier then leaves its lifecycle, and its redirects, to you (it sends
-/// completion-handler tasks, which FoundationNetworking redirects without asking anyone).
+/// when the transport goes away, whose delegate applies the ``RedirectPolicy``, keeps
+/// credentials from following a redirect to another origin, refuses redirects to anything
+/// but `http` and `https`, and lets a `401` through to the caller whatever its challenge.
+///
+/// Pass a session of your own to share one; Courier then leaves its lifecycle to you and
+/// sends completion-handler tasks, each with a task delegate of Courier's that applies the
+/// same redirect and challenge rules. What such a session loses is said at
+/// ``init(session:)``.
 public final class URLSessionTransport: HTTPTransport {
   /// The session requests go through.
   public let session: URLSession
   private let ownsSession: Bool
-  let delegate: SessionDelegate?
+  /// Routes each task's callbacks to its call and holds the redirect policy: the session's
+  /// delegate when the transport made the session, otherwise only its tasks' delegates'.
+  let delegate: SessionDelegate
   private let deadlines = DeadlineTimer()
 
   /// A transport with a session of its own, made from `configuration` (by default
@@ -35,13 +41,20 @@ public final class URLSessionTransport: HTTPTransport {
 
   /// A transport over a session you own; it is never invalidated by Courier.
   ///
+  /// Requests go as completion-handler tasks, each with a task delegate of Courier's that
+  /// follows redirects by the default ``RedirectPolicy`` (credentials kept home, non-HTTP
+  /// targets refused) and lets a `401` through. Courier does not see the body arrive
+  /// chunk by chunk, so such a transport holds each body whole before handing it on
+  /// (streams and downloads included), checks the size limit only then, and notices an
+  /// idle transfer from the task's byte counters (within twice the idle timeout).
+  ///
   /// On Linux, give it a session whose configuration has `urlCache = nil` (as
   /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)`` does): with a
   /// URL cache, which `.default`, `.ephemeral` and `URLSession.shared` all have,
   /// FoundationNetworking can crash when a task is cancelled right after it starts.
   public init(session: URLSession) {
     self.session = session
-    delegate = nil
+    delegate = SessionDelegate(redirects: .default)
     ownsSession = false
   }
 
@@ -92,14 +105,9 @@ public final class URLSessionTransport: HTTPTransport {
   public func send(_ request: URLRequest, deadline: ContinuousClock.Instant) async throws(HTTPError)
     -> HTTPResponse
   {
-    let remaining = ContinuousClock.now.duration(to: deadline)
-    let nanoseconds =
-      remaining <= .zero
-      ? 0
-      : remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds
-        / 1_000_000_000
+    let remaining = DataTaskCall.nanoseconds(ContinuousClock.now.duration(to: deadline))
     let uptime = DispatchTime.now().uptimeNanoseconds
-    return try await send(request, deadlineNanoseconds: uptime &+ UInt64(nanoseconds))
+    return try await send(request, deadlineNanoseconds: uptime &+ remaining)
   }
 
   /// Streams `request`'s upload progress, head and body to `receiver` as they happen, through
@@ -109,7 +117,7 @@ public final class URLSessionTransport: HTTPTransport {
   public func stream(_ request: URLRequest, to receiver: any TransferReceiver)
     async throws(HTTPError) -> HTTPResponse
   {
-    guard delegate != nil else { return try await sendWhole(request, to: receiver) }
+    guard ownsSession else { return try await sendWhole(request, to: receiver) }
     return try await send(request, deadlineNanoseconds: nil, receiver: receiver)
   }
 
@@ -121,7 +129,7 @@ public final class URLSessionTransport: HTTPTransport {
   public func download(_ request: URLRequest, to receiver: any TransferReceiver)
     async throws(HTTPError) -> HTTPResponse
   {
-    guard delegate != nil else { return try await stream(request, to: receiver) }
+    guard ownsSession else { return try await stream(request, to: receiver) }
     return try await send(request, deadlineNanoseconds: nil, receiver: receiver, download: true)
   }
 
@@ -134,27 +142,29 @@ public final class URLSessionTransport: HTTPTransport {
   ) async throws(HTTPError) -> HTTPResponse {
     var request = request
     var hops = 0
+    let context = TransportContext.current
     while true {
       let (response, redirects) = try await sendOnce(
         request, deadlineNanoseconds: deadlineNanoseconds, redirectsSoFar: hops,
-        receiver: receiver, download: download)
-      guard let delegate, case .follow(let maximum) = delegate.redirects,
+        context: context, receiver: receiver, download: download)
+      guard case .follow(let maximum) = delegate.redirects,
         SessionDelegate.resendsBody(status: response.status, original: request),
-        let location = response.headers["Location"],
-        let target = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL
+        let location = response.headers["Location"]
       else { return response }
+      let target = try SessionDelegate.redirectTarget(location, from: response.url ?? request.url)
       hops = redirects + 1
       guard hops <= maximum else { throw .transport(URLError(.httpTooManyRedirects)) }
       var next = request
       next.url = target
-      request = SessionDelegate.redirected(next, from: request, status: response.status)
+      request = SessionDelegate.redirected(
+        next, from: request, status: response.status, credentials: context.credentials)
     }
   }
 
   /// One data task: its response, and the redirects counted so far (those before it included).
   private func sendOnce(
     _ request: URLRequest, deadlineNanoseconds: UInt64?, redirectsSoFar: Int,
-    receiver: (any TransferReceiver)?, download: Bool
+    context: TransportContext, receiver: (any TransferReceiver)?, download: Bool
   )
     async throws(HTTPError) -> (HTTPResponse, redirects: Int)
   {
@@ -168,23 +178,21 @@ public final class URLSessionTransport: HTTPTransport {
     }
     let call = DataTaskCall(
       redirectsSoFar: redirectsSoFar,
-      maximumBytes: delegate == nil ? nil : ResponseLimit.maximumBytes, receiver: receiver)
-    let timer = deadlineNanoseconds.map { deadlines.schedule(call, at: $0) }
+      maximumBytes: ownsSession ? context.maximumBytes : nil, receiver: receiver,
+      credentials: context.credentials, deadline: deadlineNanoseconds,
+      idleTimeout: context.idleTimeout)
+    let timer = call.firstWake().map { deadlines.schedule(call, at: $0) }
     defer { timer.map(deadlines.cancel) }
     let session = self.session
     let delegate = self.delegate
+    let ownsSession = self.ownsSession
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         call.start(continuation) {
-          guard let delegate else {
-            let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = {
-              call.complete(data: $0, response: $1, error: $2)
-            }
-            if let upload {
-              return session.uploadTask(
-                with: request.withoutBodyStream, fromFile: upload.url, completionHandler: handler)
-            }
-            return session.dataTask(with: request, completionHandler: handler)
+          guard ownsSession else {
+            return Self.completionHandlerTask(
+              session: session, request: request, upload: upload?.url, call: call,
+              delegate: delegate)
           }
           let task: URLSessionTask
           if let upload {
@@ -203,5 +211,27 @@ public final class URLSessionTransport: HTTPTransport {
       call.cancel()
     }
     return (try result.get(), call.redirectCount)
+  }
+
+  /// A task on a session the transport does not own: completion-handler driven, with a
+  /// task delegate for redirects and challenges.
+  private static func completionHandlerTask(
+    session: URLSession, request: URLRequest, upload: URL?, call: DataTaskCall,
+    delegate: SessionDelegate
+  ) -> URLSessionTask {
+    let made = Locked<URLSessionTask?>(nil)
+    let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = {
+      if let task = made.withLock({ $0 }) { delegate.unregister(task) }
+      call.complete(data: $0, response: $1, error: $2)
+    }
+    let task =
+      upload.map {
+        session.uploadTask(
+          with: request.withoutBodyStream, fromFile: $0, completionHandler: handler)
+      } ?? session.dataTask(with: request, completionHandler: handler)
+    made.withLock { $0 = task }
+    task.delegate = TaskDelegate(delegate)
+    delegate.register(call, for: task)
+    return task
   }
 }

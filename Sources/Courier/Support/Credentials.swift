@@ -1,0 +1,110 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What counts as a credential for one request, decided in one place and applied
+/// everywhere the request or its answer goes: descriptions, logs, cURL strings, events,
+/// errors, and redirects to another origin.
+///
+/// A header or query item is a credential when Courier's rules say so (`Authorization`,
+/// `Cookie`, names containing `auth`, `token`, `key`, `secret`…; see ``Redaction``), when
+/// the client lists its name (``HTTPClient/Configuration/redactedNames``), or when a
+/// middleware marked it (``OutgoingRequest/markCredential(_:)``, as
+/// ``APIKeyAuthentication`` does). The values such fields carry in the request as sent are
+/// scrubbed from any text Courier prints about it, wherever they appear: a server that
+/// echoes an API key in an error body does not put it in an error description.
+struct Credentials: Sendable {
+  /// Lowercased names that are credentials besides those Courier recognises.
+  var names: Set<String>
+  /// The request as sent, after middleware: the values to scrub are read from it when text
+  /// is printed (never on the fast path).
+  var request: URLRequest?
+
+  init(names: Set<String> = [], request: URLRequest? = nil) {
+    self.names = names
+    self.request = request
+  }
+
+  /// Whether a header or query item named `name` carries a credential.
+  func isCredential(_ name: String) -> Bool {
+    Redaction.isSensitive(name: name, extra: names)
+  }
+
+  /// The credential values of the request as sent, longest first.
+  var secrets: [String] {
+    request.map { Redaction.secrets(in: $0, extra: names) } ?? []
+  }
+
+  /// `text` with every credential value replaced by the placeholder.
+  func scrub(_ text: String) -> String {
+    let secrets = self.secrets
+    return secrets.isEmpty ? text : Redaction.scrub(text, secrets: secrets)
+  }
+
+  /// A URL as text: user-info and credential query values redacted, and any credential
+  /// value elsewhere in it (a path segment) scrubbed.
+  func describe(_ url: URL?) -> String {
+    scrub(Redaction.url(url, extra: names))
+  }
+
+  /// A header value as text: the placeholder for a credential header, otherwise the value
+  /// with credential values scrubbed.
+  func describe(headerValue value: String, name: String) -> String {
+    scrub(Redaction.headerValue(value, name: name, extra: names))
+  }
+
+  /// These rules and `other`'s together; `other`'s request where this one has none.
+  func merging(_ other: Credentials) -> Credentials {
+    Credentials(names: names.union(other.names), request: request ?? other.request)
+  }
+
+  /// `request` made fit to go to `target`: when `target` is another origin than `from`
+  /// (scheme, host or port), every credential header is removed. The one rule for
+  /// redirects and absolute URLs alike.
+  func keepingHome(_ request: URLRequest, from origin: URL?, to target: URL?) -> URLRequest {
+    guard !URLOrigin.same(origin, target) else { return request }
+    var request = request
+    for name in (request.allHTTPHeaderFields ?? [:]).keys where isCredential(name) {
+      request.setValue(nil, forHTTPHeaderField: name)
+    }
+    return request
+  }
+
+  /// `error` made safe to print: a response it carries learns these rules (so its
+  /// description redacts and scrubs them); a transport error's failing URL loses its
+  /// user-info and credential values.
+  func applied(to error: HTTPError) -> HTTPError {
+    switch error {
+    case .unacceptableStatus(var response):
+      response.credentials = response.credentials.merging(self)
+      return .unacceptableStatus(response)
+    case .decodingFailed(let reason, var response):
+      response.credentials = response.credentials.merging(self)
+      return .decodingFailed(reason: reason, response: response)
+    case .transport(let urlError):
+      guard let url = urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL,
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+      else { return error }
+      // The URLError itself may be printed (its userInfo shows the URL), so its URL loses
+      // user-info, credential query values, and credential values anywhere else in it.
+      components.user = nil
+      components.password = nil
+      components.percentEncodedQueryItems = components.percentEncodedQueryItems?.map { item in
+        let name = item.name.removingPercentEncoding ?? item.name
+        guard item.value != nil, isCredential(name) else { return item }
+        return URLQueryItem(name: item.name, value: "REDACTED")
+      }
+      let text = secrets.reduce(components.string ?? "") {
+        $0.replacingOccurrences(of: $1, with: "REDACTED")
+      }
+      var userInfo = urlError.userInfo
+      userInfo[NSURLErrorFailingURLErrorKey] = URL(string: text)
+      userInfo["NSErrorFailingURLStringKey"] = nil  // the deprecated string form
+      return .transport(URLError(urlError.code, userInfo: userInfo))
+    default:
+      return error
+    }
+  }
+}
