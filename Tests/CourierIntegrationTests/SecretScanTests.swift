@@ -88,4 +88,55 @@ struct SecretScanTests {
       }
     }
   }
+
+  @Test("a server that echoes the request's credentials does not put them in descriptions")
+  func echoedCredentials() async throws {
+    // Echoes every header and the query into the body of a 400, and a header of it into a
+    // response header, as many APIs do ("invalid key abc…").
+    let loopback = try Loopback { request, response in
+      let echoed = request.headers.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+      try await response.send(
+        status: 400, headers: ["X-Echo": request.headers["X-Client-Id"] ?? "-"],
+        text: "invalid request \(request.target) \(echoed)")
+    }
+    defer { loopback.stop() }
+    var configuration = HTTPClient.Configuration()
+    configuration.headers = ["Cookie": "id=cookie-SECRET", "X-Tenant": "tenant-SECRET"]
+    configuration.redactedNames = ["X-Tenant"]
+    configuration.middleware = [
+      BearerAuthentication(provider: SecretProvider()),
+      APIKeyAuthentication(key: "apikey-SECRET", in: .query("api_key")),
+      APIKeyAuthentication(key: "client-SECRET", in: .header("X-Client-Id")),
+    ]
+    let client = HTTPClient(
+      baseURL: loopback.server.baseURL.appendingPathComponent("3"), configuration: configuration)
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    var errors: [HTTPError] = []
+    do {
+      _ = try await client.send(Request<String>(path: "x"))
+    } catch { errors.append(error) }
+    do {
+      _ = try await client.download(Request<Data>(path: "x"), to: scratch.file("f")).finished()
+    } catch { errors.append(error) }
+    do {
+      _ = try await client.bytes(Request<Data>(path: "x"))
+    } catch { errors.append(error) }
+    #expect(errors.count == 3)
+    let all = [
+      "bearer-SECRET-1", "apikey-SECRET", "client-SECRET", "cookie-SECRET", "tenant-SECRET",
+    ]
+    for error in errors {
+      let texts = ["\(error)", error.localizedDescription, error.response.map { "\($0)" } ?? ""]
+      #expect(texts[0].contains("invalid request"), "the body excerpt is still shown")
+      #expect(texts[2].contains("X-Echo: <redacted>"), "an echoing header is scrubbed")
+      for text in texts {
+        for secret in all {
+          #expect(!text.contains(secret), "\(secret) leaked in: \(text)")
+        }
+      }
+      // The body itself is untouched, for callers that decode an API's error payload.
+      #expect(error.response?.text?.contains("client-SECRET") == true)
+    }
+  }
 }

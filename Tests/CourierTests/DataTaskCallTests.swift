@@ -115,4 +115,36 @@ struct DataTaskCallTests {
     }
     #expect(error.code == .badServerResponse)
   }
+
+  @Test("the idle timeout: activity moves it on, silence for the whole of it ends the call")
+  func idleTimeout() async {
+    let second: UInt64 = 1_000_000_000
+    let start = DispatchTime.now().uptimeNanoseconds
+    let call = DataTaskCall(idleTimeout: .seconds(100))
+    let first = call.firstWake() ?? 0
+    #expect(first >= start + 100 * second && first <= start + 101 * second)
+    // A chunk arrives; at the first wake the call is not idle, and names its next look.
+    let active = DispatchTime.now().uptimeNanoseconds
+    call.append(Data("x".utf8))
+    let next = call.timerFired(now: first) ?? 0
+    #expect(next >= active + 100 * second)
+    // Nothing for the whole idle timeout: the call ends with timedOut.
+    #expect(call.timerFired(now: next) == nil)
+    let result = await withCheckedContinuation { continuation in
+      call.start(continuation) { idleTask().1 }
+    }
+    guard case .failure(.timedOut) = result else {
+      Issue.record("\(result)")
+      return
+    }
+  }
+
+  @Test("a deadline ends the call at the first wake, active or not")
+  func deadlineWins() {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let call = DataTaskCall(deadline: now + 5, idleTimeout: .seconds(100))
+    #expect(call.firstWake() == now + 5)
+    call.append(Data("x".utf8))
+    #expect(call.timerFired(now: now + 5) == nil)
+  }
 }

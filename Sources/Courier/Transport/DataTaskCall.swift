@@ -182,8 +182,13 @@ final class DataTaskCall: Sendable {
     }
   }
 
-  /// The delegate saw the response head; a receiver refusing it ends the call.
+  /// The delegate saw the response head; a malformed head, or a receiver refusing it, ends
+  /// the call.
   func receive(_ response: URLResponse) {
+    if let http = response as? HTTPURLResponse, Self.hasConflictingLength(http) {
+      end(with: .transport(URLError(.badServerResponse)))
+      return
+    }
     let announced = Int(clamping: response.expectedContentLength)
     received.withLock {
       touch(&$0)
@@ -377,7 +382,7 @@ final class DataTaskCall: Sendable {
     if let error {
       return .failure(HTTPError(transportFailure: error))
     }
-    guard let http = response as? HTTPURLResponse else {
+    guard let http = response as? HTTPURLResponse, !hasConflictingLength(http) else {
       return .failure(.transport(URLError(.badServerResponse)))
     }
     // URLSession hands headers over as a dictionary: the wire order is lost, and repeated
@@ -395,5 +400,16 @@ final class DataTaskCall: Sendable {
     let headers = HTTPHeaders(keyed.map(\.field))
     return .success(
       HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data(), url: http.url))
+  }
+
+  /// Whether the head carries `Content-Length` values that differ (`5, 10`: two fields,
+  /// which URLSession joins), which RFC 9112 §6.3 makes an unrecoverable error: the body's
+  /// end cannot be known, and a proxy and a client may disagree on it (response smuggling).
+  /// Repeated equal values (`5, 5`) are one length.
+  static func hasConflictingLength(_ response: HTTPURLResponse) -> Bool {
+    guard let value = response.value(forHTTPHeaderField: "Content-Length"), value.contains(",")
+    else { return false }
+    let values = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    return Set(values).count > 1
   }
 }

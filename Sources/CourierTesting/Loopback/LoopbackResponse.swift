@@ -117,6 +117,26 @@ public final class LoopbackResponse: Sendable {
     try finishStream()
   }
 
+  // MARK: - Anything at all
+
+  /// Writes `bytes` to the connection exactly as given, then closes it: for responses no
+  /// well-behaved server sends (two `Content-Length` fields that disagree, a malformed head),
+  /// to see what a client makes of them. Throws if the response was already started.
+  ///
+  /// ```swift
+  /// try await response.sendRaw(Data("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 10\r\n\r\n0123456789".utf8))
+  /// ```
+  public func sendRaw(_ bytes: Data) async throws {
+    try advance { state in
+      guard case .pending = state.phase else {
+        throw LoopbackError("sendRaw(_:) called after the response was started")
+      }
+      state.phase = .aborted
+    }
+    defer { connection.close() }
+    try connection.send(bytes)
+  }
+
   // MARK: - The connection
 
   /// Closes the TCP connection at once, e.g. mid-body after `writeHead(contentLength: 1000)`

@@ -1,0 +1,152 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A server that goes quiet mid-body must not hold a request forever, whatever its kind and
+/// although it has no deadline. Each stalled server waits for the client to go away, so a
+/// missing idle timeout shows as a watchdog failure, never as a slow pass. That activity
+/// moves the timeout on is tested without a clock, in DataTaskCallTests: on a busy 2-core
+/// machine a paced server here can itself stall for seconds.
+@Suite("The idle timeout ends any request whose server goes quiet", .timeLimit(.minutes(1)))
+struct IdleTimeoutTests {
+  static let idle = Duration.milliseconds(300)
+
+  /// Sends a head announcing 1,000 bytes and 10 of them, then nothing until the client
+  /// leaves, which fires `left`.
+  static func stalling(left: Signal = Signal()) throws -> LoopbackServer {
+    try LoopbackServer { _, response in
+      try await response.writeHead(contentLength: 1000)
+      try await response.write(Data("0123456789".utf8))
+      await response.clientDisconnected()
+      left.fire()
+    }
+  }
+
+  /// A client with no deadline of its own and a short idle timeout.
+  static func client(_ server: LoopbackServer, transport: (any HTTPTransport)? = nil)
+    -> HTTPClient
+  {
+    var configuration = HTTPClient.Configuration()
+    configuration.timeout = nil
+    configuration.idleTimeout = idle
+    return HTTPClient(baseURL: server.baseURL, configuration: configuration, transport: transport)
+  }
+
+  /// Expects `operation` to end with `timedOut` before the watchdog gives up.
+  func expectTimedOut(
+    _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ operation: @escaping @Sendable () async throws -> Void
+  ) async {
+    let outcome = await watched(within: .seconds(20), sourceLocation: sourceLocation) {
+      do {
+        try await operation()
+        return "finished"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(outcome == "\(HTTPError.timedOut)", "\(label)", sourceLocation: sourceLocation)
+  }
+
+  @Test("it is on by default: 60 seconds for the client, inherited by transfers")
+  func defaults() {
+    #expect(HTTPClient.Configuration().idleTimeout == .seconds(60))
+    #expect(TransferOptions().idleTimeout == nil)
+  }
+
+  @Test("send with no deadline ends timedOut")
+  func send() async throws {
+    // (When the socket then closes is FoundationNetworking's business: its cancellation
+    // can lag libcurl's read loop by seconds on a busy machine; see README, Security.)
+    let server = try Self.stalling()
+    defer { server.stop() }
+    let client = Self.client(server)
+    await expectTimedOut("send") { _ = try await client.send(Request<Data>(path: "x")) }
+  }
+
+  @Test("a session of your own: ended too, from the task's byte counters")
+  func borrowedSession() async throws {
+    let server = try Self.stalling()
+    defer { server.stop() }
+    let session = URLSession(configuration: URLSessionTransport.defaultSessionConfiguration())
+    defer { session.finishTasksAndInvalidate() }
+    let client = Self.client(server, transport: URLSessionTransport(session: session))
+    await expectTimedOut("borrowed") { _ = try await client.send(Request<Data>(path: "x")) }
+  }
+
+  @Test("a byte stream throws timedOut while being read")
+  func bytes() async throws {
+    let server = try Self.stalling()
+    defer { server.stop() }
+    let client = Self.client(server)
+    // The head may come after the idle timeout on a busy machine: then `bytes` itself
+    // throws it, which is as right.
+    await expectTimedOut("bytes") {
+      for try await _ in try await client.bytes(Request<Data>(path: "x")) {}
+    }
+  }
+
+  @Test("a transfer's own idle timeout wins over the client's")
+  func transferOption() async throws {
+    let server = try Self.stalling()
+    defer { server.stop() }
+    let client = HTTPClient(baseURL: server.baseURL)  // 60 seconds
+    await expectTimedOut("bytes") {
+      let options = TransferOptions(idleTimeout: Self.idle)
+      for try await _ in try await client.bytes(Request<Data>(path: "x"), options: options) {}
+    }
+  }
+
+  @Test("a download ends timedOut and leaves no file")
+  func download() async throws {
+    let server = try Self.stalling()
+    defer { server.stop() }
+    let client = Self.client(server)
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    await expectTimedOut("download") {
+      _ = try await client.download(Request<Data>(path: "x"), to: scratch.file("f")).finished()
+    }
+    #expect(scratch.contents.isEmpty)
+  }
+
+  @Test("an event stream reconnects after it, with Last-Event-ID, as after a drop")
+  func events() async throws {
+    // Every connection without Last-Event-ID gets event 1 and then silence; the one that
+    // names it gets a 204, which ends the sequence. (On a busy machine a first connection may
+    // idle out before event 1 arrives; it is then sent again, so the outcome is the same.)
+    let lastIDs = Locked<[String]>([])
+    let server = try LoopbackServer { request, response in
+      let lastID = request.headers["Last-Event-ID"] ?? "-"
+      lastIDs.withLock { $0.append(lastID) }
+      guard lastID == "-" else {
+        try await response.send(status: 204)
+        return
+      }
+      try await response.writeHead(headers: ["Content-Type": "text/event-stream"])
+      try await response.write(Data("id: 1\ndata: first\n\n".utf8))
+      await response.clientDisconnected()  // then silence
+    }
+    defer { server.stop() }
+    let client = Self.client(server)
+    let events = await watched(within: .seconds(20)) {
+      var data: [String] = []
+      let stream = client.events(
+        Request<Data>(path: "feed"), reconnection: ReconnectionPolicy(delay: .milliseconds(1)))
+      do {
+        for try await event in stream { data.append(event.data) }
+      } catch {
+        data.append("\(error)")
+      }
+      return data
+    }
+    #expect(events == ["first"])
+    #expect(lastIDs.withLock { $0 }.suffix(2) == ["-", "1"])
+  }
+}

@@ -1,0 +1,59 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Responses no server should send are refused", .timeLimit(.minutes(1)))
+struct MalformedResponseTests {
+  /// A server that writes `wire` as its whole response.
+  func raw(_ wire: String) throws -> LoopbackServer {
+    try LoopbackServer { _, response in try await response.sendRaw(Data(wire.utf8)) }
+  }
+
+  static let conflicting =
+    "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 10\r\nConnection: close\r\n\r\n"
+    + "0123456789"
+
+  @Test("two Content-Length fields that disagree are badServerResponse (RFC 9112 §6.3)")
+  func conflictingLengths() async throws {
+    let server = try raw(Self.conflicting)
+    defer { server.stop() }
+    let client = HTTPClient(baseURL: server.baseURL)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "x"))
+    }
+    #expect(error == .transport(URLError(.badServerResponse)), "\(String(describing: error))")
+  }
+
+  @Test("streams and downloads refuse them too")
+  func conflictingLengthsStreamed() async throws {
+    let server = try raw(Self.conflicting)
+    defer { server.stop() }
+    let client = HTTPClient(baseURL: server.baseURL)
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let streamed = await #expect(throws: HTTPError.self) {
+      for try await _ in try await client.bytes(Request<Data>(path: "x")) {}
+    }
+    #expect(streamed == .transport(URLError(.badServerResponse)))
+    let downloaded = await #expect(throws: HTTPError.self) {
+      try await client.download(Request<Data>(path: "x"), to: scratch.file("f")).finished()
+    }
+    #expect(downloaded == .transport(URLError(.badServerResponse)))
+    #expect(scratch.contents.isEmpty)
+  }
+
+  @Test("the same length repeated is one length (the good path beside it)")
+  func repeatedLength() async throws {
+    let server = try raw(
+      "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+    defer { server.stop() }
+    let body = try await HTTPClient(baseURL: server.baseURL).send(Request<String>(path: "x"))
+    #expect(body == "hello")
+  }
+}
