@@ -51,6 +51,7 @@ let package = Package(
     .executableTarget(name: "ConnectionsPerHost", dependencies: courier),
     .executableTarget(name: "VersusRaw", dependencies: courier),
     .executableTarget(name: "Profile", dependencies: courier),
+    .executableTarget(name: "Limits", dependencies: courier),
   ],
   swiftLanguageModes: [.v6]
 )

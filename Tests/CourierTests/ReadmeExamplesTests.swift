@@ -169,4 +169,55 @@ extension ReadmeExamplesTests {
       return
     }
   }
+
+  struct ClientID: Middleware {
+    let id: String
+    func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+      -> HTTPResponse
+    {
+      var request = request
+      if request.isToClientOrigin {
+        request.urlRequest.setValue(id, forHTTPHeaderField: "X-Client")
+        request.markCredential("X-Client")  // redacted everywhere, never sent to another origin
+      }
+      return try await next(request)
+    }
+  }
+
+  @Test("Security: a middleware's marked credential is sent home and redacted in errors")
+  func markedCredential() async throws {
+    let stub = StubTransport().fallback { request throws(HTTPError) in
+      // An API that echoes what it got into its error body.
+      StubResponse(
+        status: 400, text: "bad client \(request.value(forHTTPHeaderField: "X-Client") ?? "-")")
+    }
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [ClientID(id: "id-SECRET")]
+    let client = HTTPClient(
+      baseURL: URL(string: "https://api.example.com")!, configuration: configuration,
+      transport: stub)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<String>(path: "x"))
+    }
+    #expect(error?.response?.text == "bad client id-SECRET")
+    #expect(
+      error.map { "\($0)" }?.contains("bad client <redacted>") == true,
+      "\(String(describing: error))")
+  }
+
+  @Test("Timeouts: the idle timeout snippet")
+  func idleTimeoutSnippet() async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "data: x\n\n") }
+    let feed = Request<Data>(path: "feed")
+    var configuration = HTTPClient.Configuration()
+    configuration.timeout = .seconds(30)  // the whole request, from call to last byte
+    configuration.idleTimeout = .seconds(10)  // no byte for 10 s: timedOut, even mid-download
+    let client = HTTPClient(
+      baseURL: URL(string: "https://api.example.com")!, configuration: configuration,
+      transport: stub)
+    let stream = try await client.bytes(feed, options: TransferOptions(idleTimeout: .seconds(90)))
+    var body = Data()
+    for try await chunk in stream { body.append(chunk) }
+    #expect(body == Data("data: x\n\n".utf8))
+  }
 }

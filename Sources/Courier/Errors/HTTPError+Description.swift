@@ -55,8 +55,10 @@ extension HTTPError: CustomStringConvertible {
     // Scrubbed with some bytes past the cut, so that a secret straddling it goes whole.
     let longer = String(decoding: body.prefix(shown + 4096), as: UTF8.self)
     let scrubbed = credentials.scrub(longer)
-    let flat = String(scrubbed.prefix(text.count)).replacingOccurrences(of: "\n", with: " ")
-    return ": " + flat + (scrubbed.count > text.count || body.count > shown ? "…" : "")
+    let whole = body.count <= shown
+    let flat = String(whole ? Substring(scrubbed) : scrubbed.prefix(shown))
+      .replacingOccurrences(of: "\n", with: " ")
+    return ": " + flat + (whole ? "" : "…")
   }
 
   static func name(of code: URLError.Code) -> String {
