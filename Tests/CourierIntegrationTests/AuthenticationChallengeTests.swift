@@ -8,16 +8,6 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Gives "old" until refreshed, then "new".
-actor RotatingToken: CredentialProvider {
-  private var current = "old"
-  func token() async throws(HTTPError) -> String { current }
-  func refresh() async throws(HTTPError) -> String {
-    current = "new"
-    return current
-  }
-}
-
 /// A 401 with an authentication challenge reaches the caller at once. FoundationNetworking
 /// 6.3.1 left a task suspended forever on an unanswered Basic challenge; each test would
 /// then hang until its watchdog gives up (the client's 60-second timeout is longer).
@@ -28,11 +18,11 @@ struct AuthenticationChallengeTests {
     #"Digest realm="courier", nonce="abc""#, #"Bearer realm="courier""#,
   ]
 
-  /// A server that challenges every request with `challenge`, unless it carries
-  /// `Authorization: Bearer new`.
+  /// A server that challenges every request with `challenge`, unless it carries the token
+  /// that `SecretProvider` gives once refreshed.
   func challenger(_ challenge: String) throws -> LoopbackServer {
     try LoopbackServer { request, response in
-      if request.headers["Authorization"] == "Bearer new" {
+      if request.headers["Authorization"] == "Bearer bearer-SECRET-2" {
         try await response.send(text: "welcome")
       } else {
         try await response.send(
@@ -84,7 +74,7 @@ struct AuthenticationChallengeTests {
     let server = try challenger(challenge)
     defer { server.stop() }
     var configuration = HTTPClient.Configuration()
-    configuration.middleware = [BearerAuthentication(provider: RotatingToken())]
+    configuration.middleware = [BearerAuthentication(provider: SecretProvider())]
     let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
     let answer = await watched(within: .seconds(20)) {
       try? await client.send(Request<String>(path: "private"))
@@ -109,10 +99,10 @@ struct AuthenticationChallengeTests {
         Request<String>(method: .post, path: "u", body: .data(Data("x".utf8)))
       ).finished()
     }
-    let session = URLSession(configuration: URLSessionTransport.defaultSessionConfiguration())
-    defer { session.finishTasksAndInvalidate() }
+    let own = OwnSession()
+    defer { own.invalidate() }
     let borrowed = HTTPClient(
-      baseURL: server.baseURL, transport: URLSessionTransport(session: session))
+      baseURL: server.baseURL, transport: own.transport)
     await expect401("borrowed session") {
       _ = try await borrowed.send(Request<String>(path: "private"))
     }

@@ -74,9 +74,9 @@ struct IdleTimeoutTests {
   func borrowedSession() async throws {
     let server = try Self.stalling()
     defer { server.stop() }
-    let session = URLSession(configuration: URLSessionTransport.defaultSessionConfiguration())
-    defer { session.finishTasksAndInvalidate() }
-    let client = Self.client(server, transport: URLSessionTransport(session: session))
+    let own = OwnSession()
+    defer { own.invalidate() }
+    let client = Self.client(server, transport: own.transport)
     await expectTimedOut("borrowed") { _ = try await client.send(Request<Data>(path: "x")) }
   }
 

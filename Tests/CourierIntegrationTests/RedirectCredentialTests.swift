@@ -121,11 +121,11 @@ struct RedirectCredentialTests {
     let elsewhere = try landing()
     defer { elsewhere.stop() }
     let target = elsewhere.baseURL.appendingPathComponent("landing").absoluteString
-    let session = URLSession(configuration: URLSessionTransport.defaultSessionConfiguration())
-    defer { session.finishTasksAndInvalidate() }
+    let own = OwnSession()
+    defer { own.invalidate() }
     let answer = try await landed(
       status: status, method: .get, target: target,
-      transport: URLSessionTransport(session: session))
+      transport: own.transport)
     #expect(answer == "GET X-Trace", "\(status): \(answer)")
   }
 

@@ -97,10 +97,10 @@ struct RedirectSchemeTests {
   func borrowedSession() async throws {
     let server = try redirector(to: { _ in "file:///etc/passwd" }, status: 302)
     defer { server.stop() }
-    let session = URLSession(configuration: URLSessionTransport.defaultSessionConfiguration())
-    defer { session.finishTasksAndInvalidate() }
+    let own = OwnSession()
+    defer { own.invalidate() }
     let client = HTTPClient(
-      baseURL: server.baseURL, transport: URLSessionTransport(session: session))
+      baseURL: server.baseURL, transport: own.transport)
     await expectRefused("borrowed session") {
       _ = try await client.send(Request<String>(path: "start"))
     }

@@ -14,17 +14,19 @@ import Foundation
 final class DataTaskCall: Sendable {
   typealias Continuation = CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>
 
-  private enum State {
+  // `state`, `received`, `touch` and `runningTask` are internal only so that the
+  // call's other files (DataTaskCall+Timeouts, DataTaskCall+Result) can use them.
+  enum State {
     case waiting
     case running(Continuation, URLSessionTask)
     case endedBeforeStart(HTTPError)
     case finished
   }
 
-  private let state = Locked(State.waiting)
+  let state = Locked(State.waiting)
 
   /// What a delegate-driven task has received so far.
-  private struct Received {
+  struct Received {
     var response: URLResponse?
     var body = Data()
     /// Body bytes received since the last head, kept or handed on.
@@ -50,7 +52,7 @@ final class DataTaskCall: Sendable {
     var declinedChallenge: URLResponse?
   }
 
-  private let received: Locked<Received>
+  let received: Locked<Received>
 
   /// The largest body accepted, in bytes, or `nil` for any.
   let maximumBytes: Int?
@@ -87,73 +89,6 @@ final class DataTaskCall: Sendable {
     self.credentials = credentials
     self.deadline = deadline
     idleNanoseconds = idleTimeout.map(Self.nanoseconds)
-  }
-
-  /// `duration` in nanoseconds: 0 when not positive, `.max` when too long to count.
-  static func nanoseconds(_ duration: Duration) -> UInt64 {
-    guard duration > .zero else { return 0 }
-    let (seconds, attoseconds) = duration.components
-    let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-    return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
-  }
-
-  // MARK: - Deadline and idle timeout
-
-  /// When the timer must first look at this call: its deadline or the end of its first idle
-  /// period, whichever comes first; `nil` when it has neither.
-  func firstWake() -> UInt64? {
-    let idleEnd = idleNanoseconds.map { received.withLock { $0.lastActivity } &+ $0 }
-    switch (deadline, idleEnd) {
-    case (let deadline?, let idleEnd?): return min(deadline, idleEnd)
-    case (let deadline?, nil): return deadline
-    case (nil, let idleEnd?): return idleEnd
-    case (nil, nil): return nil
-    }
-  }
-
-  /// The timer's look at the call at `now`: past the deadline, or idle for the whole idle
-  /// timeout, the call ends with ``HTTPError/timedOut`` and this returns `nil`; otherwise it
-  /// returns when to look again.
-  ///
-  /// Bytes seen one chunk at a time mark activity as they come; for tasks whose chunks
-  /// Courier does not see, the task's byte counters are compared with the last look, so a
-  /// stall there is noticed within twice the idle timeout.
-  func timerFired(now: UInt64) -> UInt64? {
-    let ended = state.withLock {
-      switch $0 {
-      case .waiting, .running: false
-      case .endedBeforeStart, .finished: true
-      }
-    }
-    if ended { return nil }
-    guard let idle = idleNanoseconds, deadline.map({ now < $0 }) ?? true else {
-      end(with: .timedOut)
-      return nil
-    }
-    let counters = runningTask.map { $0.countOfBytesReceived &+ $0.countOfBytesSent } ?? 0
-    let lastActivity = received.withLock { received in
-      if counters != received.countersSeen {
-        received.countersSeen = counters
-        received.lastActivity = max(received.lastActivity, now)
-      }
-      return received.lastActivity
-    }
-    guard now < lastActivity &+ idle else {
-      end(with: .timedOut)
-      return nil
-    }
-    return min(lastActivity &+ idle, deadline ?? .max)
-  }
-
-  /// A byte moved: the idle period starts again.
-  private func touch(_ received: inout Received) {
-    guard idleNanoseconds != nil else { return }
-    received.lastActivity = DispatchTime.now().uptimeNanoseconds
-  }
-
-  /// The task, while the caller waits for it.
-  private var runningTask: URLSessionTask? {
-    state.withLock { if case .running(_, let task) = $0 { task } else { nil } }
   }
 
   /// Whether a response announcing this `Content-Length` (-1 when unknown) is too large.
@@ -374,42 +309,5 @@ final class DataTaskCall: Sendable {
     // URLSessionTask.cancel() takes URLSession's internal locks; never do that on the
     // thread that is cancelling a Swift task or firing a timer.
     DispatchQueue.global().async { task.cancel() }
-  }
-
-  static func result(data: Data?, response: URLResponse?, error: (any Error)?)
-    -> Result<HTTPResponse, HTTPError>
-  {
-    if let error {
-      return .failure(HTTPError(transportFailure: error))
-    }
-    guard let http = response as? HTTPURLResponse, !hasConflictingLength(http) else {
-      return .failure(.transport(URLError(.badServerResponse)))
-    }
-    // URLSession hands headers over as a dictionary: the wire order is lost, and repeated
-    // fields (Set-Cookie) arrive joined by ", ". Sorting by name makes equal responses
-    // compare equal.
-    // Each name is lowercased once, not twice per comparison; names are cast from the
-    // AnyHashable's base (a direct cast; `AnyHashable as? String` costs ~4x more).
-    var keyed: [(key: String, field: HTTPHeaders.Field)] = []
-    for (name, value) in http.allHeaderFields {
-      if let name = name.base as? String ?? name as? String, let value = value as? String {
-        keyed.append((name.lowercased(), HTTPHeaders.Field(name: name, value: value)))
-      }
-    }
-    keyed.sort { $0.key < $1.key }
-    let headers = HTTPHeaders(keyed.map(\.field))
-    return .success(
-      HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data(), url: http.url))
-  }
-
-  /// Whether the head carries `Content-Length` values that differ (`5, 10`: two fields,
-  /// which URLSession joins), which RFC 9112 §6.3 makes an unrecoverable error: the body's
-  /// end cannot be known, and a proxy and a client may disagree on it (response smuggling).
-  /// Repeated equal values (`5, 5`) are one length.
-  static func hasConflictingLength(_ response: HTTPURLResponse) -> Bool {
-    guard let value = response.value(forHTTPHeaderField: "Content-Length"), value.contains(",")
-    else { return false }
-    let values = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-    return Set(values).count > 1
   }
 }

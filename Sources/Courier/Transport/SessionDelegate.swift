@@ -86,16 +86,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     completionHandler:
       @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
-    #if canImport(FoundationNetworking)
-      // Linux, where every task challenge is HTTP authentication (no server-trust or
-      // client-certificate ones): declining is the only answer that ends the task.
+    let answer = ChallengeAnswer.platform
+    if answer.declines {
       call(for: task)?.declinedChallenge(of: challenge.failureResponse ?? task.response)
-      completionHandler(.cancelAuthenticationChallenge, nil)
-    #else
-      // Apple platforms: trust and certificates as the system decides; HTTP authentication
-      // with no stored credential delivers the 401.
-      completionHandler(.performDefaultHandling, nil)
-    #endif
+    }
+    completionHandler(answer.disposition, nil)
   }
 
   func urlSession(

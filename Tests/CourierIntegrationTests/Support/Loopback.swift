@@ -2,6 +2,10 @@ import Courier
 import CourierTesting
 import Foundation
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 struct Movie: Codable, Sendable, Equatable {
   var id: Int
   var title: String
@@ -59,5 +63,18 @@ extension HTTPError {
   var invalidRequestReason: String? {
     if case .invalidRequest(let reason) = self { return reason }
     return nil
+  }
+}
+
+/// A session of the test's own, as a user passes one to `URLSessionTransport(session:)`.
+/// Call `invalidate()` when done (`defer { own.invalidate() }`).
+struct OwnSession {
+  let session = URLSession(configuration: URLSessionTransport.defaultSessionConfiguration())
+
+  /// A transport over the session.
+  var transport: URLSessionTransport { URLSessionTransport(session: session) }
+
+  func invalidate() {
+    session.finishTasksAndInvalidate()
   }
 }
