@@ -25,7 +25,7 @@ struct DataTaskCallTests {
   @Test("cancelled before start: resumed with cancelled and no task is created")
   func cancelBeforeStart() async {
     let call = DataTaskCall()
-    call.cancel()
+    call.end(with: .cancelled)
     let made = Locked(0)
     let result = await withCheckedContinuation { continuation in
       call.start(continuation) {
@@ -54,14 +54,14 @@ struct DataTaskCallTests {
       let response = HTTPURLResponse(
         url: url, statusCode: 204, httpVersion: "HTTP/1.1", headerFields: ["A": "b"])
       call.complete(data: Data(), response: response, error: nil)
-      call.cancel()
+      call.end(with: .cancelled)
     }
     guard case .success(let response) = result else {
       Issue.record("\(result)")
       return
     }
-    #expect(response.status == 204)
-    #expect(response.headers["a"] == "b")
+    #expect(response.head.status == 204)
+    #expect(response.head.headers["a"] == "b")
   }
 
   @Test("cancelled while running: resumed at once with cancelled; the late completion is ignored")
@@ -74,7 +74,7 @@ struct DataTaskCallTests {
     }
     let result = await withCheckedContinuation { continuation in
       call.start(continuation) { task }
-      call.cancel()
+      call.end(with: .cancelled)
     }
     call.complete(data: nil, response: nil, error: URLError(.cancelled))
     guard case .failure(.cancelled) = result else {
@@ -120,7 +120,7 @@ struct DataTaskCallTests {
   func idleTimeout() async {
     let second: UInt64 = 1_000_000_000
     let start = DispatchTime.now().uptimeNanoseconds
-    let call = DataTaskCall(idleTimeout: .seconds(100))
+    let call = DataTaskCall(options: TransportOptions(idleTimeout: .seconds(100)))
     let first = call.firstWake() ?? 0
     #expect(first >= start + 100 * second && first <= start + 101 * second)
     // A chunk arrives; at the first wake the call is not idle, and names its next look.
@@ -142,7 +142,8 @@ struct DataTaskCallTests {
   @Test("a deadline ends the call at the first wake, active or not")
   func deadlineWins() {
     let now = DispatchTime.now().uptimeNanoseconds
-    let call = DataTaskCall(deadline: now + 5, idleTimeout: .seconds(100))
+    let call = DataTaskCall(
+      options: TransportOptions(idleTimeout: .seconds(100)), deadline: now + 5)
     #expect(call.firstWake() == now + 5)
     call.append(Data("x".utf8))
     #expect(call.timerFired(now: now + 5) == nil)

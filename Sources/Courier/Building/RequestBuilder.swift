@@ -4,8 +4,9 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Turns an endpoint into the exact `URLRequest` to send. Pure and synchronous: everything
-/// it needs is in the base URL and the configuration.
+/// Turns an endpoint into the exact request to send: the head as a `URLRequest` and the
+/// body apart. Pure and synchronous: everything it needs is in the base URL and the
+/// configuration.
 struct RequestBuilder: Sendable {
   let baseURL: URL
   let configuration: HTTPClient.Configuration
@@ -21,7 +22,7 @@ struct RequestBuilder: Sendable {
     baseOrigin = URLOrigin(baseURL)
   }
 
-  func urlRequest<E: Endpoint>(for endpoint: E) throws(HTTPError) -> URLRequest {
+  func request<E: Endpoint>(for endpoint: E) throws(HTTPError) -> TransportRequest {
     let method = endpoint.method
     guard !method.rawValue.isEmpty, method.rawValue.utf8.allSatisfy(HeaderValidation.isTokenByte)
     else {
@@ -86,16 +87,26 @@ struct RequestBuilder: Sendable {
         request.addValue(field.value, forHTTPHeaderField: field.name)
       }
     #endif
-    if let bodySource {
-      if let data = bodySource.inMemory {
-        request.httpBody = data
-      } else {
-        request.httpBodyStream = BodyInputStream(bodySource)
-        request.setValue(String(bodySource.length), forHTTPHeaderField: "Content-Length")
-      }
+    if let bodySource, bodySource.data == nil, let length = bodySource.length {
+      request.setValue(String(length), forHTTPHeaderField: "Content-Length")
     }
     if let timeout = endpoint.timeout ?? configuration.timeout {
       request.timeoutInterval = Self.transportTimeout(for: timeout)
+    }
+    return TransportRequest(head: request, body: bodySource)
+  }
+
+  /// The request as one `URLRequest`, for inspection: a body in memory as `httpBody`, one
+  /// from disk as an `httpBodyStream` that reads it.
+  func urlRequest<E: Endpoint>(for endpoint: E) throws(HTTPError) -> URLRequest {
+    let built = try request(for: endpoint)
+    var request = built.head
+    if let body = built.body {
+      if let data = body.data {
+        request.httpBody = data
+      } else if case .segments(let segments) = body.storage {
+        request.httpBodyStream = BodyInputStream(segments)
+      }
     }
     return request
   }

@@ -28,7 +28,7 @@ extension HTTPClient {
     /// has gone quiet. ``TransferOptions/idleTimeout`` overrides it for one transfer, and
     /// ``HTTPClient/events(_:reconnection:options:)`` reconnects after it as after a drop
     /// (an event stream that may rightly stay silent for longer needs a longer one).
-    /// ``URLSessionTransport`` enforces it, to the millisecond on every platform.
+    /// Transports enforce it (``URLSessionTransport`` to the millisecond on every platform).
     public var idleTimeout: Duration?
     /// Encodes `.json` bodies that name no encoder of their own.
     public var encoder: JSONEncoder
@@ -40,9 +40,9 @@ extension HTTPClient {
     public var acceptableStatusCodes: StatusCodes
     /// The largest response body accepted, in bytes; larger ones fail with
     /// ``HTTPError/responseTooLarge(limit:)``. 16 MiB by default; `nil` for no limit.
-    /// ``URLSessionTransport`` enforces it as bytes arrive (decoded bytes, after gzip): a
-    /// `Content-Length` over it fails before the body is read, and a longer body is cut off
-    /// at the limit; other transports are checked once they answer.
+    /// Transports enforce it as bytes arrive (decoded bytes, after gzip): a `Content-Length`
+    /// over it fails before the body is read, and a longer body is cut off at the limit; the
+    /// client counts again as it reads, so the limit holds on any transport.
     public var maximumResponseBytes: Int?
     /// The most requests this client has in flight at once; more wait their turn, first
     /// come, first served. `nil` (the default) for no limit. Time spent waiting does not
@@ -57,9 +57,16 @@ extension HTTPClient {
     /// The middleware every request passes through, outermost first; none by default.
     /// Usually: logging, then retries, then authentication (see ``Middleware``).
     public var middleware: [any Middleware]
-    /// Receives every request's ``HTTPEvent``s (started, retrying, finished, failed); `nil`
-    /// (the default) for none, which costs nothing. See ``HTTPEvent/makeStream(bufferingNewest:)``.
+    /// Receives every request's ``HTTPEvent``s (started, retrying, finished, failed) — sends,
+    /// pages, downloads, uploads, and each connection of a byte or event stream (finished
+    /// when its body has been delivered); `nil` (the default) for none, which costs
+    /// nothing. See ``HTTPEvent/makeStream(bufferingNewest:)``.
     public var observer: (@Sendable (HTTPEvent) -> Void)?
+    /// How requests follow redirects; `nil` (the default) for the transport's own policy
+    /// (``URLSessionTransport``'s `redirects`, 10 hops by default). Whatever the policy, a
+    /// redirect to another origin never carries a credential, and a target other than
+    /// `http` or `https` is refused.
+    public var redirects: RedirectPolicy?
     /// Header and query names whose values are credentials, besides those Courier
     /// recognises (`Authorization`, `Cookie`, names containing `auth`, `token`, `key`,
     /// `secret`, `password`, `session`…): shown as `<redacted>` in every error description,
@@ -81,8 +88,10 @@ extension HTTPClient {
       coalescesRequests: Bool = true,
       middleware: [any Middleware] = [],
       observer: (@Sendable (HTTPEvent) -> Void)? = nil,
-      redactedNames: Set<String> = []
+      redactedNames: Set<String> = [],
+      redirects: RedirectPolicy? = nil
     ) {
+      self.redirects = redirects
       self.headers = headers
       self.timeout = timeout
       self.idleTimeout = idleTimeout

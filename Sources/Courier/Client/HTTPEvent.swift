@@ -58,6 +58,18 @@ struct EventReporter: Sendable {
   let credentials: Credentials
   let start = ContinuousClock.now
 
+  /// The reporter of request number `id` to `url` (`nil` when it could not be built, which
+  /// the event shows as `(not built)`), with credential query items redacted.
+  init(
+    observer: @escaping @Sendable (HTTPEvent) -> Void, id: UInt64, method: HTTPMethod, url: URL?,
+    credentials: Credentials
+  ) {
+    self.observer = observer
+    self.credentials = credentials
+    let shown = url.map { credentials.describe($0) } ?? "(not built)"
+    request = HTTPEventRequest(id: id, method: method, url: shown)
+  }
+
   func started() {
     observer(.started(request))
   }
@@ -67,11 +79,13 @@ struct EventReporter: Sendable {
     observer(.retrying(request, attempt: attempt, status: status, error: error, wait: wait))
   }
 
-  func finished(_ response: HTTPResponse) {
+  /// The request ended with `response`, whose body had `bytes` bytes (in memory, in a
+  /// file or streamed).
+  func finished(_ response: HTTPResponse, bytes: Int) {
     observer(
       .finished(
         request, status: response.status, duration: ContinuousClock.now - start,
-        bytes: response.body.count, attempts: response.attempt))
+        bytes: bytes, attempts: response.attempt))
   }
 
   func failed(_ error: HTTPError) {

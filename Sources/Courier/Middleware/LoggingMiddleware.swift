@@ -65,7 +65,7 @@ public struct LoggingMiddleware: Middleware {
     let target = "\(request.method) \(Redaction.url(request.url, extra: redactedNames))"
     var out = "→ \(target) (attempt \(request.attempt))"
     if level >= .headers { out += describe(request.headers, redacting: redactedNames) }
-    if level >= .bodies { out += describe(request.urlRequest.httpBody, redacting: redactedNames) }
+    if level >= .bodies { out += describe(request.body, redacting: redactedNames) }
     sink(Redaction.scrub(out, secrets: secrets))
 
     let start = ContinuousClock.now
@@ -90,6 +90,15 @@ public struct LoggingMiddleware: Middleware {
     headers.fields.map {
       "\n    \($0.name): \(Redaction.headerValue($0.value, name: $0.name, extra: names))"
     }.joined()
+  }
+
+  private func describe(_ body: BodySource?, redacting names: Set<String>) -> String {
+    guard let body else { return "" }
+    guard let data = body.data else {
+      return
+        "\n    (a body read as it is sent, \(body.length.map { "\($0) bytes" } ?? "of unknown length"))"
+    }
+    return describe(data, redacting: names)
   }
 
   private func describe(_ body: Data?, redacting names: Set<String>) -> String {

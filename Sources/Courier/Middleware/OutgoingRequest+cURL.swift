@@ -22,7 +22,13 @@ extension OutgoingRequest {
       let value = Redaction.headerValue(field.value, name: field.name, extra: extra)
       lines.append("-H \(Self.quoted("\(field.name): \(value)"))")
     }
-    if let body = urlRequest.httpBody, !body.isEmpty {
+    if let file = body?.file {
+      lines.append("--data-binary \(Self.quoted("@" + file.path))")
+    } else if let body, body.data == nil {
+      lines.append(
+        "--data-binary @body.bin  # a streamed body of \(body.length.map { "\($0) bytes" } ?? "unknown length")"
+      )
+    } else if let body = body?.data, !body.isEmpty {
       if let text = Redaction.body(body, extra: extra) {
         let secrets = Redaction.secrets(in: urlRequest, extra: extra)
         lines.append("--data-binary \(Self.quoted(Redaction.scrub(text, secrets: secrets)))")
@@ -46,8 +52,9 @@ extension HTTPClient {
   public nonisolated func cURL<E: Endpoint>(for endpoint: E, redacting names: Set<String> = [])
     throws(HTTPError) -> String
   {
+    let built = try builder.request(for: endpoint)
     var request = OutgoingRequest(
-      urlRequest: try urlRequest(for: endpoint), options: endpoint.options)
+      urlRequest: built.head, body: built.body, options: endpoint.options)
     request.credentialNames = redactedNames
     return request.cURLDescription(redacting: names)
   }

@@ -4,11 +4,14 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// A request on its way through the middleware: the built `URLRequest` and what the
-/// endpoint asked for.
+/// A request on its way through the middleware: the built `URLRequest` (its head), its
+/// body, and what the endpoint asked for.
 public struct OutgoingRequest: Sendable {
-  /// The request as it will be sent.
+  /// The request head as it will be sent: method, URL, headers.
   public var urlRequest: URLRequest
+  /// The body, apart from ``urlRequest``: in memory, from disk, or a stream. (A body a
+  /// middleware sets as `urlRequest.httpBody` is sent when this is `nil`.)
+  public var body: BodySource?
   /// The endpoint's options, e.g. ``RequestOptions/noRetry``.
   public var options: RequestOptions
   /// The timeout for each attempt, or `nil` for none.
@@ -26,12 +29,15 @@ public struct OutgoingRequest: Sendable {
   /// ``markCredential(_:)``.
   public internal(set) var credentialNames: Set<String> = []
 
-  /// Creates an outgoing request, e.g. to test a middleware.
+  /// Creates an outgoing request, e.g. to test a middleware; a body given in `urlRequest`
+  /// (`httpBody`) becomes ``body`` unless `body` is given.
   public init(
-    urlRequest: URLRequest, options: RequestOptions = [], timeout: Duration? = nil,
-    attempt: Int = 1
+    urlRequest: URLRequest, body: BodySource? = nil, options: RequestOptions = [],
+    timeout: Duration? = nil, attempt: Int = 1
   ) {
-    self.urlRequest = urlRequest
+    let request = TransportRequest(head: urlRequest, body: body)
+    self.urlRequest = request.head
+    self.body = request.body
     self.options = options
     self.timeout = timeout
     self.attempt = attempt

@@ -13,9 +13,10 @@ import Foundation
 ///
 /// A reader that falls behind does not make memory grow without bound: past
 /// ``TransferOptions/bufferSize`` bytes, the backlog waits in a temporary file (URLSession
-/// on Linux cannot pause a transfer, so the sender cannot be slowed down). Breaking out of
-/// the loop, dropping the stream, or cancelling the reading task cancels the transfer and
-/// closes its connection. A stream is read once: a loop that ends early ends the stream.
+/// on Linux cannot pause a transfer, so the sender cannot be slowed down). The size limit
+/// (``TransferOptions/maximumBytes``) holds as bytes are read. Breaking out of the loop,
+/// dropping the stream, or cancelling the reading task cancels the transfer and closes its
+/// connection. A stream is read once: a loop that ends early ends the stream.
 public struct ByteStream: AsyncSequence, Sendable {
   /// A chunk of the body, as it arrived.
   public typealias Element = Data
@@ -24,11 +25,12 @@ public struct ByteStream: AsyncSequence, Sendable {
 
   /// Status, headers and URL of the response (its body is this stream).
   public let response: HTTPResponse
+  let body: ResponseBody
   let source: StreamSource
 
   /// Reads the chunks.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(source: source, reading: Reading(source))
+    Iterator(body: body.makeAsyncIterator(), reading: Reading(source))
   }
 
   /// The body's lines as UTF-8 text, split at LF, CRLF or CR, without their line ends.
@@ -36,20 +38,20 @@ public struct ByteStream: AsyncSequence, Sendable {
 
   /// Reads the chunks of a ``ByteStream``.
   public struct Iterator: AsyncIteratorProtocol {
-    let source: StreamSource
+    var body: ResponseBody.Iterator
     /// Cancels the transfer when the loop ends early (its iterator goes away).
     let reading: Reading
 
     /// The next chunk, or `nil` at the end of the body.
     public mutating func next() async throws(HTTPError) -> Data? {
-      try await source.buffer.next()
+      try await body.next(isolation: nil)
     }
 
     /// The next chunk, or `nil` at the end of the body.
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPError)
       -> Data?
     {
-      try await source.buffer.next()
+      try await body.next(isolation: actor)
     }
   }
 }
@@ -125,86 +127,27 @@ final class Reading: Sendable {
 
   deinit {
     source.cancel()
-    source.buffer.discard()
   }
 }
 
-/// What keeps a stream's transfer running: the task that feeds the buffer, cancelled (and
-/// the buffer's temporary file deleted) when the last reference to the stream goes away.
+/// What keeps a stream's transfer running: the task that runs the exchange (and reports
+/// it), cancelled when the last reference to the stream, or a loop over it, goes away.
 final class StreamSource: Sendable {
-  let buffer: ChunkBuffer
-  /// The transfer's task, and whether it was cancelled (perhaps before it was made).
-  private let task = Locked<(Task<Void, Never>?, cancelled: Bool)>((nil, false))
+  private let task: Task<Void, Never>
+  private let body: ResponseBody
 
-  init(buffer: ChunkBuffer) {
-    self.buffer = buffer
-  }
-
-  func run(_ task: Task<Void, Never>) {
-    let cancelled = self.task.withLock { state in
-      state.0 = task
-      return state.cancelled
-    }
-    if cancelled { task.cancel() }
+  init(task: Task<Void, Never>, body: ResponseBody) {
+    self.task = task
+    self.body = body
   }
 
   /// Cancels the transfer.
   func cancel() {
-    task.withLock { state in
-      state.cancelled = true
-      return state.0
-    }?.cancel()
+    body.cancel()
+    task.cancel()
   }
 
   deinit {
     cancel()
-    buffer.discard()
-  }
-}
-
-/// Receives a streamed response for a ``ByteStream``: the head once, then every chunk into
-/// the buffer.
-final class StreamReceiver: TransferReceiver {
-  private let buffer: ChunkBuffer
-  private let head = Locked<CheckedContinuation<HTTPResponse?, Never>?>(nil)
-  private let headSeen = Locked(false)
-
-  init(buffer: ChunkBuffer) {
-    self.buffer = buffer
-  }
-
-  /// Waits for the head; `nil` if the transfer ended without one.
-  func waitForHead(_ start: () -> Void) async -> HTTPResponse? {
-    await withCheckedContinuation { continuation in
-      head.withLock { $0 = continuation }
-      start()
-    }
-  }
-
-  /// The transfer ended: a head never seen is reported missing.
-  func ended() {
-    head.withLock { continuation in
-      continuation?.resume(returning: nil)
-      continuation = nil
-    }
-  }
-
-  func sent(_ bytes: Int64, of expected: Int64?) {}
-
-  func received(head response: HTTPResponse) throws(HTTPError) {
-    let first = headSeen.withLock { seen in
-      defer { seen = true }
-      return !seen
-    }
-    // A retry after the body has started would repeat bytes the reader already has.
-    guard first else { throw .transport(URLError(.networkConnectionLost)) }
-    head.withLock { continuation in
-      continuation?.resume(returning: response)
-      continuation = nil
-    }
-  }
-
-  func received(_ chunk: Data) throws(HTTPError) {
-    try buffer.append(chunk)
   }
 }

@@ -15,43 +15,52 @@ extension HTTPClient {
   /// for try await line in stream.lines { print(line) }
   /// ```
   ///
+  /// The request goes through the middleware and the concurrency limits like any other,
+  /// holding its permits until the body has been delivered, and reports to the observer
+  /// when it starts and when the body has ended.
+  ///
   /// - Throws: ``HTTPError`` before the body: `invalidRequest`, `transport`, `timedOut`,
   ///   `cancelled`, or `unacceptableStatus` with the start of the error body. Reading the
   ///   stream throws what ends the body early.
   public nonisolated func bytes<E: Endpoint>(
     _ endpoint: E, options: TransferOptions = TransferOptions()
   ) async throws(HTTPError) -> ByteStream {
-    try await bytes(endpoint, request: try urlRequest(for: endpoint), options: options)
+    try await bytes(endpoint, request: try builder.request(for: endpoint), options: options)
   }
 
-  /// Streams a built request: the transfer runs in a task that the stream owns.
+  /// Streams a built request: the exchange runs in a task that the stream owns, until the
+  /// body has been delivered.
   nonisolated func bytes<E: Endpoint>(
-    _ endpoint: E, request: URLRequest, options: TransferOptions
+    _ endpoint: E, request: TransportRequest, options: TransferOptions
   ) async throws(HTTPError) -> ByteStream {
-    let buffer = ChunkBuffer(memoryLimit: options.bufferSize)
-    let source = StreamSource(buffer: buffer)
-    let receiver = StreamReceiver(buffer: buffer)
-    let failure = Locked<HTTPError?>(nil)
-    let head = await withTaskCancellationHandler {
-      await receiver.waitForHead {
-        source.run(
-          Task {
-            do throws(HTTPError) {
-              _ = try await self.transfer(
-                endpoint, request: request, options: options, receiver: receiver)
-              buffer.finish(.success(()))
-            } catch {
-              failure.withLock { $0 = error }
-              buffer.finish(.failure(error))
-            }
-            receiver.ended()
-          })
+    let handoff = StreamHandoff()
+    let exchange = self.exchange(for: endpoint, options: options, use: .stream(handoff))
+    let task = Task {
+      do throws(HTTPError) {
+        try await perform(endpoint, exchange, request: request) { response throws(HTTPError) in
+          guard exchange.acceptable.contains(response.status) else {
+            throw .unacceptableStatus(response)
+          }
+        }
+      } catch {
+        handoff.fail(error)
       }
-    } onCancel: {
-      source.cancel()
     }
-    guard let head else { throw failure.withLock { $0 } ?? .cancelled }
-    return ByteStream(response: head, source: source)
+    let outcome = await withTaskCancellationHandler {
+      await handoff.value()
+    } onCancel: {
+      handoff.fail(.cancelled)
+      task.cancel()
+    }
+    switch outcome {
+    case .success(let response):
+      return ByteStream(
+        response: response.head, body: response.body,
+        source: StreamSource(task: task, body: response.body))
+    case .failure(let error):
+      task.cancel()
+      throw error
+    }
   }
 
   /// The endpoint's Server-Sent Events, parsed as they arrive (see
@@ -77,11 +86,11 @@ extension HTTPClient {
     let client = self
     return ServerSentEvents(reconnection: reconnection) {
       (lastEventID: String) async throws(HTTPError) -> ByteStream in
-      var request = try client.urlRequest(for: endpoint)
-      request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-      request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
+      var request = try client.builder.request(for: endpoint)
+      request.head.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+      request.head.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
       if !lastEventID.isEmpty {
-        request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
+        request.head.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
       }
       return try await client.bytes(endpoint, request: request, options: options)
     }

@@ -1,5 +1,5 @@
 /// The first of several racing outcomes; later ones are ignored. Whoever awaits `value()`
-/// is resumed exactly once, whether the outcome came before or after.
+/// (one waiter) is resumed exactly once, whether the outcome came before or after.
 package final class FirstOutcome<Value: Sendable>: Sendable {
   private enum State {
     case waiting
@@ -12,30 +12,44 @@ package final class FirstOutcome<Value: Sendable>: Sendable {
   /// A race with no outcome yet.
   package init() {}
 
-  /// Makes `value` the outcome unless another came first.
-  package func finish(_ value: Value) {
-    let continuation: CheckedContinuation<Value, Never>? = state.withLock { state in
+  /// Makes `value` the outcome unless another came first; returns whether it did.
+  @discardableResult
+  package func finish(_ value: Value) -> Bool {
+    let (won, continuation): (Bool, CheckedContinuation<Value, Never>?) = state.withLock {
+      state in
       switch state {
       case .waiting:
         state = .finished(value)
-        return nil
+        return (true, nil)
       case .awaited(let continuation):
         state = .finished(value)
-        return continuation
+        return (true, continuation)
       case .finished:
-        return nil
+        return (false, nil)
       }
     }
     continuation?.resume(returning: value)
+    return won
+  }
+
+  /// The outcome, if there is one yet.
+  package var finished: Value? {
+    state.withLock { if case .finished(let value) = $0 { value } else { nil } }
   }
 
   /// The first outcome, once there is one.
   package func value() async -> Value {
     await withCheckedContinuation { continuation in
       let ready: Value? = state.withLock { state in
-        if case .finished(let value) = state { return value }
-        state = .awaited(continuation)
-        return nil
+        switch state {
+        case .finished(let value):
+          return value
+        case .waiting:
+          state = .awaited(continuation)
+          return nil
+        case .awaited:
+          preconditionFailure("FirstOutcome awaited twice")
+        }
       }
       if let ready { continuation.resume(returning: ready) }
     }

@@ -10,12 +10,12 @@ import Foundation
 /// over the destination in one step when the body is complete, and deleted on every other
 /// path (error, status, cancellation).
 ///
-/// The body arrives either as a finished file from URLSession's download task
-/// (``URLSessionTransport``; see ``DownloadTask``), moved here, or as chunks from any other
-/// transport, written here as they come.
-final class DownloadFile: TransferReceiver {
-  private struct State {
-    var handle: FileHandle?
+/// The body arrives either as a file the transport wrote (``ResponseBody/init(file:)``,
+/// as ``URLSessionTransport``'s download tasks do), moved here, or as chunks, written here
+/// as they come. Only the download's own task writes, commits or discards; progress reports
+/// come from the transport's threads and are throttled under a lock.
+final class DownloadFile: Sendable {
+  private struct Progress {
     var completedBytes: Int64 = 0
     var expectedBytes: Int64?
     var reportedBytes: Int64 = -1
@@ -25,8 +25,8 @@ final class DownloadFile: TransferReceiver {
     /// 0.5 % or 256 KiB, whichever is more, and the end. (Each report wakes the loop, and
     /// URLSession's callbacks keep their chunk alive until they have run, so they must
     /// stay cheap.)
-    mutating func due(throttled: Bool = true) -> TransferProgress? {
-      let step = throttled ? max(256 * 1024, (expectedBytes ?? 0) / 200) : 1
+    mutating func due() -> TransferProgress? {
+      let step = max(256 * 1024, (expectedBytes ?? 0) / 200)
       guard
         completedBytes - reportedBytes >= step || completedBytes == expectedBytes
           || reportedBytes < 0
@@ -42,7 +42,7 @@ final class DownloadFile: TransferReceiver {
   /// The file being written.
   let temporaryURL: URL
   private let progress: @Sendable (TransferProgress) -> Void
-  private let state = Locked(State())
+  private let state = Locked(Progress())
 
   /// A download to `destination`, reporting progress to `progress`.
   ///
@@ -74,126 +74,72 @@ final class DownloadFile: TransferReceiver {
     self.progress = progress
   }
 
-  func sent(_ bytes: Int64, of expected: Int64?) {}
-
-  /// An acceptable response starts. A streamed body (a retry or redirect starting again)
-  /// starts from an empty file; a download task's head, which comes at the end, only
-  /// confirms the total.
-  func received(head: HTTPResponse) throws(HTTPError) {
-    let expected = head.headers["Content-Length"].flatMap { Int64($0) }
-    let restarted = state.withLock { state -> Result<TransferProgress?, HTTPError> in
-      guard !state.closed else { return .success(nil) }
-      state.expectedBytes = expected
-      if let handle = state.handle {
-        if case .failure(let error) = Self.writing({ try handle.truncate(atOffset: 0) }) {
-          return .failure(error)
-        }
-      } else if state.completedBytes > 0 {
-        return .success(nil)
-      }
-      state.completedBytes = 0
-      state.reportedBytes = -1
-      return .success(state.due())
-    }
-    if let now = try restarted.get() { progress(now) }
-  }
-
-  /// The file being written, created on the first chunk.
-  private func handle(_ state: inout State) -> Result<FileHandle, HTTPError> {
-    if let handle = state.handle { return .success(handle) }
-    guard FileManager.default.createFile(atPath: temporaryURL.path, contents: nil),
-      let handle = FileHandle(forWritingAtPath: temporaryURL.path)
-    else { return .failure(.transport(URLError(.cannotCreateFile))) }
-    state.handle = handle
-    return .success(handle)
-  }
-
-  func received(_ chunk: Data) throws(HTTPError) {
-    let now = state.withLock { state -> Result<TransferProgress?, HTTPError> in
-      guard !state.closed else { return .success(nil) }
-      let written = handle(&state).flatMap { handle in
-        Self.writing { try handle.write(contentsOf: chunk) }
-      }
-      if case .failure(let error) = written { return .failure(error) }
-      state.completedBytes += Int64(chunk.count)
-      return .success(state.due())
-    }
-    if let progress = try now.get() { self.progress(progress) }
-  }
-
-  /// A download task wrote this much to its own file.
-  func wrote(_ bytes: Int64, of expected: Int64?) {
+  /// The transport's report of bytes moved: received bytes are the download's progress.
+  /// (A new attempt, after a retry or redirect, counts from zero again.)
+  func report(_ report: TransportProgress) {
+    guard case .received(let bytes, let expected) = report else { return }
     let now = state.withLock { state -> TransferProgress? in
       guard !state.closed else { return nil }
-      if bytes < state.completedBytes { state.reportedBytes = -1 }  // a new attempt
+      if bytes < state.completedBytes { state.reportedBytes = -1 }
       state.completedBytes = bytes
-      if let expected { state.expectedBytes = expected }
-      return state.due(throttled: false)  // polled, ten times a second at most
+      state.expectedBytes = expected
+      return state.due()
     }
     if let now { progress(now) }
   }
 
-  /// A download task's finished file: moved to the temporary place (copied, if on another
-  /// file system), from where ``commit()`` renames it.
-  func received(file url: URL) throws(HTTPError) {
-    let moved = state.withLock { state -> Result<Void, HTTPError> in
-      guard !state.closed else { return .success(()) }
-      try? state.handle?.close()
-      state.handle = nil
+  /// Writes `body` to the temporary file, replacing what an earlier attempt wrote: moves
+  /// it there when the transport wrote it to disk, otherwise writes its chunks.
+  func write(_ body: ResponseBody) async throws(HTTPError) {
+    if let file = try body.takeFile() {
       do {
         try? FileManager.default.removeItem(at: temporaryURL)
-        try FileManager.default.moveItem(at: url, to: temporaryURL)
-        return .success(())
+        try FileManager.default.moveItem(at: file, to: temporaryURL)
       } catch {
-        return .failure(.transport(URLError(.cannotMoveFile)))
+        try? FileManager.default.removeItem(at: file)
+        throw .transport(URLError(.cannotMoveFile))
+      }
+      return
+    }
+    guard FileManager.default.createFile(atPath: temporaryURL.path, contents: nil),
+      let handle = FileHandle(forWritingAtPath: temporaryURL.path)
+    else { throw .transport(URLError(.cannotCreateFile)) }
+    defer { try? handle.close() }
+    for try await chunk in body {
+      do {
+        try handle.write(contentsOf: chunk)
+      } catch {
+        body.cancel()
+        throw .transport(URLError(.cannotWriteToFile))
       }
     }
-    try moved.get()
   }
 
-  /// Puts the complete file in place, replacing whatever was at the destination.
+  /// Puts the complete file in place, replacing whatever was at the destination, and
+  /// reports its final size.
   func commit() throws(HTTPError) {
-    let (handle, last) = state.withLock { state in
+    if !FileManager.default.fileExists(atPath: temporaryURL.path) {
+      // An empty body that never made a file.
+      _ = FileManager.default.createFile(atPath: temporaryURL.path, contents: nil)
+    }
+    let size =
+      (try? FileManager.default.attributesOfItem(atPath: temporaryURL.path)[.size] as? NSNumber)?
+      .int64Value ?? 0
+    let last = state.withLock { state -> TransferProgress? in
       state.closed = true
-      let last =
-        state.reportedBytes == state.completedBytes
-        ? nil
-        : TransferProgress(completedBytes: state.completedBytes, expectedBytes: state.expectedBytes)
-      return (state.handle, last)
+      guard state.reportedBytes != size else { return nil }
+      return TransferProgress(completedBytes: size, expectedBytes: state.expectedBytes ?? size)
     }
     if let last { progress(last) }
-    do {
-      try handle?.close()
-      if !FileManager.default.fileExists(atPath: temporaryURL.path) {
-        // An empty body that never made a file.
-        _ = FileManager.default.createFile(atPath: temporaryURL.path, contents: nil)
-      }
-      guard rename(temporaryURL.path, destination.path) == 0 else {
-        throw URLError(.cannotMoveFile)
-      }
-    } catch {
+    guard rename(temporaryURL.path, destination.path) == 0 else {
       discard()
       throw .transport(URLError(.cannotMoveFile))
     }
   }
 
-  /// Deletes the partial file; later chunks are ignored.
+  /// Deletes the partial file; later reports are ignored.
   func discard() {
-    let handle = state.withLock { state in
-      state.closed = true
-      defer { state.handle = nil }
-      return state.handle
-    }
-    try? handle?.close()
+    state.withLock { $0.closed = true }
     try? FileManager.default.removeItem(at: temporaryURL)
-  }
-
-  private static func writing(_ body: () throws -> Void) -> Result<Void, HTTPError> {
-    do {
-      try body()
-      return .success(())
-    } catch {
-      return .failure(.transport(URLError(.cannotWriteToFile)))
-    }
   }
 }

@@ -4,93 +4,66 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Sends one built request and returns the response: the layer below ``HTTPClient``.
+/// Sends one request and answers with the response head and its body as a stream: the only
+/// way anything reaches the network. Every kind of request ``HTTPClient`` makes — `send`,
+/// paging, downloads, uploads, byte and event streams — goes through this one method; a
+/// buffered call is the stream collected.
 ///
-/// ``URLSessionTransport`` is the real one; `CourierTesting` ships `StubTransport`. Writing
-/// your own takes one method — for example, a transport that answers from memory:
+/// ``URLSessionTransport`` is the default; `CourierTesting` ships `StubTransport`. A
+/// transport of your own often wraps another — for example, one that records what it sends:
 ///
 /// ```swift
-/// struct CannedTransport: HTTPTransport {
-///   let body: Data
-///   func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse {
-///     HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body, url: request.url)
+/// struct RecordingTransport: HTTPTransport {
+///   let base: any HTTPTransport
+///   let log: @Sendable (String) -> Void
+///
+///   func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+///     -> TransportResponse
+///   {
+///     log("\(request.method.rawValue) \(request.url?.path ?? "")")
+///     return try await base.send(request, options: options)
 ///   }
 /// }
-/// let client = HTTPClient(baseURL: url, transport: CannedTransport(body: json))
 /// ```
 ///
-/// A transport must return promptly with ``HTTPError/cancelled`` when the calling task is
-/// cancelled, and report failures as ``HTTPError`` (`transport`, `timedOut`, `cancelled`).
-/// Status codes are not its business: any response it receives is returned.
-///
-/// Deadlines come with ``send(_:deadline:)``, whose default implementation races
-/// ``send(_:)`` against a sleep and cancels the loser; a transport that can enforce
-/// deadlines more cheaply (as ``URLSessionTransport`` does) implements it too.
+/// What a transport must do (`TransportConformance` in `CourierTesting` checks each):
+/// - Return once the head has arrived (or, when ``TransportOptions/collectsBody`` is set,
+///   once the whole body has), with the body as a ``ResponseBody``: in memory, in a file it
+///   wrote (``TransportOptions/prefersFile``), or streamed through
+///   ``ResponseBody/makeStream(bufferSize:onStop:)`` and stopped when its reader stops.
+/// - Honour every limit in ``TransportOptions`` as bytes move: the deadline and the idle
+///   timeout (``HTTPError/timedOut``), the size limit (``HTTPError/responseTooLarge(limit:)``,
+///   before the body when `Content-Length` is over it), the redirect policy — with a
+///   redirect to another origin never carrying a credential header, a 307 or 308 sending
+///   the body again, and a target that is not `http` or `https` refused — and report
+///   progress.
+/// - Answer cancellation of the calling task at once with ``HTTPError/cancelled``, closing
+///   the connection, also while the body is read.
+/// - Report every failure as an ``HTTPError``; statuses are not its business: any response
+///   it receives is returned.
 public protocol HTTPTransport: Sendable {
-  /// Sends `request` and returns the whole response.
-  func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse
-
-  /// Sends `request`, failing with ``HTTPError/timedOut`` if the whole response has not
-  /// arrived by `deadline`.
-  func send(_ request: URLRequest, deadline: ContinuousClock.Instant) async throws(HTTPError)
-    -> HTTPResponse
-
-  /// Sends `request` and hands its upload progress, head and body to `receiver` as they
-  /// happen, returning the last head (its body empty) once the body has ended.
-  ///
-  /// The default implementation sends with ``send(_:)`` and hands over the whole body at
-  /// once; ``URLSessionTransport`` streams it.
-  func stream(_ request: URLRequest, to receiver: any TransferReceiver) async throws(HTTPError)
-    -> HTTPResponse
-
-  /// Sends `request` for a download: as ``stream(_:to:)``, except that the body may be
-  /// handed over as a file (``TransferReceiver/received(file:)``) with its progress
-  /// reported through ``TransferReceiver/wrote(_:of:)``.
-  ///
-  /// The default implementation streams; ``URLSessionTransport`` uses a download task, whose
-  /// body is written to disk by URLSession itself, so memory stays flat however fast the
-  /// network is.
-  func download(_ request: URLRequest, to receiver: any TransferReceiver) async throws(HTTPError)
-    -> HTTPResponse
+  /// Sends `request` within `options`' limits and returns the response head and body.
+  func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+    -> TransportResponse
 }
 
 extension HTTPTransport {
-  /// Streams, with ``stream(_:to:)``.
-  public func download(_ request: URLRequest, to receiver: any TransferReceiver)
+  /// Sends `request` (its body, if any, in `httpBody`) and collects the whole response,
+  /// within `options`' limits: a buffered exchange, for tests and one-off calls that need
+  /// no client.
+  ///
+  /// ```swift
+  /// let response = try await URLSessionTransport().send(URLRequest(url: healthURL))
+  /// print(response.status, response.text ?? "")
+  /// ```
+  public func send(_ request: URLRequest, options: TransportOptions = TransportOptions())
     async throws(HTTPError) -> HTTPResponse
   {
-    try await stream(request, to: receiver)
-  }
-
-  /// Sends with ``send(_:)``, then reports the whole upload as sent and hands the whole body
-  /// to `receiver` in one chunk.
-  public func stream(_ request: URLRequest, to receiver: any TransferReceiver)
-    async throws(HTTPError) -> HTTPResponse
-  {
-    try await sendWhole(request, to: receiver)
-  }
-
-  /// Sends with ``send(_:)`` and hands the outcome to `receiver` at once.
-  func sendWhole(_ request: URLRequest, to receiver: any TransferReceiver)
-    async throws(HTTPError) -> HTTPResponse
-  {
-    var head = try await send(request)
-    let body = head.body
-    head.body = Data()
-    let sent = request.bodyLength
-    receiver.sent(sent, of: sent)
-    try receiver.received(head: head)
-    if !body.isEmpty { try receiver.received(body) }
-    return head
-  }
-
-  /// Races ``send(_:)`` against the deadline: when time is up, the sending task is
-  /// cancelled and the caller gets ``HTTPError/timedOut``.
-  public func send(_ request: URLRequest, deadline: ContinuousClock.Instant) async throws(HTTPError)
-    -> HTTPResponse
-  {
-    try await Deadline.run(until: deadline) { () async throws(HTTPError) in
-      try await send(request)
-    }
+    var options = options
+    options.collectsBody = true
+    let response = try await send(TransportRequest(head: request), options: options)
+    var whole = response.head
+    whole.body = try await response.body.collect(upTo: options.maximumBytes)
+    return whole
   }
 }

@@ -6,20 +6,44 @@ import Foundation
 /// ```swift
 /// StubResponse.json(#"{"page":1,"results":[]}"#)
 /// StubResponse(status: 404, text: "not found")
+/// StubResponse.chunks([part1, part2], every: .milliseconds(10), thenFailing: .transport(URLError(.networkConnectionLost)))
 /// ```
 public struct StubResponse: Sendable {
   /// The status code.
   public var status: Int
   /// The response headers.
   public var headers: HTTPHeaders
-  /// The body bytes.
-  public var body: Data
+  /// The body bytes (all the chunks, joined).
+  public var body: Data {
+    get { chunks.count == 1 ? chunks[0] : chunks.reduce(into: Data()) { $0.append($1) } }
+    set { chunks = [newValue] }
+  }
+  /// The body as it is delivered: these chunks, in order.
+  public var chunks: [Data]
+  /// How long the stub waits before each chunk; `nil` for not at all.
+  public var chunkDelay: Duration?
+  /// The error the body ends with after its chunks (a dropped connection); `nil` for a
+  /// body that ends normally.
+  public var failure: HTTPError?
 
   /// A response with raw bytes.
   public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
     self.status = status
     self.headers = headers
-    self.body = body
+    chunks = [body]
+  }
+
+  /// A response whose body is delivered as `chunks`, each after `delay`, then ends — with
+  /// `failure` when given, as a connection dropped mid-body.
+  public static func chunks(
+    _ chunks: [Data], status: Int = 200, headers: HTTPHeaders = HTTPHeaders(),
+    every delay: Duration? = nil, thenFailing failure: HTTPError? = nil
+  ) -> StubResponse {
+    var response = StubResponse(status: status, headers: headers)
+    response.chunks = chunks
+    response.chunkDelay = delay
+    response.failure = failure
+    return response
   }
 
   /// A `text/plain` response.

@@ -19,6 +19,13 @@ import Foundation
 ///
 /// Each stub is its own value with its own record, so tests using stubs run in parallel.
 /// A request that matches no route gets a 404 whose body names the request.
+///
+/// It keeps the transport contract as a real transport does, so that what a client does
+/// with a slow, large or broken answer can be tested in memory: a ``StubResponse`` can
+/// stream its body in chunks and drop mid-body, and the stub honours the request's
+/// deadline and idle timeout (``HTTPError/timedOut``), its size limit
+/// (``HTTPError/responseTooLarge(limit:)``, before the body when `Content-Length` is over
+/// it), cancellation, and reports progress.
 public struct StubTransport: HTTPTransport {
   /// Answers a request.
   public typealias Handler = @Sendable (URLRequest) async throws(HTTPError) -> StubResponse
@@ -31,6 +38,7 @@ public struct StubTransport: HTTPTransport {
 
   private var routes: [Route] = []
   private let recorder = Locked<[URLRequest]>([])
+  private let timer = DeadlineTimer()
 
   /// How long each request waits before it is answered; the wait ends with
   /// ``HTTPError/cancelled`` when the calling task is cancelled.
@@ -72,31 +80,42 @@ public struct StubTransport: HTTPTransport {
     return copy
   }
 
-  /// Records the request, waits for `delay`, and answers from the first matching route.
+  /// Records the request, waits for `delay`, and answers from the first matching route,
+  /// within `options`' limits.
   ///
   /// A body streamed from disk (`.file`, a multipart form with files) is read into the
   /// recorded request's `httpBody`, so handlers and tests can look at it.
-  public func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse {
-    let request = try request.withBodyInMemory()
-    recorder.withLock { $0.append(request) }
-    if let delay {
-      do {
-        try await Task.sleep(for: delay)
-      } catch {
-        throw .cancelled
-      }
+  public func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+    -> TransportResponse
+  {
+    var recorded = request.head
+    if let body = request.body {
+      let data = try await body.collect()
+      recorded.httpBody = data
+      options.progress?(.sent(Int64(data.count), of: Int64(data.count)))
     }
-    guard !Task.isCancelled else { throw .cancelled }
+    recorder.withLock { $0.append(recorded) }
+    let delay = self.delay
+    let handler = self.handler(for: recorded)
+    let request = recorded
+    return try await StubExchange(options: options, timer: timer).run {
+      exchange throws(HTTPError) in
+      try await exchange.wait(delay)
+      try await exchange.answer(try await handler(request), url: request.url)
+    }
+  }
+
+  /// The first matching route's handler, or one answering 404 with a body that names the
+  /// request.
+  private func handler(for request: URLRequest) -> Handler {
     let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
     let path = request.url?.path ?? "/"
-    let stub: StubResponse
     if let route = routes.first(where: { matches($0, method: method, path: path) }) {
-      stub = try await route.handler(request)
-    } else {
-      stub = StubResponse(status: 404, text: "StubTransport has no route for \(method) \(path)")
+      return route.handler
     }
-    return HTTPResponse(
-      status: stub.status, headers: stub.headers, body: stub.body, url: request.url)
+    return { _ throws(HTTPError) in
+      StubResponse(status: 404, text: "StubTransport has no route for \(method) \(path)")
+    }
   }
 
   private func matches(_ route: Route, method: HTTPMethod, path: String) -> Bool {

@@ -49,8 +49,10 @@ struct RefusingTransport: HTTPTransport {
 
   var sentCount: Int { stub.requests.count }
 
-  func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse {
-    _ = try await stub.send(request)
+  func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+    -> TransportResponse
+  {
+    _ = try await stub.send(request, options: options)
     throw .transport(URLError(.unsupportedURL))
   }
 }

@@ -55,10 +55,13 @@ private func decodeAll(callers: Int) async throws {
 /// A transport that answers every request with the fixture page and records nothing (unlike
 /// `StubTransport`, which appends every request to a locked array).
 private struct CannedTransport: HTTPTransport {
-  func send(_ request: URLRequest) async throws(HTTPError) -> HTTPResponse {
-    HTTPResponse(
-      status: 200, headers: ["Content-Type": "application/json"], body: MoviePage.body,
-      url: request.url)
+  func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+    -> TransportResponse
+  {
+    TransportResponse(
+      HTTPResponse(
+        status: 200, headers: ["Content-Type": "application/json"], body: MoviePage.body,
+        url: request.url))
   }
 }
 

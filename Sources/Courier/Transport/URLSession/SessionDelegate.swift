@@ -4,23 +4,19 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The delegate of a session that ``URLSessionTransport`` owns: collects each data task's
-/// response and body into its ``DataTaskCall``, and decides on redirects.
+/// The delegate of a session that ``URLSessionTransport`` owns (and, by way of
+/// ``TaskDelegate``, of each task on a session it borrows): hands each task's callbacks to
+/// its ``DataTaskCall``, and decides on redirects by the call's policy and credential rule.
 ///
 /// FoundationNetworking follows redirects of completion-handler tasks without asking any
-/// delegate, so the transport runs delegate-driven tasks to keep credentials home.
+/// session delegate, so the transport runs delegate-driven tasks to keep credentials home.
 ///
 /// `@unchecked Sendable`: its only state, `calls`, is a lock-guarded box.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   private let calls = Locked<[Int: DataTaskCall]>([:])
-  let redirects: RedirectPolicy
   /// Called with each leftover download file deleted after a failure (see
   /// ``DownloadTask``); for tests.
   let onLeftoverRemoved = Locked<(@Sendable (URL) -> Void)?>(nil)
-
-  init(redirects: RedirectPolicy) {
-    self.redirects = redirects
-  }
 
   /// Routes `task`'s callbacks to `call`; done before the task is resumed.
   func register(_ call: DataTaskCall, for task: URLSessionTask) {
@@ -40,17 +36,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
-    guard let call = call(for: dataTask) else {
-      completionHandler(.allow)
-      return
-    }
-    call.receive(response)
+    // Always allowed: FoundationNetworking never completes a task told `.cancel` here, so a
+    // call that refuses the response (too large) ends itself and cancels the task.
     completionHandler(.allow)
-    if call.refuses(expectedLength: response.expectedContentLength), let limit = call.maximumBytes {
-      // Refused before the body is read. (FoundationNetworking never completes a task told
-      // `.cancel` here, so the call ends and cancels the task as a cancellation does.)
-      call.end(with: .responseTooLarge(limit: limit))
-    }
+    call(for: dataTask)?.receive(response)
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -68,7 +57,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
     let call = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-    call?.finishReceiving(error: error)
+    call?.complete(data: nil, response: task.response, error: error)
   }
 
   /// Answers every challenge, so that none leaves a task waiting: a server-trust or
@@ -98,10 +87,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
-    let call = call(for: task)
+    guard let call = call(for: task) else {
+      completionHandler(nil)  // not Courier's task: not followed
+      return
+    }
     // Checked on the raw Location: FoundationNetworking rewrites a host-less `file:` URL
     // into a path on the same origin before asking, and follows `ftp:` as it is.
-    if redirects != .never {
+    if call.redirects != .never {
       do throws(HTTPError) {
         let location = Self.location(of: response) ?? request.url?.absoluteString ?? ""
         _ = try Self.redirectTarget(location, from: response.url)
@@ -109,31 +101,30 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
       } catch {
         // Not followed: the task completes with this 3xx, which the call reports as this
         // error. (Cancelling the task here could crash FoundationNetworking; see below.)
-        call?.failOnCompletion(with: error)
+        call.failOnCompletion(with: error)
         completionHandler(nil)
         return
       }
     }
-    guard case .follow(let maximum) = redirects,
+    guard case .follow(let maximum) = call.redirects,
       !Self.resendsBody(
-        status: response.statusCode, original: task.currentRequest ?? task.originalRequest)
+        status: response.statusCode, method: task.originalRequest?.httpMethod,
+        hasBody: call.sendsBody)
     else {
       // Not followed here; a 307/308 with a body is re-sent by the transport itself.
       completionHandler(nil)
       return
     }
-    guard let call, call.countRedirect() <= maximum else {
+    guard call.countRedirect() <= maximum else {
       // Not followed: the task completes with this 3xx, which the call reports as too many
       // redirects. The task is not cancelled: cancelling a task whose redirect decision is
       // in flight crashes FoundationNetworking ("task not in the registry").
-      call?.failOnCompletion(with: .transport(URLError(.httpTooManyRedirects)))
+      call.failOnCompletion(with: .transport(URLError(.httpTooManyRedirects)))
       completionHandler(nil)
       return
     }
     completionHandler(
-      Self.redirected(
-        request, from: task.originalRequest, status: response.statusCode,
-        credentials: call.credentials))
+      call.credentials.keepingHome(request, from: task.originalRequest?.url, to: request.url))
   }
 
   /// The `Location` header of a redirect, found whatever its case.
@@ -169,30 +160,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   /// Whether a redirect must re-send the body, which FoundationNetworking drops: a request
   /// with a body, redirected with 307 or 308, or with 301 or 302 unless it is a POST (which
   /// those turn into a GET, as 303 does for every method).
-  static func resendsBody(status: Int, original: URLRequest?) -> Bool {
-    guard let original, original.hasBody else { return false }
+  static func resendsBody(status: Int, method: String?, hasBody: Bool) -> Bool {
+    guard hasBody else { return false }
     switch status {
     case 307, 308: return true
-    case 301, 302: return original.httpMethod?.uppercased() != "POST"
+    case 301, 302: return method?.uppercased() != "POST"
     default: return false
     }
-  }
-
-  /// The request to send for a redirect: every credential header (by `credentials`' rule)
-  /// dropped when it leaves the original origin, and method and body restored where
-  /// FoundationNetworking would drop the body.
-  static func redirected(
-    _ request: URLRequest, from original: URLRequest?, status: Int, credentials: Credentials
-  ) -> URLRequest {
-    var request = credentials.keepingHome(request, from: original?.url, to: request.url)
-    if resendsBody(status: status, original: original), let original {
-      request.httpMethod = original.httpMethod
-      if let stream = original.httpBodyStream {
-        request.httpBodyStream = stream
-      } else {
-        request.httpBody = original.httpBody
-      }
-    }
-    return request
   }
 }

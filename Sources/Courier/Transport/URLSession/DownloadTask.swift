@@ -23,15 +23,17 @@ enum DownloadTask {
       poller.stop()
       if let task = made.withLock({ $0 }) { delegate.unregister(task) }
       if let location {
+        // URLSession deletes its file once this handler returns (Apple platforms) or never
+        // (Linux): either way it becomes the body's own, deleted unless a consumer takes it.
         call.finishedDownload(at: location, response: response)
-        // URLSession on Linux never deletes it; the receiver has moved what it wanted.
-        try? FileManager.default.removeItem(at: location)
-      } else if let leftover = poller.file {
+      } else {
         // A failed or cancelled download leaves its partial file behind on Linux.
-        try? FileManager.default.removeItem(at: leftover)
-        delegate.onLeftoverRemoved.withLock { $0 }?(leftover)
+        if let leftover = poller.file {
+          try? FileManager.default.removeItem(at: leftover)
+          delegate.onLeftoverRemoved.withLock { $0 }?(leftover)
+        }
+        call.complete(data: nil, response: response, error: error)
       }
-      call.finishReceiving(error: error)
     }
     made.withLock { $0 = task }
     task.delegate = TaskDelegate(delegate)
@@ -43,6 +45,50 @@ enum DownloadTask {
       }
     }
     return task
+  }
+}
+
+extension DataTaskCall {
+  /// A download task wrote `bytes` to disk, of `expected` (-1 when unknown). Past the limit
+  /// the call ends with `responseTooLarge`.
+  func wrote(_ bytes: Int64, of expected: Int64) {
+    let moved = state.withLock { state in
+      guard bytes > state.written else { return false }
+      state.written = bytes
+      touch(&state)
+      return true
+    }
+    if let maximumBytes, bytes > Int64(maximumBytes) || refuses(expectedLength: expected) {
+      return end(with: .responseTooLarge(limit: maximumBytes))
+    }
+    if moved { progress?(.received(bytes, of: expected >= 0 ? expected : nil)) }
+  }
+
+  /// A download task finished writing the body to `location`: it is moved to a file of the
+  /// body's own and handed over with the head, unless it is over the limit.
+  func finishedDownload(at location: URL, response: URLResponse?) {
+    let owned = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-download-\(UUID().uuidString)")
+    do {
+      try FileManager.default.moveItem(at: location, to: owned)
+    } catch {
+      try? FileManager.default.removeItem(at: location)
+      return complete(.failure(.transport(URLError(.cannotMoveFile))))
+    }
+    let body = ResponseBody(file: owned)  // deletes the file if nobody takes it
+    if let failure = state.withLock({ $0.failure }) { return complete(.failure(failure)) }
+    let result = Self.result(data: nil, response: response, error: nil).flatMap {
+      head -> Result<TransportResponse, HTTPError> in
+      let size =
+        (try? FileManager.default.attributesOfItem(atPath: owned.path)[.size])
+        .flatMap { $0 as? NSNumber }?.int64Value ?? 0
+      if let maximumBytes, size > Int64(maximumBytes) {
+        return .failure(.responseTooLarge(limit: maximumBytes))
+      }
+      progress?(.received(size, of: size))
+      return .success(TransportResponse(head: head, body: body))
+    }
+    complete(result)
   }
 }
 
@@ -99,6 +145,6 @@ private final class DownloadPoller: @unchecked Sendable {
     guard
       let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
     else { return }
-    call.wrote(size.int64Value, of: task.countOfBytesExpectedToReceive, response: nil) { file }
+    call.wrote(size.int64Value, of: task.countOfBytesExpectedToReceive)
   }
 }

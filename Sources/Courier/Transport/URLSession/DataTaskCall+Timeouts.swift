@@ -6,19 +6,16 @@ import Foundation
 
 /// A call's deadline and idle timeout, as the transport's ``DeadlineTimer`` sees them: when
 /// to look at the call first, and at each look whether it has timed out or when to look again.
-extension DataTaskCall {
+extension DataTaskCall: DeadlineTimed {
   /// `duration` in nanoseconds: 0 when not positive, `.max` when too long to count.
   static func nanoseconds(_ duration: Duration) -> UInt64 {
-    guard duration > .zero else { return 0 }
-    let (seconds, attoseconds) = duration.components
-    let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-    return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
+    TransferClock.nanoseconds(duration)
   }
 
   /// When the timer must first look at this call: its deadline or the end of its first idle
   /// period, whichever comes first; `nil` when it has neither.
   func firstWake() -> UInt64? {
-    let idleEnd = idleNanoseconds.map { received.withLock { $0.lastActivity } &+ $0 }
+    let idleEnd = idleNanoseconds.map { state.withLock { $0.lastActivity } &+ $0 }
     switch (deadline, idleEnd) {
     case (let deadline?, let idleEnd?): return min(deadline, idleEnd)
     case (let deadline?, nil): return deadline
@@ -36,8 +33,8 @@ extension DataTaskCall {
   /// stall there is noticed within twice the idle timeout.
   func timerFired(now: UInt64) -> UInt64? {
     let ended = state.withLock {
-      switch $0 {
-      case .waiting, .running: false
+      switch $0.phase {
+      case .idle, .awaitingHead, .streaming: false
       case .endedBeforeStart, .finished: true
       }
     }
@@ -47,12 +44,12 @@ extension DataTaskCall {
       return nil
     }
     let counters = runningTask.map { $0.countOfBytesReceived &+ $0.countOfBytesSent } ?? 0
-    let lastActivity = received.withLock { received in
-      if counters != received.countersSeen {
-        received.countersSeen = counters
-        received.lastActivity = max(received.lastActivity, now)
+    let lastActivity = state.withLock { state in
+      if counters != state.countersSeen {
+        state.countersSeen = counters
+        state.lastActivity = max(state.lastActivity, now)
       }
-      return received.lastActivity
+      return state.lastActivity
     }
     guard now < lastActivity &+ idle else {
       end(with: .timedOut)
@@ -62,13 +59,18 @@ extension DataTaskCall {
   }
 
   /// A byte moved: the idle period starts again.
-  func touch(_ received: inout Received) {
+  func touch(_ state: inout State) {
     guard idleNanoseconds != nil else { return }
-    received.lastActivity = DispatchTime.now().uptimeNanoseconds
+    state.lastActivity = DispatchTime.now().uptimeNanoseconds
   }
 
   /// The task, while the caller waits for it.
   var runningTask: URLSessionTask? {
-    state.withLock { if case .running(_, let task) = $0 { task } else { nil } }
+    state.withLock {
+      switch $0.phase {
+      case .awaitingHead(_, let task), .streaming(let task, _): task
+      case .idle, .endedBeforeStart, .finished: nil
+      }
+    }
   }
 }

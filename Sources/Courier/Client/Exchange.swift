@@ -1,0 +1,87 @@
+import Foundation
+
+/// What one kind of request does with its response, and the limits it runs within: the
+/// only thing in which `send`, downloads, uploads and streams differ on their way through
+/// ``HTTPClient``'s one pipeline.
+struct Exchange: Sendable {
+  /// Where the body of an acceptable response goes.
+  enum Use: Sendable {
+    /// Into memory (`send`, `response`, paging, an upload's answer).
+    case collect
+    /// Into a file (a download).
+    case download(DownloadFile)
+    /// To a reader, as it arrives (a byte or event stream).
+    case stream(StreamHandoff)
+  }
+
+  /// How much of an unacceptable response's body a download or a stream keeps for its
+  /// ``HTTPError/unacceptableStatus(_:)``.
+  static let errorBodyLimit = 64 * 1024
+
+  var use: Use
+  var timeout: Duration?
+  var idleTimeout: Duration?
+  var maximumBytes: Int?
+  var bufferSize = 1 << 20
+  var progress: (@Sendable (TransportProgress) -> Void)?
+  var acceptable: StatusCodes
+
+  /// Whether the body is collected into memory.
+  var collects: Bool {
+    if case .collect = use { true } else { false }
+  }
+
+  /// The options a transport gets for this exchange, given the request's timeout (from
+  /// now) and credential names.
+  func options(
+    timeout: Duration?, credentialNames: Set<String>, redirects: RedirectPolicy?
+  ) -> TransportOptions {
+    var prefersFile = false
+    if case .download = use { prefersFile = true }
+    return TransportOptions(
+      deadline: timeout.map { .now + $0 }, idleTimeout: idleTimeout, maximumBytes: maximumBytes,
+      redirects: redirects, credentialNames: credentialNames, progress: progress,
+      collectsBody: collects, prefersFile: prefersFile, bufferSize: bufferSize)
+  }
+
+  /// Takes the body of `response` where it goes, and returns the response: with its body
+  /// when collected, with the start of it when the status is not acceptable (for the error
+  /// it becomes), and with none when it went to a file or a reader.
+  func take(_ response: TransportResponse) async throws(HTTPError) -> HTTPResponse {
+    var head = response.head
+    let body = response.body.limited(to: maximumBytes)
+    switch use {
+    case .collect:
+      head.body = try await body.collect()
+      return head
+    case .download, .stream:
+      guard acceptable.contains(head.status) else {
+        head.body = try await Self.start(of: body)
+        return head
+      }
+    }
+    switch use {
+    case .collect:
+      break
+    case .download(let file):
+      try await file.write(body)
+    case .stream(let handoff):
+      try handoff.deliver(head: head, body: body)
+      try await body.ended().get()
+    }
+    return head
+  }
+
+  /// The first ``errorBodyLimit`` bytes of `body`; the rest is not read.
+  private static func start(of body: ResponseBody) async throws(HTTPError) -> Data {
+    var data = Data()
+    for try await chunk in body {
+      data.append(chunk.prefix(errorBodyLimit - data.count))
+      if data.count >= errorBodyLimit {
+        body.cancel()
+        break
+      }
+    }
+    return data
+  }
+}

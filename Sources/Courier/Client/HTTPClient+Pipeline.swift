@@ -1,0 +1,130 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension HTTPClient {
+  // MARK: - The pipeline
+
+  /// The one way every request goes: builds it, reports it to the observer, passes it
+  /// through the middleware to ``transported(_:exchange:)``, and turns the response into
+  /// the caller's outcome (decoding, a committed file…). Errors come out with the
+  /// request's credentials redacted from their descriptions.
+  nonisolated func perform<E: Endpoint, T>(
+    _ endpoint: E, _ exchange: Exchange, request: TransportRequest? = nil,
+    outcome: (HTTPResponse) async throws(HTTPError) -> T
+  ) async throws(HTTPError) -> T {
+    let built = Result { () throws(HTTPError) -> TransportRequest in
+      if let request { return request }
+      return try builder.request(for: endpoint)
+    }
+    let events = configuration.observer.map { observer in
+      EventReporter(
+        observer: observer, id: nextRequestID(), method: endpoint.method,
+        url: try? built.get().url, credentials: Credentials(names: redactedNames))
+    }
+    events?.started()
+    // A body that is not collected is counted for the event as the transport reports it.
+    var exchange = exchange
+    var received: Locked<Int64>?
+    if events != nil, !exchange.collects {
+      let counter = Locked<Int64>(0)
+      let progress = exchange.progress
+      exchange.progress = { report in
+        if case .received(let bytes, _) = report { counter.withLock { $0 = bytes } }
+        progress?(report)
+      }
+      received = counter
+    }
+    do throws(HTTPError) {
+      let request = try built.get()
+      let response = try await throughMiddleware(
+        endpoint, request: request, exchange: exchange, events: events)
+      let value = try await outcome(response)
+      let bytes = received.map { counter in counter.withLock { Int($0) } } ?? 0
+      events?.finished(response, bytes: max(bytes, response.body.count))
+      return value
+    } catch {
+      let error = Credentials(names: redactedNames).applied(to: error)
+      events?.failed(error)
+      throw error
+    }
+  }
+
+  /// Passes a built request through the middleware to the transport.
+  private nonisolated func throughMiddleware<E: Endpoint>(
+    _ endpoint: E, request: TransportRequest, exchange: Exchange, events: EventReporter?
+  ) async throws(HTTPError) -> HTTPResponse {
+    var outgoing = OutgoingRequest(
+      urlRequest: request.head, body: request.body, options: endpoint.options,
+      timeout: exchange.timeout)
+    outgoing.credentialNames = redactedNames
+    guard !configuration.middleware.isEmpty else {
+      return try await transported(outgoing, exchange: exchange)
+    }
+    outgoing.events = events
+    outgoing.clientBaseURL = baseURL
+    let chain = MiddlewareNext(configuration.middleware) { request throws(HTTPError) in
+      try await self.transported(request, exchange: exchange)
+    }
+    return try await chain(outgoing)
+  }
+
+  /// The end of the middleware chain: shares the request with identical ones in flight (a
+  /// buffered GET or HEAD), waits for the concurrency limits' permits, sends it, and takes
+  /// the body where the exchange says. The response, and any error, carries the request's
+  /// credential rules (its credential names, and the request as sent) for redacting
+  /// descriptions.
+  nonisolated func transported(_ outgoing: OutgoingRequest, exchange: Exchange)
+    async throws(HTTPError) -> HTTPResponse
+  {
+    let request = TransportRequest(head: outgoing.urlRequest, body: outgoing.body)
+    let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
+    do throws(HTTPError) {
+      guard !Task.isCancelled else { throw .cancelled }
+      var response: HTTPResponse
+      if case .collect = exchange.use, configuration.coalescesRequests, request.body == nil,
+        request.method == .get || request.method == .head
+      {
+        let key = RequestCoalescer.Key(request.head, timeout: outgoing.timeout)
+        response = try await coalescer.response(for: key) { () async throws(HTTPError) in
+          try await self.sent(request, outgoing, exchange)
+        }
+      } else {
+        response = try await sent(request, outgoing, exchange)
+      }
+      response.requestURL = request.url
+      response.credentials = credentials
+      return response
+    } catch {
+      throw credentials.applied(to: error)
+    }
+  }
+
+  /// Sends through the transport holding the permits the limits ask for; the deadline
+  /// starts once they are held.
+  private nonisolated func sent(
+    _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange
+  ) async throws(HTTPError) -> HTTPResponse {
+    let transport = self.transport
+    let redirects = configuration.redirects
+    let send = { () async throws(HTTPError) -> HTTPResponse in
+      let options = exchange.options(
+        timeout: outgoing.timeout, credentialNames: outgoing.credentialNames,
+        redirects: redirects)
+      return try await exchange.take(try await transport.send(request, options: options))
+    }
+    guard limiter.isLimiting else { return try await send() }
+    let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
+    return try await limiter.run(host: origin, send)
+  }
+
+  /// The next request number, from 1.
+  private nonisolated func nextRequestID() -> UInt64 {
+    requestCounter.withLock { count in
+      count += 1
+      return count
+    }
+  }
+}

@@ -1,0 +1,235 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A request body as a transport sends it: bytes in memory, a file on disk, or a stream of
+/// chunks, readable from the start as often as needed (a redirect or a retry sends it again).
+///
+/// ```swift
+/// let body = BodySource.data(Data(#"{"value":8.5}"#.utf8))
+/// let video = try BodySource.file(videoURL)            // sized now, read as it is sent
+/// let live = BodySource.stream(length: nil) { AsyncThrowingStream { … } }
+/// ```
+///
+/// File bodies, and multipart forms with file parts, are read a chunk at a time while the
+/// request is sent, so a 1 GB upload costs a few kilobytes of memory.
+public struct BodySource: Sendable {
+  /// One run of bytes of a body made of parts (a multipart form).
+  enum Segment: Sendable {
+    case data(Data)
+    /// The first `length` bytes of a file (its size when the request was built).
+    case file(URL, length: Int64)
+  }
+
+  enum Storage: Sendable {
+    case segments([Segment])
+    case stream(length: Int64?, make: @Sendable () -> AsyncThrowingStream<Data, any Error>)
+  }
+
+  let storage: Storage
+
+  init(segments: [Segment]) {
+    storage = .segments(segments)
+  }
+
+  /// Bytes in memory.
+  public static func data(_ data: Data) -> BodySource {
+    BodySource(segments: [.data(data)])
+  }
+
+  /// The contents of the file at `url`, whose size is taken now and sent as the length.
+  ///
+  /// - Throws: ``HTTPError/invalidRequest(reason:)`` when it is not a readable regular file.
+  public static func file(_ url: URL) throws(HTTPError) -> BodySource {
+    BodySource(segments: [try file(url, describedAs: "the body file")])
+  }
+
+  /// Chunks from a stream that `makeChunks` opens afresh for each sending; `length` is the
+  /// total when known (sent as `Content-Length`), `nil` otherwise. A stream that throws
+  /// ends the request with `HTTPError.transport(URLError(.requestBodyStreamExhausted))`.
+  public static func stream(
+    length: Int64? = nil,
+    _ makeChunks: @escaping @Sendable () -> AsyncThrowingStream<Data, any Error>
+  ) -> BodySource {
+    BodySource(storage: .stream(length: length, make: makeChunks))
+  }
+
+  private init(storage: Storage) {
+    self.storage = storage
+  }
+
+  /// The total length in bytes, when known.
+  public var length: Int64? {
+    switch storage {
+    case .stream(let length, _):
+      return length
+    case .segments(let segments):
+      return segments.reduce(0) { total, segment in
+        switch segment {
+        case .data(let data): total + Int64(data.count)
+        case .file(_, let length): total + length
+        }
+      }
+    }
+  }
+
+  /// The whole body, when it is in memory (no file, no stream).
+  public var data: Data? {
+    guard case .segments(let segments) = storage else { return nil }
+    if segments.count == 1, case .data(let data) = segments[0] { return data }
+    var data = Data()
+    for segment in segments {
+      guard case .data(let bytes) = segment else { return nil }
+      data.append(bytes)
+    }
+    return data
+  }
+
+  /// The file holding exactly this body, when the body is one whole file that has not
+  /// changed size since it was sized.
+  public var file: URL? {
+    guard case .segments(let segments) = storage, segments.count == 1,
+      case .file(let url, let length) = segments[0],
+      let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber,
+      size.int64Value == length
+    else { return nil }
+    return url
+  }
+
+  /// The body's chunks, read from the start.
+  public func chunks() -> BodyChunks {
+    BodyChunks(self)
+  }
+
+  /// The whole body, read into memory.
+  public func collect() async throws(HTTPError) -> Data {
+    if let data { return data }
+    var data = Data()
+    for try await chunk in chunks() { data.append(chunk) }
+    return data
+  }
+
+  /// A file segment for `url`, sized now.
+  ///
+  /// - Throws: ``HTTPError/invalidRequest(reason:)`` when the file cannot be read.
+  static func file(_ url: URL, describedAs what: String) throws(HTTPError) -> Segment {
+    guard url.isFileURL, FileManager.default.isReadableFile(atPath: url.path),
+      let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+      (attributes[.type] as? FileAttributeType) == .typeRegular,
+      let size = (attributes[.size] as? NSNumber)?.int64Value
+    else {
+      throw .invalidRequest(reason: "\(what) is not a readable file (\(url.path))")
+    }
+    return .file(url, length: size)
+  }
+}
+
+/// The chunks of a ``BodySource``, read from its start: at most 64 KiB each from memory and
+/// files, as they come from a stream.
+public struct BodyChunks: AsyncSequence, Sendable {
+  /// A chunk of the body.
+  public typealias Element = Data
+  /// The error every failure is thrown as.
+  public typealias Failure = HTTPError
+
+  let source: BodySource
+
+  init(_ source: BodySource) {
+    self.source = source
+  }
+
+  /// Reads the body from its start.
+  public func makeAsyncIterator() -> Iterator {
+    switch source.storage {
+    case .segments(let segments): Iterator(reading: .segments(SegmentReader(segments)))
+    case .stream(_, let make): Iterator(reading: .stream(make().makeAsyncIterator()))
+    }
+  }
+
+  /// Reads the chunks of a body.
+  public struct Iterator: AsyncIteratorProtocol {
+    enum Reading {
+      case segments(SegmentReader)
+      case stream(AsyncThrowingStream<Data, any Error>.Iterator)
+    }
+
+    var reading: Reading
+
+    /// The next chunk, or `nil` at the end of the body.
+    public mutating func next() async throws(HTTPError) -> Data? {
+      try await next(isolation: nil)
+    }
+
+    /// The next chunk, or `nil` at the end of the body.
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPError)
+      -> Data?
+    {
+      switch reading {
+      case .segments(let reader):
+        return try reader.next()
+      case .stream(var iterator):
+        defer { reading = .stream(iterator) }
+        do {
+          return try await iterator.next(isolation: actor)
+        } catch {
+          throw .transport(URLError(.requestBodyStreamExhausted))
+        }
+      }
+    }
+  }
+}
+
+/// Reads a body made of bytes in memory and file ranges, in order, 64 KiB at a time. Used
+/// by one reader at a time (an iterator), so it needs no lock.
+final class SegmentReader: @unchecked Sendable {
+  // `@unchecked Sendable`: owned by one iterator, which is used by one task at a time.
+  private let segments: [BodySource.Segment]
+  private var index = 0
+  private var offset: Int64 = 0
+  private var handle: FileHandle?
+
+  init(_ segments: [BodySource.Segment]) {
+    self.segments = segments
+  }
+
+  deinit {
+    try? handle?.close()
+  }
+
+  func next() throws(HTTPError) -> Data? {
+    let chunkSize: Int64 = 64 * 1024
+    while index < segments.count {
+      switch segments[index] {
+      case .data(let data):
+        let remaining = Int64(data.count) - offset
+        if remaining > 0 {
+          let count = min(remaining, chunkSize)
+          let start = data.startIndex + Int(offset)
+          offset += count
+          return data.subdata(in: start..<(start + Int(count)))
+        }
+      case .file(let url, let length):
+        let remaining = length - offset
+        if remaining > 0 {
+          do {
+            if handle == nil { handle = try FileHandle(forReadingFrom: url) }
+            let chunk = try handle!.read(upToCount: Int(min(remaining, chunkSize))) ?? Data()
+            // A file that shrank since the request was built cannot fill its length.
+            guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
+            offset += Int64(chunk.count)
+            return chunk
+          } catch {
+            throw .invalidRequest(reason: "a file of the request body could not be read")
+          }
+        }
+        try? handle?.close()
+        handle = nil
+      }
+      index += 1
+      offset = 0
+    }
+    return nil
+  }
+}

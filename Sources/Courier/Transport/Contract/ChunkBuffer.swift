@@ -1,0 +1,304 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The bytes of a streamed ``ResponseBody`` between the transport, which writes them as they
+/// arrive, and the reader, which takes them when it is ready: at most `memoryLimit` bytes in
+/// memory, and the rest, in order, in an unlinked temporary file until read.
+///
+/// URLSession on Linux cannot pause a transfer (`suspend()` mid-transfer drops the
+/// connection and starts again), so a reader that falls behind cannot slow the sender down;
+/// holding the backlog on disk keeps memory bounded however slow the reader. The file is
+/// unlinked as soon as it is made, so nothing is left on disk even if the process dies.
+///
+/// One writer and one reader at a time. The state is a value under a lock whose transitions
+/// return what to do; file I/O and resuming continuations happen after the lock is released.
+final class ChunkBuffer: Sendable {
+  typealias End = Result<Void, HTTPError>
+
+  private struct State {
+    var memory: [Data] = []
+    var memoryHead = 0
+    var memoryBytes = 0
+    var peakMemoryBytes = 0
+    var spill: SpillFile?
+    /// Bytes of the spill file written and committed, and read.
+    var spillWritten: Int64 = 0
+    var spillRead: Int64 = 0
+    /// Whether the writer is writing to the spill file right now (outside the lock).
+    var writing = false
+    var end: End?
+    var reader: CheckedContinuation<Void, Never>?
+    var watchers: [CheckedContinuation<End, Never>] = []
+
+    /// Whether bytes wait in the spill file, or are on their way there.
+    var spillPending: Bool { writing || spillRead < spillWritten }
+  }
+
+  /// What the writer does with a chunk, decided under the lock.
+  private enum Store {
+    case refused(HTTPError)
+    case dropped
+    case kept(wake: CheckedContinuation<Void, Never>?)
+    case spill(SpillFile, offset: Int64)
+  }
+
+  /// What the reader does next, decided under the lock.
+  private enum Take {
+    case chunk(Data)
+    case spilled(SpillFile, offset: Int64, count: Int)
+    case ended(End)
+    case wait
+  }
+
+  /// The most bytes held in memory.
+  let memoryLimit: Int
+  private let state = Locked(State())
+  /// Tells the transport to stop sending: called once, when the reader ends the stream
+  /// before its end (cancelled, gone, over a limit).
+  private let onStop: @Sendable (HTTPError) -> Void
+
+  init(memoryLimit: Int, onStop: @escaping @Sendable (HTTPError) -> Void) {
+    self.memoryLimit = max(1, memoryLimit)
+    self.onStop = onStop
+  }
+
+  /// The most bytes that were ever held in memory at once.
+  var peakMemoryBytes: Int { state.withLock { $0.peakMemoryBytes } }
+
+  // MARK: - Writer
+
+  /// Adds bytes from the transport; throws once the reader has ended the stream, which
+  /// tells the transport to stop.
+  func write(_ chunk: Data) throws(HTTPError) {
+    guard !chunk.isEmpty else { return }
+    let memoryLimit = self.memoryLimit
+    let store = state.withLock { state -> Store in
+      switch state.end {
+      case .failure(let error)?: return .refused(error)
+      case .success?: return .dropped
+      case nil: break
+      }
+      if !state.spillPending && state.memoryBytes + chunk.count <= memoryLimit {
+        state.memory.append(chunk)
+        state.memoryBytes += chunk.count
+        state.peakMemoryBytes = max(state.peakMemoryBytes, state.memoryBytes)
+        defer { state.reader = nil }
+        return .kept(wake: state.reader)
+      }
+      if state.spill == nil {
+        guard let file = SpillFile() else {
+          return .refused(.transport(URLError(.cannotCreateFile)))
+        }
+        state.spill = file
+      }
+      state.writing = true
+      return .spill(state.spill!, offset: state.spillWritten)
+    }
+    switch store {
+    case .refused(let error): throw error
+    case .dropped: return
+    case .kept(let wake): wake?.resume()
+    case .spill(let file, let offset):
+      let written = file.write(chunk, at: offset)
+      let wake = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        state.writing = false
+        if written { state.spillWritten += Int64(chunk.count) }
+        defer { state.reader = nil }
+        return state.reader
+      }
+      wake?.resume()
+      if !written {
+        let error = HTTPError.transport(URLError(.cannotWriteToFile))
+        finish(.failure(error))
+        throw error
+      }
+    }
+  }
+
+  /// Ends the stream after the bytes already in it: normally, or with `error`. The first
+  /// end wins.
+  func finish(_ end: End) {
+    let (reader, watchers) = state.withLock {
+      state -> (CheckedContinuation<Void, Never>?, [CheckedContinuation<End, Never>]) in
+      guard state.end == nil else { return (nil, []) }
+      state.end = end
+      return Self.takeWaiters(&state)
+    }
+    reader?.resume()
+    for watcher in watchers { watcher.resume(returning: end) }
+  }
+
+  // MARK: - Reader
+
+  /// The next bytes, in order; `nil` after the end; throws the error the stream ended with
+  /// once the bytes before it have been read. Cancelling the reader's task ends the stream
+  /// with ``HTTPError/cancelled`` and stops the transport.
+  func next() async throws(HTTPError) -> Data? {
+    while true {
+      switch state.withLock(Self.take) {
+      case .chunk(let chunk):
+        return chunk
+      case .spilled(let file, let offset, let count):
+        guard let chunk = file.read(count, at: offset) else {
+          stop(.transport(URLError(.cannotOpenFile)))
+          continue
+        }
+        state.withLock { state in
+          state.spillRead += Int64(count)
+          if state.spillRead == state.spillWritten && !state.writing {
+            // Caught up: the file's space is used again from its start.
+            state.spillRead = 0
+            state.spillWritten = 0
+          }
+        }
+        return chunk
+      case .ended(.success):
+        return nil
+      case .ended(.failure(let error)):
+        throw error
+      case .wait:
+        await withTaskCancellationHandler {
+          await withCheckedContinuation { continuation in
+            let waits = state.withLock { state in
+              guard case .wait = Self.peek(state) else { return false }
+              precondition(state.reader == nil, "ChunkBuffer: two readers at once")
+              state.reader = continuation
+              return true
+            }
+            if !waits { continuation.resume() }
+          }
+        } onCancel: {
+          stop(.cancelled)
+        }
+        if Task.isCancelled { stop(.cancelled) }
+      }
+    }
+  }
+
+  /// Ends the stream from the reader's side, with `error` (cancelled, gone, over a limit):
+  /// bytes not yet read are dropped, the spill file closed, and the transport told to stop.
+  func stop(_ error: HTTPError) {
+    let (notify, reader, watchers, end) = state.withLock { state in
+      // The transport is told only when the reader ends a stream still under way.
+      let notify = state.end == nil
+      if notify { state.end = .failure(error) }
+      state.memory = []
+      state.memoryHead = 0
+      state.memoryBytes = 0
+      state.spill = nil
+      let (reader, watchers) = Self.takeWaiters(&state)
+      return (notify, reader, watchers, state.end!)
+    }
+    reader?.resume()
+    for watcher in watchers { watcher.resume(returning: end) }
+    if notify { onStop(error) }
+  }
+
+  /// Waits until the stream has ended — written to the end, failed, or stopped by the
+  /// reader — and returns how.
+  func ended() async -> End {
+    await withCheckedContinuation { continuation in
+      let end = state.withLock { state -> End? in
+        if let end = state.end { return end }
+        state.watchers.append(continuation)
+        return nil
+      }
+      if let end { continuation.resume(returning: end) }
+    }
+  }
+
+  private static func takeWaiters(_ state: inout State) -> (
+    CheckedContinuation<Void, Never>?, [CheckedContinuation<End, Never>]
+  ) {
+    defer {
+      state.reader = nil
+      state.watchers = []
+    }
+    return (state.reader, state.watchers)
+  }
+
+  private static func peek(_ state: State) -> Take {
+    if state.memoryHead < state.memory.count { return .chunk(Data()) }
+    if state.spillRead < state.spillWritten, let file = state.spill {
+      return .spilled(file, offset: 0, count: 0)
+    }
+    if state.writing { return .wait }
+    if let end = state.end { return .ended(end) }
+    return .wait
+  }
+
+  private static func take(_ state: inout State) -> Take {
+    switch peek(state) {
+    case .chunk:
+      let chunk = state.memory[state.memoryHead]
+      state.memory[state.memoryHead] = Data()
+      state.memoryHead += 1
+      state.memoryBytes -= chunk.count
+      if state.memoryHead == state.memory.count {
+        state.memory.removeAll(keepingCapacity: true)
+        state.memoryHead = 0
+      }
+      return .chunk(chunk)
+    case .spilled:
+      let count = Int(min(64 * 1024, state.spillWritten - state.spillRead))
+      return .spilled(state.spill!, offset: state.spillRead, count: count)
+    case let other:
+      return other
+    }
+  }
+}
+
+/// An unlinked temporary file: written and read at explicit offsets, so that the writer and
+/// the reader need no shared position; closed when the last reference goes.
+private final class SpillFile: Sendable {
+  private let descriptor: Int32
+
+  init?() {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-stream-\(UUID().uuidString)"
+    ).path
+    let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+    guard descriptor >= 0 else { return nil }
+    unlink(path)
+    self.descriptor = descriptor
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  func write(_ data: Data, at offset: Int64) -> Bool {
+    data.withUnsafeBytes { buffer in
+      var done = 0
+      while done < buffer.count {
+        let count = pwrite(
+          descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return false }
+        done += count
+      }
+      return true
+    }
+  }
+
+  func read(_ count: Int, at offset: Int64) -> Data? {
+    var data = Data(count: count)
+    let complete = data.withUnsafeMutableBytes { buffer in
+      var done = 0
+      while done < count {
+        let read = pread(
+          descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+        if read < 0 && errno == EINTR { continue }
+        guard read > 0 else { return false }
+        done += read
+      }
+      return true
+    }
+    return complete ? data : nil
+  }
+}

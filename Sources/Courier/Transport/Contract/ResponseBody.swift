@@ -1,0 +1,246 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A response body as a transport hands it over: an `AsyncSequence` of chunks that throws
+/// ``HTTPError``, backed by bytes in memory, a file the transport wrote, or a stream that
+/// the transport writes as bytes arrive (``makeStream(bufferSize:onStop:)``).
+///
+/// A body is read once. Dropping every copy of a streamed body before its end, cancelling
+/// the task that reads it, or ``cancel()``, tells the transport to stop the transfer; a
+/// body on disk that nobody took is deleted when the last copy goes.
+public struct ResponseBody: AsyncSequence, Sendable {
+  /// A chunk of the body, as it arrived.
+  public typealias Element = Data
+  /// The error every failure is thrown as.
+  public typealias Failure = HTTPError
+
+  enum Storage: Sendable {
+    case data(Data)
+    case file(BodyFile)
+    case stream(StreamReader)
+  }
+
+  let storage: Storage
+  /// The most bytes the reader accepts; more fail with ``HTTPError/responseTooLarge(limit:)``.
+  let limit: Int?
+
+  private init(storage: Storage, limit: Int? = nil) {
+    self.storage = storage
+    self.limit = limit
+  }
+
+  /// An empty body.
+  public init() {
+    self.init(Data())
+  }
+
+  /// A body of bytes in memory.
+  public init(_ data: Data) {
+    self.init(storage: .data(data))
+  }
+
+  /// A body that the transport has written to the file at `url`, which the body now owns:
+  /// a consumer that wants a file (a download) moves it, and otherwise it is deleted when
+  /// the last copy of the body goes.
+  public init(file url: URL) {
+    self.init(storage: .file(BodyFile(url)))
+  }
+
+  /// A body that the transport writes as bytes arrive, through the writer returned with
+  /// it. Up to `bufferSize` bytes wait in memory for a reader that has fallen behind; more
+  /// wait, in order, in an unlinked temporary file. `onStop` is called once if the reader
+  /// ends the body before the transport has (cancelled, gone, over the size limit): the
+  /// transport stops the transfer then.
+  public static func makeStream(
+    bufferSize: Int = 1 << 20, onStop: @escaping @Sendable (HTTPError) -> Void
+  ) -> (body: ResponseBody, writer: ResponseBodyWriter) {
+    let buffer = ChunkBuffer(memoryLimit: bufferSize, onStop: onStop)
+    return (
+      ResponseBody(storage: .stream(StreamReader(buffer))), ResponseBodyWriter(buffer: buffer)
+    )
+  }
+
+  /// This body, failing with ``HTTPError/responseTooLarge(limit:)`` once more than
+  /// `maximumBytes` have been read (and stopping the transfer then); `nil` for no limit.
+  func limited(to maximumBytes: Int?) -> ResponseBody {
+    ResponseBody(storage: storage, limit: maximumBytes)
+  }
+
+  /// The whole body in memory; past `maximumBytes` (or the body's own limit), fails with
+  /// ``HTTPError/responseTooLarge(limit:)`` and stops the transfer.
+  public func collect(upTo maximumBytes: Int? = nil) async throws(HTTPError) -> Data {
+    let limit = [maximumBytes, self.limit].compactMap { $0 }.min()
+    if case .data(let data) = storage {
+      if let limit, data.count > limit { throw .responseTooLarge(limit: limit) }
+      return data
+    }
+    var data = Data()
+    for try await chunk in limited(to: limit) {
+      if data.isEmpty { data = chunk } else { data.append(chunk) }
+    }
+    return data
+  }
+
+  /// Tells the transport that no more of the body is wanted: the transfer stops, and
+  /// reading ends with ``HTTPError/cancelled``.
+  public func cancel() {
+    if case .stream(let reader) = storage { reader.buffer.stop(.cancelled) }
+  }
+
+  /// The body's file, handed over to the caller (who now owns it), when the transport
+  /// wrote the body to one and it is within the limit; `nil` for any other body.
+  func takeFile() throws(HTTPError) -> URL? {
+    guard case .file(let file) = storage else { return nil }
+    if let limit, let size = file.size, size > Int64(limit) {
+      throw .responseTooLarge(limit: limit)
+    }
+    return file.take()
+  }
+
+  /// Waits until the transport has delivered the whole body, failed, or been stopped.
+  func ended() async -> Result<Void, HTTPError> {
+    guard case .stream(let reader) = storage else { return .success(()) }
+    return await reader.buffer.ended()
+  }
+
+  /// Reads the chunks.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(storage: storage, limit: limit)
+  }
+
+  /// Reads the chunks of a ``ResponseBody``.
+  public struct Iterator: AsyncIteratorProtocol {
+    let storage: Storage
+    let limit: Int?
+    private var count = 0
+    private var done = false
+    private var handle: FileHandle?
+
+    init(storage: Storage, limit: Int?) {
+      self.storage = storage
+      self.limit = limit
+    }
+
+    /// The next chunk, or `nil` at the end of the body.
+    public mutating func next() async throws(HTTPError) -> Data? {
+      try await next(isolation: nil)
+    }
+
+    /// The next chunk, or `nil` at the end of the body.
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPError)
+      -> Data?
+    {
+      guard !done else { return nil }
+      let chunk: Data?
+      switch storage {
+      case .data(let data):
+        done = true
+        chunk = data.isEmpty ? nil : data
+      case .file(let file):
+        chunk = try readFile(file)
+      case .stream(let reader):
+        chunk = try await reader.buffer.next()
+      }
+      guard let chunk else {
+        done = true
+        return nil
+      }
+      count += chunk.count
+      if let limit, count > limit {
+        done = true
+        if case .stream(let reader) = storage {
+          reader.buffer.stop(.responseTooLarge(limit: limit))
+        }
+        throw .responseTooLarge(limit: limit)
+      }
+      return chunk
+    }
+
+    private mutating func readFile(_ file: BodyFile) throws(HTTPError) -> Data? {
+      do {
+        if handle == nil {
+          guard let url = file.url else { return nil }  // taken by a consumer
+          handle = try FileHandle(forReadingFrom: url)
+        }
+        let chunk = try handle!.read(upToCount: 64 * 1024) ?? Data()
+        if chunk.isEmpty {
+          try? handle?.close()
+          return nil
+        }
+        return chunk
+      } catch {
+        throw .transport(URLError(.cannotOpenFile))
+      }
+    }
+  }
+}
+
+/// Writes a streamed ``ResponseBody``, from one thread at a time, in order.
+public struct ResponseBodyWriter: Sendable {
+  let buffer: ChunkBuffer
+
+  /// Hands the next bytes to the reader (never waiting: past the buffer size they wait on
+  /// disk). Throws once the reader has ended the body (cancelled, gone, over the size
+  /// limit): stop the transfer then.
+  public func write(_ chunk: Data) throws(HTTPError) {
+    try buffer.write(chunk)
+  }
+
+  /// The body is complete.
+  public func finish() {
+    buffer.finish(.success(()))
+  }
+
+  /// The body ends with `error`, after the bytes already written.
+  public func fail(_ error: HTTPError) {
+    buffer.finish(.failure(error))
+  }
+}
+
+/// The reader's hold on a streamed body: when the last copy of the body goes, the transfer
+/// is stopped and whatever was buffered is dropped.
+final class StreamReader: Sendable {
+  let buffer: ChunkBuffer
+
+  init(_ buffer: ChunkBuffer) {
+    self.buffer = buffer
+  }
+
+  deinit {
+    buffer.stop(.cancelled)
+  }
+}
+
+/// A body the transport wrote to disk: deleted when the last copy of the body goes, unless
+/// a consumer took it.
+final class BodyFile: Sendable {
+  private let state: Locked<URL?>
+
+  init(_ url: URL) {
+    state = Locked(url)
+  }
+
+  /// The file, until taken.
+  var url: URL? { state.withLock { $0 } }
+
+  /// The file's size, if it can be read.
+  var size: Int64? {
+    url.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }?
+      .int64Value
+  }
+
+  /// Hands the file over; afterwards it is the taker's to move or delete.
+  func take() -> URL? {
+    state.withLock { url in
+      defer { url = nil }
+      return url
+    }
+  }
+
+  deinit {
+    if let url = state.withLock({ $0 }) { try? FileManager.default.removeItem(at: url) }
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The limits and wishes that come with one request to a transport, as explicit values.
+///
+/// A transport honours every limit itself, as bytes move: ``HTTPClient`` checks the size
+/// limit again as it reads the body, but it relies on the transport for deadlines, idle
+/// timeouts and redirects. The conformance suite in `CourierTesting` checks each of them.
+public struct TransportOptions: Sendable {
+  /// When the whole exchange, head and body, must have ended; past it the exchange fails
+  /// with ``HTTPError/timedOut`` and the transfer stops. `nil` for no deadline.
+  public var deadline: ContinuousClock.Instant?
+  /// How long the transfer may go without a byte moving either way before it fails with
+  /// ``HTTPError/timedOut``; `nil` for no limit.
+  public var idleTimeout: Duration?
+  /// The largest response body accepted, in bytes (decoded bytes, after gzip); `nil` for
+  /// any. A `Content-Length` over it fails with ``HTTPError/responseTooLarge(limit:)``
+  /// before the body is read, and a longer body is cut off when it passes the limit.
+  public var maximumBytes: Int?
+  /// How to follow redirects; `nil` for the transport's own policy.
+  public var redirects: RedirectPolicy?
+  /// Lowercased header and query names that carry credentials, beyond those Courier
+  /// recognises itself (see ``OutgoingRequest/markCredential(_:)``): a redirect to another
+  /// origin drops every such header.
+  public var credentialNames: Set<String>
+  /// Where the transport reports bytes sent and received as they move; `nil` for nowhere.
+  public var progress: (@Sendable (TransportProgress) -> Void)?
+  /// The caller reads the whole body into memory before using any of it (a buffered
+  /// `send`): a transport may hand over the head only once the body has arrived, which
+  /// saves a suspension per request.
+  public var collectsBody: Bool
+  /// The caller wants the body in a file (a download): a transport may write it to disk
+  /// itself and hand it over as ``ResponseBody/init(file:)``.
+  public var prefersFile: Bool
+  /// For a streamed body: the most bytes held in memory for a reader that has fallen
+  /// behind (see ``ResponseBody/makeStream(bufferSize:onStop:)``).
+  public var bufferSize: Int
+
+  /// Options; by default no limits at all.
+  public init(
+    deadline: ContinuousClock.Instant? = nil, idleTimeout: Duration? = nil,
+    maximumBytes: Int? = nil, redirects: RedirectPolicy? = nil,
+    credentialNames: Set<String> = [], progress: (@Sendable (TransportProgress) -> Void)? = nil,
+    collectsBody: Bool = false, prefersFile: Bool = false, bufferSize: Int = 1 << 20
+  ) {
+    self.deadline = deadline
+    self.idleTimeout = idleTimeout
+    self.maximumBytes = maximumBytes
+    self.redirects = redirects
+    self.credentialNames = credentialNames
+    self.progress = progress
+    self.collectsBody = collectsBody
+    self.prefersFile = prefersFile
+    self.bufferSize = bufferSize
+  }
+
+  /// The credential rule for this request.
+  var credentials: Credentials { Credentials(names: credentialNames) }
+}
+
+/// Bytes that have moved, as a transport reports them to ``TransportOptions/progress``.
+public enum TransportProgress: Sendable, Equatable {
+  /// `bytes` of the request body have been sent, of `expected` in all (`nil` when unknown).
+  case sent(Int64, of: Int64?)
+  /// `bytes` of the response body have been received, of `expected` in all (`nil` when
+  /// unknown); a new response (after a redirect) counts from zero again.
+  case received(Int64, of: Int64?)
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What a transport sends: the request head, and the body apart from it.
+///
+/// The head is a `URLRequest` for its method, URL and headers (and, on Apple platforms, what
+/// else a `URLRequest` says about the network to use); its own `httpBody` and
+/// `httpBodyStream` are empty, because the body is ``body``.
+public struct TransportRequest: Sendable {
+  /// Method, URL and headers.
+  public var head: URLRequest
+  /// The body, if any.
+  public var body: BodySource?
+
+  /// A request; a body left in `head` (`httpBody`) is moved to ``body`` when `body` is `nil`.
+  public init(head: URLRequest, body: BodySource? = nil) {
+    var head = head
+    var body = body
+    if body == nil, let data = head.httpBody, !data.isEmpty { body = .data(data) }
+    head.httpBody = nil
+    head.httpBodyStream = nil
+    self.head = head
+    self.body = body
+  }
+
+  /// The method.
+  public var method: HTTPMethod { HTTPMethod(rawValue: head.httpMethod ?? "GET") }
+
+  /// The URL.
+  public var url: URL? { head.url }
+}

@@ -1,0 +1,143 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One request to a ``StubTransport``, kept to the transport contract: the caller gets the
+/// head (or the error that comes first: cancellation, a timeout, a refused size), then the
+/// body's chunks as the stub delivers them, within the request's limits.
+final class StubExchange: Sendable {
+  private struct State {
+    var work: Task<Void, Never>?
+    var writer: ResponseBodyWriter?
+    var timerToken: UInt64?
+    var ended = false
+    /// The work was cancelled (perhaps before it was made).
+    var cancelled = false
+  }
+
+  private let options: TransportOptions
+  private let head = FirstOutcome<Result<TransportResponse, HTTPError>>()
+  private let state = Locked(State())
+  private let timer: DeadlineTimer
+  private let clock: TransferClock
+
+  init(options: TransportOptions, timer: DeadlineTimer) {
+    self.options = options
+    self.timer = timer
+    let head = self.head
+    let state = self.state
+    clock = TransferClock(deadline: options.deadline, idleTimeout: options.idleTimeout) {
+      head.finish(.failure(.timedOut))
+      Self.cancel(state, with: .timedOut)
+    }
+  }
+
+  /// Ends the body with `error` and cancels the work, now or as soon as it is made.
+  private static func cancel(_ state: Locked<State>, with error: HTTPError) {
+    let (writer, work) = state.withLock { state in
+      state.cancelled = true
+      return (state.writer, state.work)
+    }
+    writer?.fail(error)
+    work?.cancel()
+  }
+
+  /// Runs `answer` in a task of its own and waits for the head, until the answer ends,
+  /// times out or the caller is cancelled.
+  func run(_ answer: @escaping @Sendable (StubExchange) async throws(HTTPError) -> Void)
+    async throws(HTTPError) -> TransportResponse
+  {
+    let token = clock.firstWake.map { timer.schedule(clock, at: $0) }
+    let body: @Sendable () async -> Void = {
+      do throws(HTTPError) {
+        try await answer(self)
+      } catch {
+        self.fail(error)
+      }
+      self.end()
+    }
+    // The answer runs in a task of its own, so that a deadline or the caller's cancellation
+    // ends the wait even when a handler ignores cancellation. Started immediately, it runs
+    // on this thread until it first suspends: a canned answer is ready without a thread hop.
+    let work: Task<Void, Never>
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      work = Task.immediate { await body() }
+    } else {
+      work = Task { await body() }
+    }
+    let (ended, cancelled) = state.withLock { state in
+      state.work = work
+      state.timerToken = token
+      return (state.ended, state.cancelled)
+    }
+    if ended, let token { timer.cancel(token) }
+    if cancelled { work.cancel() }
+    let outcome = await withTaskCancellationHandler {
+      await head.value()
+    } onCancel: { [state, head] in
+      head.finish(.failure(.cancelled))
+      Self.cancel(state, with: .cancelled)
+    }
+    return try outcome.get()
+  }
+
+  /// The answer is over: the deadline no longer matters.
+  private func end() {
+    let token = state.withLock { state in
+      state.ended = true
+      return state.timerToken
+    }
+    if let token { timer.cancel(token) }
+  }
+
+  /// Waits `delay` (none when `nil`); cancellation ends the wait.
+  func wait(_ delay: Duration?) async throws(HTTPError) {
+    guard let delay else { return }
+    do {
+      try await Task.sleep(for: delay)
+    } catch {
+      throw .cancelled
+    }
+  }
+
+  /// Answers with `stub`: the head at once (after checking its announced length), then the
+  /// chunks, each after the stub's delay, counted against the size limit.
+  func answer(_ stub: StubResponse, url: URL?) async throws(HTTPError) {
+    let limit = options.maximumBytes
+    let expected = stub.headers["Content-Length"].flatMap(Int64.init)
+    if let limit, let expected, expected > Int64(limit) { throw .responseTooLarge(limit: limit) }
+    let response = HTTPResponse(status: stub.status, headers: stub.headers, url: url)
+    if options.collectsBody, stub.chunkDelay == nil, stub.failure == nil {
+      let data = stub.body
+      if let limit, data.count > limit { throw .responseTooLarge(limit: limit) }
+      if !data.isEmpty { options.progress?(.received(Int64(data.count), of: expected)) }
+      head.finish(.success(TransportResponse(head: response, body: ResponseBody(data))))
+      return
+    }
+    let (body, writer) = ResponseBody.makeStream(bufferSize: options.bufferSize) {
+      [state] error in Self.cancel(state, with: error)
+    }
+    state.withLock { $0.writer = writer }
+    guard head.finish(.success(TransportResponse(head: response, body: body))) else { return }
+    var count = 0
+    for chunk in stub.chunks where !chunk.isEmpty {
+      try await wait(stub.chunkDelay)
+      count += chunk.count
+      if let limit, count > limit { throw .responseTooLarge(limit: limit) }
+      clock.touch()
+      try writer.write(chunk)
+      options.progress?(.received(Int64(count), of: expected))
+    }
+    if let failure = stub.failure { writer.fail(failure) } else { writer.finish() }
+  }
+
+  /// The answer failed: before the head, the caller gets the error; after it, the body
+  /// ends with it.
+  func fail(_ error: HTTPError) {
+    head.finish(.failure(error))
+    state.withLock { $0.writer }?.fail(error)
+  }
+}
