@@ -5,10 +5,29 @@ import Testing
 
 @testable import Courier
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 @Suite("Streaming bytes with client.bytes(_:)", .timeLimit(.minutes(1)))
 struct ByteStreamTests {
   @Test("chunks reach the reader while the body is still being sent")
   func streams() async throws {
+    try await streamsLive { $0 }
+  }
+
+  @Test("a transport made from a session configuration of your own streams as well")
+  func ownConfigurationStreams() async throws {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.httpMaximumConnectionsPerHost = 4
+    let transport = URLSessionTransport(configuration: configuration)
+    try await streamsLive { HTTPClient(baseURL: $0.baseURL, transport: transport) }
+  }
+
+  /// A server that sends the second chunk only once the reader has the first: the reader
+  /// of `client(loopback's client)` gets both only if the body streams.
+  func streamsLive(_ client: (HTTPClient) -> HTTPClient) async throws {
     let firstRead = Gate()
     let loopback = try Loopback { _, response in
       try await response.writeHead(headers: ["Content-Type": "text/plain"])
@@ -18,7 +37,7 @@ struct ByteStreamTests {
       try await response.finish()
     }
     defer { loopback.stop() }
-    let stream = try await loopback.client.bytes(Request<Data>(path: "live"))
+    let stream = try await client(loopback.client).bytes(Request<Data>(path: "live"))
     #expect(stream.response.status == 200)
     #expect(stream.response.headers["Content-Type"] == "text/plain")
     var received = Data()
