@@ -1,0 +1,119 @@
+import Courier
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension TransportConformance {
+  /// Statuses, headers and bodies of every kind, both ways.
+  static var exchangeChecks: [Check] {
+    [
+      Check(name: "any status comes back with its headers and body, never as an error") {
+        transport in
+        let server = try LoopbackServer { request, response in
+          let status = request.path == "/created" ? 201 : 404
+          try await response.send(status: status, headers: ["X-Check": "yes"], text: "body")
+        }
+        defer { server.stop() }
+        for (path, status) in [("created", 201), ("missing", 404)] {
+          let response = try await transport.send(get(server, path), options: TransportOptions())
+          try expect(response.head.status == status, "\(path): status \(response.head.status)")
+          try expect(response.head.headers["x-check"] == "yes", "\(path): header missing")
+          let body = try await response.body.collect()
+          try expect(body == Data("body".utf8), "\(path): body \(body.count) bytes")
+        }
+      },
+      Check(name: "request bodies from memory, a file and a stream arrive whole, with progress") {
+        transport in
+        let server = try LoopbackServer { request, response in
+          try await response.send(body: request.body)
+        }
+        defer { server.stop() }
+        let content = pattern(300_000)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+          "conformance-\(UUID().uuidString)")
+        try content.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let sources: [(String, BodySource)] = [
+          ("data", .data(content)), ("file", try BodySource.file(file)),
+          (
+            "stream",
+            .stream(length: Int64(content.count)) {
+              AsyncThrowingStream { continuation in
+                continuation.yield(content.prefix(100_000))
+                continuation.yield(content.dropFirst(100_000))
+                continuation.finish()
+              }
+            }
+          ),
+        ]
+        for (kind, source) in sources {
+          var request = get(server, "echo")
+          request.head.httpMethod = "POST"
+          request.body = source
+          let sent = Locked<Int64>(0)
+          let options = TransportOptions(progress: { report in
+            if case .sent(let bytes, _) = report { sent.withLock { $0 = max($0, bytes) } }
+          })
+          let response = try await transport.send(request, options: options)
+          let echoed = try await response.body.collect()
+          try expect(echoed == content, "\(kind): the server got \(echoed.count) bytes")
+          try expect(
+            sent.withLock { $0 } == Int64(content.count),
+            "\(kind): upload progress reached \(sent.withLock { $0 }) bytes")
+        }
+      },
+      Check(name: "chunked and close-delimited bodies arrive whole") { transport in
+        let server = try LoopbackServer { request, response in
+          if request.path == "/chunked" {
+            try await response.writeHead()
+            for part in ["one ", "two ", "three"] { try await response.write(Data(part.utf8)) }
+            try await response.finish()
+          } else {
+            try await response.sendRaw(
+              Data("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\none two three".utf8))
+          }
+        }
+        defer { server.stop() }
+        for path in ["chunked", "closed"] {
+          let response = try await transport.send(get(server, path), options: TransportOptions())
+          let body = try await response.body.collect()
+          try expect(body == Data("one two three".utf8), "\(path): got \(body.count) bytes")
+        }
+      },
+      Check(name: "a body read slowly arrives whole and in order") { transport in
+        let size = 4 << 20
+        let content = pattern(size)
+        let allSent = FirstOutcome<Void>()
+        let server = try LoopbackServer { _, response in
+          try await response.writeHead(contentLength: size)
+          var offset = 0
+          while offset < size {
+            let count = min(64 * 1024, size - offset)
+            try await response.write(content.subdata(in: offset..<(offset + count)))
+            offset += count
+          }
+          allSent.finish(())
+        }
+        defer { server.stop() }
+        let response = try await transport.send(
+          get(server, "big"), options: TransportOptions(bufferSize: 256 * 1024))
+        try await within("the server sending the whole body before a byte is read") {
+          await allSent.value()
+        }
+        let body = try await response.body.collect()
+        try expect(body == content, "got \(body.count) bytes, or not in order")
+      },
+      Check(name: "a download (prefersFile) delivers the whole body") { transport in
+        let content = pattern(1 << 20)
+        let server = try LoopbackServer { _, response in try await response.send(body: content) }
+        defer { server.stop() }
+        let response = try await transport.send(
+          get(server, "file"), options: TransportOptions(prefersFile: true))
+        let body = try await response.body.collect()
+        try expect(body == content, "got \(body.count) bytes")
+      },
+    ]
+  }
+}

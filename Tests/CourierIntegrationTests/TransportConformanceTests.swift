@@ -1,0 +1,46 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The README's "Writing a transport" example: a transport that records what it sends and
+/// hands everything else to another.
+struct RecordingTransport: HTTPTransport {
+  let base: any HTTPTransport
+  let log: @Sendable (String) -> Void
+
+  func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+    -> TransportResponse
+  {
+    log("\(request.method.rawValue) \(request.url?.path ?? "")")
+    return try await base.send(request, options: options)
+  }
+}
+
+/// Every transport Courier ships, and the README's, keeps the contract.
+@Suite("The transport contract", .timeLimit(.minutes(2)))
+struct TransportConformanceTests {
+  @Test("URLSessionTransport with its own session", arguments: TransportConformance.checks)
+  func ownSession(_ check: TransportConformance.Check) async throws {
+    try await check.run(on: URLSessionTransport())
+  }
+
+  @Test(
+    "URLSessionTransport with a session configuration of your own",
+    arguments: TransportConformance.checks)
+  func ownConfiguration(_ check: TransportConformance.Check) async throws {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.httpMaximumConnectionsPerHost = 8
+    try await check.run(on: URLSessionTransport(configuration: configuration))
+  }
+
+  @Test("the README's RecordingTransport", arguments: TransportConformance.checks)
+  func recording(_ check: TransportConformance.Check) async throws {
+    try await check.run(on: RecordingTransport(base: URLSessionTransport()) { _ in })
+  }
+}
