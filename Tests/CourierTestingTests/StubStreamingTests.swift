@@ -121,4 +121,27 @@ struct StubStreamingTests {
       return
     }
   }
+
+  @Test("the README's chunked stub: both chunks through a client, then the drop")
+  func readmeChunks() async throws {
+    let first = Data("first ".utf8)
+    let second = Data("second".utf8)
+    let stub = StubTransport().on(
+      .get, "/feed",
+      .chunks(
+        [first, second], every: .milliseconds(10),
+        thenFailing: .transport(URLError(.networkConnectionLost))))
+    let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: stub)
+    let stream = try await client.bytes(Request<Data>(path: "feed"))
+    var received = Data()
+    let error = await #expect(throws: HTTPError.self) {
+      for try await chunk in stream { received.append(chunk) }
+    }
+    #expect(received == first + second)
+    guard case .transport(let urlError)? = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .networkConnectionLost)
+  }
 }
