@@ -154,4 +154,64 @@ struct PipelineTests {
     }
     #expect(!FileManager.default.fileExists(atPath: file.path))
   }
+
+  /// A transport that answers 100,000 bytes whatever the options say.
+  struct CarelessTransport: HTTPTransport {
+    func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+      -> TransportResponse
+    {
+      let (body, writer) = ResponseBody.makeStream { _ in }
+      for _ in 0..<100 { try writer.write(Data(repeating: 1, count: 1000)) }
+      writer.finish()
+      return TransportResponse(head: HTTPResponse(status: 200, url: request.url), body: body)
+    }
+  }
+
+  @Test("the client holds a transport that ignores the size limit to it, for every kind")
+  func carelessTransport() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 1000
+    let client = makeClient(transport: CarelessTransport(), configuration: configuration)
+    let options = TransferOptions(maximumBytes: 1000)
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID())")
+    let attempts: [(String, @Sendable () async throws(HTTPError) -> Void)] = [
+      (
+        "send",
+        { () async throws(HTTPError) in _ = try await client.send(Request<Data>(path: "a")) }
+      ),
+      (
+        "bytes",
+        { () async throws(HTTPError) in
+          for try await _ in try await client.bytes(Request<Data>(path: "b"), options: options) {}
+        }
+      ),
+      (
+        "upload",
+        { () async throws(HTTPError) in
+          _ = try await client.upload(
+            Request<Data>(method: .post, path: "u", body: .data(Data("x".utf8))), options: options
+          ).finished()
+        }
+      ),
+      (
+        "download",
+        { () async throws(HTTPError) in
+          _ = try await client.download(Request<Data>(path: "d"), to: file, options: options)
+            .finished()
+        }
+      ),
+    ]
+    for (kind, attempt) in attempts {
+      do throws(HTTPError) {
+        try await attempt()
+        Issue.record("\(kind): no error")
+      } catch {
+        guard case .responseTooLarge(1000) = error else {
+          Issue.record("\(kind): \(error)")
+          continue
+        }
+      }
+    }
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+  }
 }
