@@ -142,4 +142,19 @@ struct RedirectTests {
     #expect(response.headers["Location"] == "/landing")
     #expect(origin.requestCount == 1)
   }
+
+  @Test("the client's redirects policy overrides the transport's, per request")
+  func clientPolicy() async throws {
+    let origin = try redirector(to: { _ in "/landing" })
+    defer { origin.stop() }
+    var configuration = HTTPClient.Configuration()
+    configuration.redirects = .never
+    let client = HTTPClient(
+      baseURL: origin.baseURL, configuration: configuration,
+      transport: URLSessionTransport(redirects: .default))
+    let response = try await client.response(
+      for: Request<String>(path: "start", acceptableStatusCodes: StatusCodes(200..<400)))
+    #expect(response.status == 302)
+    #expect(origin.requestCount == 1)
+  }
 }

@@ -50,22 +50,13 @@ struct Exchange: Sendable {
   func take(_ response: TransportResponse) async throws(HTTPError) -> HTTPResponse {
     var head = response.head
     let body = response.body.limited(to: maximumBytes)
-    switch use {
-    case .collect:
+    if case .collect = use {
       head.body = try await body.collect()
-      return head
-    case .download, .stream:
-      guard acceptable.contains(head.status) else {
-        head.body = try await Self.start(of: body)
-        return head
-      }
-    }
-    switch use {
-    case .collect:
-      break
-    case .download(let file):
+    } else if !acceptable.contains(head.status) {
+      head.body = try await Self.start(of: body)
+    } else if case .download(let file) = use {
       try await file.write(body)
-    case .stream(let handoff):
+    } else if case .stream(let handoff) = use {
       try handoff.deliver(head: head, body: body)
       try await body.ended().get()
     }

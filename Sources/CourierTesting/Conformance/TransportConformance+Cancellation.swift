@@ -20,9 +20,7 @@ extension TransportConformance {
           }
         }
         let error = try await within("the cancelled request's answer") { await task.value }
-        guard case .cancelled? = error else {
-          throw ConformanceFailure("expected cancelled, got \(String(describing: error))")
-        }
+        try expect(error, is: .cancelled)
         try expect(server.connectionCount == 0, "a connection was opened")
       },
       Check(name: "cancelled while waiting for the head: cancelled, and the connection closed") {
@@ -43,9 +41,7 @@ extension TransportConformance {
         try await within("the request reaching the server") { await started.value() }
         task.cancel()
         let error = try await within("the cancelled request's answer") { await task.value }
-        guard case .cancelled? = error else {
-          throw ConformanceFailure("expected cancelled, got \(String(describing: error))")
-        }
+        try expect(error, is: .cancelled)
         try await within("the server seeing the connection closed") { await gone.value() }
       },
       Check(name: "cancelled mid-body: reading ends with cancelled, and the connection closed") {
@@ -68,9 +64,7 @@ extension TransportConformance {
         try await within("the first chunk") { await firstChunk.value() }
         reader.cancel()
         let error = try await within("the cancelled reader's answer") { await reader.value }
-        guard case .cancelled? = error else {
-          throw ConformanceFailure("expected cancelled, got \(String(describing: error))")
-        }
+        try expect(error, is: .cancelled)
         try await within("the server seeing the connection closed") { await gone.value() }
       },
     ]

@@ -16,15 +16,7 @@ extension TransportConformance {
           await response.clientDisconnected()
         }
         defer { server.stop() }
-        let error = try await self.error("a response announcing 10000 bytes, limit 1000") {
-          () async throws(HTTPError) in
-          let response = try await transport.send(
-            get(server, "big"), options: TransportOptions(maximumBytes: 1000))
-          return try await response.body.collect()
-        }
-        guard case .responseTooLarge(1000) = error else {
-          throw ConformanceFailure("expected responseTooLarge(1000), got \(error)")
-        }
+        try await expectTooLarge(transport, server, "a response announcing 10000 bytes")
       },
       Check(name: "a body growing past the size limit fails and the connection is closed") {
         transport in
@@ -37,15 +29,7 @@ extension TransportConformance {
           gone.finish(())
         }
         defer { server.stop() }
-        let error = try await self.error("a chunked body of 1200 bytes, limit 1000") {
-          () async throws(HTTPError) in
-          let response = try await transport.send(
-            get(server, "big"), options: TransportOptions(maximumBytes: 1000))
-          return try await response.body.collect()
-        }
-        guard case .responseTooLarge(1000) = error else {
-          throw ConformanceFailure("expected responseTooLarge(1000), got \(error)")
-        }
+        try await expectTooLarge(transport, server, "a chunked body of 1200 bytes")
         try await within("the server seeing the connection closed") { await gone.value() }
       },
       Check(name: "a deadline below one second ends a silent server's request") { transport in
@@ -62,9 +46,7 @@ extension TransportConformance {
             )
           }
         }
-        guard case .timedOut? = error else {
-          throw ConformanceFailure("expected timedOut, got \(String(describing: error))")
-        }
+        try expect(error, is: .timedOut)
         try await within("the server seeing the connection closed") { await gone.value() }
       },
       Check(name: "an idle timeout below one second ends a body that stops arriving") {
@@ -82,20 +64,24 @@ extension TransportConformance {
             return try await response.body.collect()
           }
         }
-        guard case .timedOut? = error else {
-          throw ConformanceFailure("expected timedOut, got \(String(describing: error))")
-        }
+        try expect(error, is: .timedOut)
       },
     ]
   }
 
-  /// The error `operation` ends with, or `nil` when it succeeds.
-  static func failure<T>(_ operation: () async throws(HTTPError) -> T) async -> HTTPError? {
-    do throws(HTTPError) {
-      _ = try await operation()
-      return nil
-    } catch {
-      return error
+  /// Fails unless a GET of `server` with a limit of 1000 bytes, its body read, ends with
+  /// ``HTTPError/responseTooLarge(limit:)``.
+  static func expectTooLarge(
+    _ transport: any HTTPTransport, _ server: LoopbackServer, _ what: String
+  ) async throws {
+    let error = try await self.error("\(what), limit 1000") { () async throws(HTTPError) in
+      let response = try await transport.send(
+        get(server, "big"), options: TransportOptions(maximumBytes: 1000))
+      return try await response.body.collect()
+    }
+    guard case .responseTooLarge(1000) = error else {
+      throw ConformanceFailure("expected responseTooLarge(1000), got \(error)")
     }
   }
+
 }

@@ -74,6 +74,23 @@ extension TransportConformance {
     throw ConformanceFailure("\(what) did not fail")
   }
 
+  /// Fails unless `error` is `expected` (compared by case and description).
+  static func expect(_ error: HTTPError?, is expected: HTTPError) throws {
+    guard let error, "\(error)" == "\(expected)" else {
+      throw ConformanceFailure("expected \(expected), got \(String(describing: error))")
+    }
+  }
+
+  /// The error `operation` ends with, or `nil` when it succeeds.
+  static func failure<T>(_ operation: () async throws(HTTPError) -> T) async -> HTTPError? {
+    do throws(HTTPError) {
+      _ = try await operation()
+      return nil
+    } catch {
+      return error
+    }
+  }
+
   /// Waits for `operation`, failing the check if it has not finished after 20 seconds.
   static func within<T: Sendable>(
     _ what: String, _ operation: @escaping @Sendable () async -> T

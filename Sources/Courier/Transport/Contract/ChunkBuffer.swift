@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The bytes of a streamed ``ResponseBody`` between the transport, which writes them as they
 /// arrive, and the reader, which takes them when it is ready: at most `memoryLimit` bytes in
 /// memory, and the rest, in order, in an unlinked temporary file until read.
@@ -200,15 +194,20 @@ final class ChunkBuffer: Sendable {
   }
 
   /// Waits until the stream has ended — written to the end, failed, or stopped by the
-  /// reader — and returns how.
+  /// reader — and returns how. Cancelling the waiting task stops the stream.
   func ended() async -> End {
-    await withCheckedContinuation { continuation in
-      let end = state.withLock { state -> End? in
-        if let end = state.end { return end }
-        state.watchers.append(continuation)
-        return nil
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let end = state.withLock { state -> End? in
+          if let end = state.end { return end }
+          state.watchers.append(continuation)
+          return nil
+        }
+        if let end { continuation.resume(returning: end) }
       }
-      if let end { continuation.resume(returning: end) }
+    } onCancel: {
+      // The watcher gives up (its task was cancelled): the stream stops with it.
+      stop(.cancelled)
     }
   }
 
@@ -250,55 +249,5 @@ final class ChunkBuffer: Sendable {
     case let other:
       return other
     }
-  }
-}
-
-/// An unlinked temporary file: written and read at explicit offsets, so that the writer and
-/// the reader need no shared position; closed when the last reference goes.
-private final class SpillFile: Sendable {
-  private let descriptor: Int32
-
-  init?() {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "courier-stream-\(UUID().uuidString)"
-    ).path
-    let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
-    guard descriptor >= 0 else { return nil }
-    unlink(path)
-    self.descriptor = descriptor
-  }
-
-  deinit {
-    close(descriptor)
-  }
-
-  func write(_ data: Data, at offset: Int64) -> Bool {
-    data.withUnsafeBytes { buffer in
-      var done = 0
-      while done < buffer.count {
-        let count = pwrite(
-          descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return false }
-        done += count
-      }
-      return true
-    }
-  }
-
-  func read(_ count: Int, at offset: Int64) -> Data? {
-    var data = Data(count: count)
-    let complete = data.withUnsafeMutableBytes { buffer in
-      var done = 0
-      while done < count {
-        let read = pread(
-          descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-        if read < 0 && errno == EINTR { continue }
-        guard read > 0 else { return false }
-        done += read
-      }
-      return true
-    }
-    return complete ? data : nil
   }
 }

@@ -295,48 +295,4 @@ final class DataTaskCall: Sendable {
       return state.redirects
     }
   }
-
-  // MARK: - Actions
-
-  private func run(_ action: Action) {
-    switch action {
-    case .none:
-      return
-    case .startTask(let task):
-      task.resume()
-      return
-    case .answer(let continuation, let result):
-      continuation.resume(returning: result)
-      if case .success = result, !isFinished { return }  // the body streams on
-    case .answerAndCancel(let continuation, let error, let task):
-      continuation.resume(returning: .failure(error))
-      Self.cancel(task)
-    case .write(let writer, let data):
-      do throws(HTTPError) {
-        try writer.write(data)
-      } catch {
-        end(with: error)
-      }
-      return
-    case .endBody(let writer, let error):
-      if let error { writer.fail(error) } else { writer.finish() }
-    case .endBodyAndCancel(let writer, let error, let task):
-      writer.fail(error)
-      Self.cancel(task)
-    }
-    onEnd.withLock { hook in
-      defer { hook = nil }
-      return hook
-    }?()
-  }
-
-  private var isFinished: Bool {
-    state.withLock { if case .finished = $0.phase { true } else { false } }
-  }
-
-  /// URLSessionTask.cancel() takes URLSession's internal locks; never do that on the thread
-  /// that is cancelling a Swift task, firing a timer or holding a call's lock.
-  private static func cancel(_ task: URLSessionTask) {
-    DispatchQueue.global().async { task.cancel() }
-  }
 }
