@@ -39,6 +39,11 @@ struct TransportConformanceTests {
     try await check.run(on: URLSessionTransport(configuration: configuration))
   }
 
+  @Test("StubTransport, its servers answered in memory", arguments: TransportConformance.checks)
+  func stub(_ check: TransportConformance.Check) async throws {
+    try await check.run(inMemoryOn: StubTransport())
+  }
+
   @Test("the README's RecordingTransport", arguments: TransportConformance.checks)
   func recording(_ check: TransportConformance.Check) async throws {
     try await check.run(on: RecordingTransport(base: URLSessionTransport()) { _ in })

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// `@unchecked Sendable` is safe because `value` is only reached inside `withLock`,
 /// which holds `lock` for the whole access.
-package final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
 

@@ -1,13 +1,13 @@
 /// A binary min-heap: `first` is the least element by `areInOrder`.
-struct MinHeap<Element> {
+struct MinHeap<Element: Sendable>: Sendable {
   private(set) var elements: [Element] = []
-  let areInOrder: (Element, Element) -> Bool
+  let areInOrder: @Sendable (Element, Element) -> Bool
 
-  init(by areInOrder: @escaping (Element, Element) -> Bool) {
+  init(by areInOrder: @escaping @Sendable (Element, Element) -> Bool) {
     self.areInOrder = areInOrder
   }
 
-  init(_ elements: [Element], by areInOrder: @escaping (Element, Element) -> Bool) {
+  init(_ elements: [Element], by areInOrder: @escaping @Sendable (Element, Element) -> Bool) {
     self.areInOrder = areInOrder
     self.elements = elements
     for index in stride(from: elements.count / 2 - 1, through: 0, by: -1) {

@@ -19,7 +19,7 @@ package protocol DeadlineTimed: AnyObject, Sendable {
 package final class DeadlineTimer: @unchecked Sendable {
   // `@unchecked Sendable`: `state` is a lock-guarded box, and a dispatch source is
   // thread-safe (it is only re-armed while `state`'s lock is held).
-  private struct State {
+  private struct State: Sendable {
     var schedule = DeadlineSchedule<any DeadlineTimed>()
     var armedFor: UInt64?
   }
@@ -85,8 +85,8 @@ package final class DeadlineTimer: @unchecked Sendable {
 /// The deadlines a ``DeadlineTimer`` keeps: a min-heap of (deadline, token) and the live
 /// entries by token. Removed entries stay in the heap until they come up or the heap is
 /// compacted, which happens whenever it holds more than twice the live entries.
-struct DeadlineSchedule<Work> {
-  private struct Entry {
+struct DeadlineSchedule<Work: Sendable>: Sendable {
+  private struct Entry: Sendable {
     var deadline: UInt64
     var id: UInt64
   }

@@ -9,9 +9,9 @@ extension TransportConformance {
   /// Cancellation before the request starts, while the head is awaited, and mid-body.
   static var cancellationChecks: [Check] {
     [
-      Check(name: "cancelled before it starts: cancelled, and no connection is opened") {
-        transport in
-        let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+      Check(name: "cancelled before it starts: cancelled, and no connection is opened") { lab in
+        let transport = lab.transport
+        let server = try lab.server { _, response in try await response.send(text: "ok") }
         defer { server.stop() }
         let task = Task { () async -> HTTPError? in
           withUnsafeCurrentTask { $0?.cancel() }
@@ -24,10 +24,11 @@ extension TransportConformance {
         try expect(server.connectionCount == 0, "a connection was opened")
       },
       Check(name: "cancelled while waiting for the head: cancelled, and the connection closed") {
-        transport in
+        lab in
+        let transport = lab.transport
         let started = FirstOutcome<Void>()
         let gone = FirstOutcome<Void>()
-        let server = try LoopbackServer { _, response in
+        let server = try lab.server { _, response in
           started.finish(())
           await response.clientDisconnected()
           gone.finish(())
@@ -45,9 +46,10 @@ extension TransportConformance {
         try await within("the server seeing the connection closed") { await gone.value() }
       },
       Check(name: "cancelled mid-body: reading ends with cancelled, and the connection closed") {
-        transport in
+        lab in
+        let transport = lab.transport
         let gone = FirstOutcome<Void>()
-        let server = try LoopbackServer { _, response in
+        let server = try lab.server { _, response in
           try await response.writeHead()
           try await response.write(Data("first".utf8))
           await response.clientDisconnected()

@@ -9,9 +9,9 @@ extension TransportConformance {
   /// Statuses, headers and bodies of every kind, both ways.
   static var exchangeChecks: [Check] {
     [
-      Check(name: "any status comes back with its headers and body, never as an error") {
-        transport in
-        let server = try LoopbackServer { request, response in
+      Check(name: "any status comes back with its headers and body, never as an error") { lab in
+        let transport = lab.transport
+        let server = try lab.server { request, response in
           let status = request.path == "/created" ? 201 : 404
           try await response.send(status: status, headers: ["X-Check": "yes"], text: "body")
         }
@@ -25,8 +25,9 @@ extension TransportConformance {
         }
       },
       Check(name: "request bodies from memory, a file and a stream arrive whole, with progress") {
-        transport in
-        let server = try LoopbackServer { request, response in
+        lab in
+        let transport = lab.transport
+        let server = try lab.server { request, response in
           try await response.send(body: request.body)
         }
         defer { server.stop() }
@@ -64,8 +65,9 @@ extension TransportConformance {
             "\(kind): upload progress reached \(sent.withLock { $0 }) bytes")
         }
       },
-      Check(name: "chunked and close-delimited bodies arrive whole") { transport in
-        let server = try LoopbackServer { request, response in
+      Check(name: "chunked and close-delimited bodies arrive whole") { lab in
+        let transport = lab.transport
+        let server = try lab.server { request, response in
           if request.path == "/chunked" {
             try await response.writeHead()
             for part in ["one ", "two ", "three"] { try await response.write(Data(part.utf8)) }
@@ -82,11 +84,12 @@ extension TransportConformance {
           try expect(body == Data("one two three".utf8), "\(path): got \(body.count) bytes")
         }
       },
-      Check(name: "a body read slowly arrives whole and in order") { transport in
+      Check(name: "a body read slowly arrives whole and in order") { lab in
+        let transport = lab.transport
         let size = 4 << 20
         let content = pattern(size)
         let allSent = FirstOutcome<Void>()
-        let server = try LoopbackServer { _, response in
+        let server = try lab.server { _, response in
           try await response.writeHead(contentLength: size)
           var offset = 0
           while offset < size {
@@ -105,9 +108,10 @@ extension TransportConformance {
         let body = try await response.body.collect()
         try expect(body == content, "got \(body.count) bytes, or not in order")
       },
-      Check(name: "a download (prefersFile) delivers the whole body") { transport in
+      Check(name: "a download (prefersFile) delivers the whole body") { lab in
+        let transport = lab.transport
         let content = pattern(1 << 20)
-        let server = try LoopbackServer { _, response in try await response.send(body: content) }
+        let server = try lab.server { _, response in try await response.send(body: content) }
         defer { server.stop() }
         let response = try await transport.send(
           get(server, "file"), options: TransportOptions(prefersFile: true))

@@ -9,19 +9,19 @@ extension TransportConformance {
   /// Size limits as bytes arrive, deadlines and idle timeouts below one second.
   static var limitChecks: [Check] {
     [
-      Check(name: "a Content-Length over the size limit fails before the body is read") {
-        transport in
-        let server = try LoopbackServer { _, response in
+      Check(name: "a Content-Length over the size limit fails before the body is read") { lab in
+        let transport = lab.transport
+        let server = try lab.server { _, response in
           try await response.writeHead(contentLength: 10_000)
           await response.clientDisconnected()
         }
         defer { server.stop() }
         try await expectTooLarge(transport, server, "a response announcing 10000 bytes")
       },
-      Check(name: "a body growing past the size limit fails and the connection is closed") {
-        transport in
+      Check(name: "a body growing past the size limit fails and the connection is closed") { lab in
+        let transport = lab.transport
         let gone = FirstOutcome<Void>()
-        let server = try LoopbackServer { _, response in
+        let server = try lab.server { _, response in
           try await response.writeHead()
           try await response.write(pattern(600))
           try await response.write(pattern(600))
@@ -32,9 +32,10 @@ extension TransportConformance {
         try await expectTooLarge(transport, server, "a chunked body of 1200 bytes")
         try await within("the server seeing the connection closed") { await gone.value() }
       },
-      Check(name: "a deadline below one second ends a silent server's request") { transport in
+      Check(name: "a deadline below one second ends a silent server's request") { lab in
+        let transport = lab.transport
         let gone = FirstOutcome<Void>()
-        let server = try LoopbackServer { _, response in
+        let server = try lab.server { _, response in
           await response.clientDisconnected()
           gone.finish(())
         }
@@ -49,9 +50,9 @@ extension TransportConformance {
         try expect(error, is: .timedOut)
         try await within("the server seeing the connection closed") { await gone.value() }
       },
-      Check(name: "an idle timeout below one second ends a body that stops arriving") {
-        transport in
-        let server = try LoopbackServer { _, response in
+      Check(name: "an idle timeout below one second ends a body that stops arriving") { lab in
+        let transport = lab.transport
+        let server = try lab.server { _, response in
           try await response.writeHead()
           try await response.write(Data("x".utf8))
           await response.clientDisconnected()

@@ -11,14 +11,15 @@ extension TransportConformance {
   static var redirectChecks: [Check] {
     [
       Check(name: "a redirect to another origin carries no credential; one to the same does") {
-        transport in
+        lab in
+        let transport = lab.transport
         let seen = Locked<[String: [String]]>([:])
-        let other = try LoopbackServer { request, response in
+        let other = try lab.server { request, response in
           seen.withLock { $0["other"] = Self.credentials(of: request) }
           try await response.send(text: "landed")
         }
         defer { other.stop() }
-        let origin = try LoopbackServer { request, response in
+        let origin = try lab.server { request, response in
           if request.path == "/away" {
             let target = other.baseURL.appendingPathComponent("landing").absoluteString
             try await response.send(status: 302, headers: ["Location": target])
@@ -45,8 +46,9 @@ extension TransportConformance {
         let home = seen.withLock { $0["home"] } ?? []
         try expect(home.count == 3, "the same origin got only \(home)")
       },
-      Check(name: "307 and 308 send the request body again") { transport in
-        let server = try LoopbackServer { request, response in
+      Check(name: "307 and 308 send the request body again") { lab in
+        let transport = lab.transport
+        let server = try lab.server { request, response in
           if request.path.hasPrefix("/from") {
             let status = request.path == "/from307" ? 307 : 308
             try await response.send(status: status, headers: ["Location": "/to"])
@@ -64,8 +66,9 @@ extension TransportConformance {
           try expect(answer == "PUT 1000", "\(status): the target got \(answer)")
         }
       },
-      Check(name: "a redirect to a target that is not http or https is refused") { transport in
-        let server = try LoopbackServer { _, response in
+      Check(name: "a redirect to a target that is not http or https is refused") { lab in
+        let transport = lab.transport
+        let server = try lab.server { _, response in
           try await response.send(status: 302, headers: ["Location": "ftp://127.0.0.1/file"])
         }
         defer { server.stop() }

@@ -24,7 +24,7 @@ public enum TransportConformance {
   public struct Check: Sendable, CustomStringConvertible {
     /// What the check shows, as a sentence.
     public let name: String
-    let body: @Sendable (any HTTPTransport) async throws -> Void
+    let body: @Sendable (Lab) async throws -> Void
 
     /// The name.
     public var description: String { name }
@@ -34,7 +34,35 @@ public enum TransportConformance {
     /// - Throws: ``ConformanceFailure`` when the transport does not behave as the contract
     ///   says, or the loopback server's error when a server cannot start.
     public func run(on transport: any HTTPTransport) async throws {
-      try await body(transport)
+      try await body(Lab(transport: transport, network: nil))
+    }
+
+    /// Runs the check against `stub`, its servers answered by the stub in memory (see
+    /// ``StubTransport/serving(_:)``): the stub's own conformance, or that of a stub you
+    /// configured.
+    ///
+    /// ```swift
+    /// @Test(arguments: TransportConformance.checks)
+    /// func stubConforms(_ check: TransportConformance.Check) async throws {
+    ///   try await check.run(inMemoryOn: StubTransport())
+    /// }
+    /// ```
+    public func run(inMemoryOn stub: StubTransport) async throws {
+      let network = MemoryNetwork()
+      try await body(Lab(transport: stub.serving(network), network: network))
+    }
+  }
+
+  /// Where a check runs: the transport under test, and the servers it talks to, over
+  /// sockets or, for a stub, in memory.
+  struct Lab: Sendable {
+    let transport: any HTTPTransport
+    let network: MemoryNetwork?
+
+    /// A server answering with `handler`, reachable by `transport`.
+    func server(_ handler: @escaping LoopbackServer.Handler) throws -> LoopbackServer {
+      guard let network else { return try LoopbackServer(handler: handler) }
+      return LoopbackServer(network: network, handler: handler)
     }
   }
 

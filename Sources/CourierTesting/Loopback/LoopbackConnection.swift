@@ -19,16 +19,14 @@ final class LoopbackConnection: Sendable {
     var isClosing = false
     /// The file descriptor has been closed.
     var isClosed = false
-    /// The peer has closed its side (or the socket was shut down).
-    var peerClosed = false
-    var peerClosedWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-    var nextWaiterID = 0
     var handlerTask: Task<Void, Never>?
   }
 
   private let socket: Int32
   private let listener: LoopbackListener
   private let state = Locked(State())
+  /// Fired when the peer has closed its side (or the socket was shut down).
+  private let closedByPeer = ClosedSignal()
 
   init(socket: Int32, listener: LoopbackListener) {
     self.socket = socket
@@ -52,13 +50,8 @@ final class LoopbackConnection: Sendable {
       state.withLock { $0.parser.append(buffer[..<count]) }
       serveNextRequest()
     }
-    let waiters = state.withLock { state in
-      state.isReading = false
-      state.peerClosed = true
-      defer { state.peerClosedWaiters = [:] }
-      return state.peerClosedWaiters.values
-    }
-    for waiter in waiters { waiter.resume() }
+    state.withLock { $0.isReading = false }
+    closedByPeer.fire()
     closeIfDone()
   }
 
@@ -136,28 +129,13 @@ final class LoopbackConnection: Sendable {
 
   /// Whether the peer has closed its side, or the connection has been closed.
   var isPeerClosed: Bool {
-    state.withLock { $0.peerClosed }
+    closedByPeer.isClosed
   }
 
   /// Returns once the peer has closed its side or the connection has been closed, or when
   /// the calling task is cancelled.
   func peerClosed() async {
-    let id = state.withLock { state in
-      defer { state.nextWaiterID += 1 }
-      return state.nextWaiterID
-    }
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        let resumeNow = state.withLock { state in
-          guard !state.peerClosed, !Task.isCancelled else { return true }
-          state.peerClosedWaiters[id] = continuation
-          return false
-        }
-        if resumeNow { continuation.resume() }
-      }
-    } onCancel: {
-      state.withLock { $0.peerClosedWaiters.removeValue(forKey: id) }?.resume()
-    }
+    await closedByPeer.wait()
   }
 
   // MARK: - Closing

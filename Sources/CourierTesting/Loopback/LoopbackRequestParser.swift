@@ -12,18 +12,13 @@ struct LoopbackRequestParser: Sendable {
     let keepAlive: Bool
   }
 
-  private enum Framing: Sendable {
-    case length(Int)
-    case chunked
-  }
-
   /// A request head that has been read while its body is still arriving.
   private struct Head: Sendable {
     let method: String
     let target: String
     let headers: HTTPHeaders
     let keepAlive: Bool
-    let framing: Framing
+    let framing: WireSyntax.Framing
     let bodyStart: Int
   }
 
@@ -100,7 +95,7 @@ struct LoopbackRequestParser: Sendable {
   {
     guard let requestLine = lines.first else { throw LoopbackError("missing request line") }
     let parts = requestLine.split(separator: space, omittingEmptySubsequences: false)
-    guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte),
+    guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(WireSyntax.isTokenByte),
       !parts[1].isEmpty, parts[1].allSatisfy({ $0 > space && $0 != 0x7F })
     else { throw LoopbackError("request line is not \"METHOD target HTTP/1.1\"") }
     let version = text(parts[2])
@@ -108,50 +103,14 @@ struct LoopbackRequestParser: Sendable {
       throw LoopbackError("unsupported version \(version)")
     }
 
-    var headers = HTTPHeaders()
-    for line in lines.dropFirst() {
-      guard let colon = line.firstIndex(of: 0x3A) else {
-        throw LoopbackError("header without colon")
-      }
-      let name = line[..<colon]
-      guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
-        throw LoopbackError("bad header name \"\(text(name))\"")
-      }
-      let value = trimmed(line[(colon + 1)...])
-      guard value.allSatisfy({ $0 == tab || ($0 >= space && $0 != 0x7F) }) else {
-        throw LoopbackError("control character in header \(text(name))")
-      }
-      headers.add(text(name), text(value))
-    }
+    let headers = try WireSyntax.headers(lines.dropFirst())
 
     let connection = headers.values(for: "Connection").flatMap(tokens)
     let keepAlive =
       version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
     return Head(
       method: text(parts[0]), target: text(parts[1]), headers: headers, keepAlive: keepAlive,
-      framing: try framing(of: headers), bodyStart: bodyStart)
-  }
-
-  private func framing(of headers: HTTPHeaders) throws(LoopbackError) -> Framing {
-    let lengths = headers.values(for: "Content-Length")
-    let encodings = headers.values(for: "Transfer-Encoding").flatMap(tokens)
-    if !encodings.isEmpty {
-      guard lengths.isEmpty else {
-        throw LoopbackError("both Content-Length and Transfer-Encoding")
-      }
-      guard encodings == ["chunked"] else {
-        throw LoopbackError("unsupported Transfer-Encoding \(encodings.joined(separator: ", "))")
-      }
-      return .chunked
-    }
-    let values = Set(
-      lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        .map { $0.trimmingCharacters(in: .whitespaces) })
-    guard let value = values.first else { return .length(0) }
-    guard values.count == 1, (1...15).contains(value.utf8.count),
-      value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let length = Int(value)
-    else { throw LoopbackError("bad Content-Length \(lengths.joined(separator: ", "))") }
-    return .length(length)
+      framing: try WireSyntax.framing(of: headers) ?? .length(0), bodyStart: bodyStart)
   }
 
   // MARK: - Chunked body
@@ -162,11 +121,7 @@ struct LoopbackRequestParser: Sendable {
     var index = start
     while true {
       guard let sizeEnd = try lineEnd(from: index) else { return nil }
-      // The size may carry extensions after ";" and whitespace before them.
-      let sizeField = buffer[index..<sizeEnd].prefix { $0 != 0x3B && $0 != space && $0 != tab }
-      guard (1...15).contains(sizeField.count), let size = Int(text(sizeField), radix: 16) else {
-        throw LoopbackError("bad chunk size \"\(text(buffer[index..<sizeEnd]))\"")
-      }
+      let size = try WireSyntax.chunkSize(buffer[index..<sizeEnd])
       index = sizeEnd + 2
       if size == 0 { break }
       guard buffer.count >= index + size + 2 else { return nil }
@@ -191,49 +146,19 @@ struct LoopbackRequestParser: Sendable {
 
   // MARK: - Bytes
 
-  /// The index of the CR in the first CRLF at or after `start`, or nil if none has arrived.
-  /// A bare LF is malformed.
   private func lineEnd(from start: Int) throws(LoopbackError) -> Int? {
-    guard start < buffer.count, let newline = buffer[start...].firstIndex(of: lf) else {
-      return nil
-    }
-    guard newline > start, buffer[newline - 1] == cr else {
-      throw LoopbackError("line not ended by CRLF")
-    }
-    return newline - 1
+    try WireSyntax.lineEnd(in: buffer, from: start)
   }
 
   private func text(_ bytes: ArraySlice<UInt8>) -> String {
-    String(decoding: bytes, as: UTF8.self)
+    WireSyntax.text(bytes)
   }
 
-  private func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-    let isBlank: (UInt8) -> Bool = { $0 == space || $0 == tab }
-    guard let first = bytes.firstIndex(where: { !isBlank($0) }),
-      let last = bytes.lastIndex(where: { !isBlank($0) })
-    else { return [] }
-    return bytes[first...last]
-  }
-
-  /// The comma-separated, trimmed, lowercased elements of a header value.
   private func tokens(_ value: String) -> [String] {
-    value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-      .filter { !$0.isEmpty }
-  }
-
-  /// Whether `byte` may appear in a method or header name (an RFC 9110 `tchar`).
-  private func isTokenByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    // Digits and letters.
-    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-    // ! # $ % & ' * + - . ^ _ ` | ~
-    case 0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E...0x60, 0x7C, 0x7E: true
-    default: false
-    }
+    WireSyntax.tokens(value)
   }
 }
 
-private let cr: UInt8 = 0x0D
-private let lf: UInt8 = 0x0A
-private let space: UInt8 = 0x20
-private let tab: UInt8 = 0x09
+private let cr = WireSyntax.cr
+private let lf = WireSyntax.lf
+private let space = WireSyntax.space

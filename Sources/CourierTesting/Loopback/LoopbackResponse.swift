@@ -40,11 +40,11 @@ public final class LoopbackResponse: Sendable {
     var closesConnection: Bool
   }
 
-  private let connection: LoopbackConnection
+  private let connection: any LoopbackWire
   private let isHeadRequest: Bool
   private let state: Locked<State>
 
-  init(connection: LoopbackConnection, method: String, keepAlive: Bool) {
+  init(connection: any LoopbackWire, method: String, keepAlive: Bool) {
     self.connection = connection
     isHeadRequest = method == "HEAD"
     state = Locked(State(closesConnection: !keepAlive))
@@ -133,7 +133,7 @@ public final class LoopbackResponse: Sendable {
       }
       state.phase = .aborted
     }
-    defer { connection.close() }
+    defer { connection.abort() }
     try connection.send(bytes)
   }
 
@@ -143,7 +143,7 @@ public final class LoopbackResponse: Sendable {
   /// and `write` of 10 bytes.
   public func closeConnection() {
     advance { $0.phase = .aborted }
-    connection.close()
+    connection.abort()
   }
 
   /// Suspends until the client has closed its side of the connection (end of stream or reset
@@ -212,7 +212,7 @@ public final class LoopbackResponse: Sendable {
     }
     if let terminator { try transmit(terminator) }
     if missing > 0 {
-      connection.close()
+      connection.abort()
       throw LoopbackError("finish() called with \(missing) bytes of Content-Length unwritten")
     }
   }

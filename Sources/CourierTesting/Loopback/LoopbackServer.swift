@@ -22,18 +22,33 @@ public final class LoopbackServer: Sendable {
 
   /// The port the server listens on, picked by the OS.
   public let port: Int
-  private let listener: LoopbackListener
+  private let backing: Backing
+
+  /// Sockets on 127.0.0.1, or a host that a ``StubTransport`` answers from in memory.
+  private enum Backing: Sendable {
+    case sockets(LoopbackListener)
+    case memory(MemoryHost)
+  }
 
   /// Binds 127.0.0.1 on a port the OS picks and starts serving. Throws if it cannot bind.
   public init(handler: @escaping Handler) throws {
     let (socket, port) = try LoopbackSocket.makeListener()
     self.port = port
-    listener = LoopbackListener(socket: socket, handler: handler)
+    let listener = LoopbackListener(socket: socket, handler: handler)
+    backing = .sockets(listener)
     listener.start()
   }
 
+  /// A server on `network`, in memory: reachable only through a ``StubTransport`` serving
+  /// that network, at a port that no socket has.
+  init(network: MemoryNetwork, handler: @escaping Handler) {
+    let host = MemoryHost(handler: handler)
+    backing = .memory(host)
+    port = network.add(host)
+  }
+
   deinit {
-    listener.stop()
+    stop()
   }
 
   /// `http://127.0.0.1:PORT`.
@@ -44,30 +59,40 @@ public final class LoopbackServer: Sendable {
   /// Requests received (read in full) so far, across all connections. A request is counted
   /// before its handler starts.
   public var requestCount: Int {
-    listener.counters.requests
+    counters.requests
   }
 
   /// Connections accepted so far.
   public var connectionCount: Int {
-    listener.counters.connections
+    counters.connections
   }
 
   /// Requests being answered right now: from when a request has been read until its
   /// response has ended. A request stops counting before its last bytes are sent, so a
   /// client that has a complete response never sees it still counted.
   public var activeRequests: Int {
-    listener.counters.activeRequests
+    counters.activeRequests
   }
 
   /// The most requests that were being answered at the same time.
   public var maxActiveRequests: Int {
-    listener.counters.maxActiveRequests
+    counters.maxActiveRequests
   }
 
   /// Stops accepting, closes every connection and frees the port; running handlers are
   /// cancelled. Safe to call more than once; also called when the server is deallocated.
   public func stop() {
-    listener.stop()
+    switch backing {
+    case .sockets(let listener): listener.stop()
+    case .memory(let host): host.stop()
+    }
+  }
+
+  private var counters: LoopbackListener.Counters {
+    switch backing {
+    case .sockets(let listener): listener.counters
+    case .memory(let host): host.counters
+    }
   }
 
   /// A port on 127.0.0.1 that nothing listens on, for "connection refused" tests: bound

@@ -33,7 +33,14 @@ public struct StubTransport: HTTPTransport {
   private struct Route: Sendable {
     let method: HTTPMethod?
     let path: String?
-    let handler: Handler
+    let answer: Answer
+  }
+
+  /// How a route answers: with a canned ``StubResponse``, or with a loopback handler run in
+  /// memory (the host a request's URL leads to; `nil` is a closed port).
+  private enum Answer: Sendable {
+    case canned(Handler)
+    case served(@Sendable (URL?) -> MemoryHost?)
   }
 
   private var routes: [Route] = []
@@ -44,9 +51,14 @@ public struct StubTransport: HTTPTransport {
   /// ``HTTPError/cancelled`` when the calling task is cancelled.
   public var delay: Duration?
 
+  /// How requests follow redirects when their options do not say: as
+  /// ``URLSessionTransport`` does by default, up to 10, credentials kept from other origins.
+  public var redirects: RedirectPolicy
+
   /// A stub with no routes yet.
-  public init(delay: Duration? = nil) {
+  public init(delay: Duration? = nil, redirects: RedirectPolicy = .default) {
     self.delay = delay
+    self.redirects = redirects
   }
 
   /// Every request sent so far, in the order they arrived.
@@ -68,52 +80,107 @@ public struct StubTransport: HTTPTransport {
   /// This stub with a route answering `method` and `path` with a closure.
   public func on(_ method: HTTPMethod, _ path: String, handler: @escaping Handler) -> StubTransport
   {
-    var copy = self
-    copy.routes.append(Route(method: method, path: path, handler: handler))
-    return copy
+    adding(Route(method: method, path: path, answer: .canned(handler)))
   }
 
   /// This stub with a closure answering every request no earlier route matched.
   public func fallback(_ handler: @escaping Handler) -> StubTransport {
+    adding(Route(method: nil, path: nil, answer: .canned(handler)))
+  }
+
+  /// This stub with a ``LoopbackServer`` handler answering, in memory, every request no
+  /// earlier route matched: the same handler a loopback server runs, its response read as a
+  /// client reads it off a socket (`Content-Length`, chunked, or until the handler closes
+  /// the connection), without a socket. Write a fake server once; run it over sockets in
+  /// integration tests and in memory in unit tests.
+  ///
+  /// ```swift
+  /// let stub = StubTransport().serving { request, response in
+  ///   try await response.writeHead(contentLength: 10)
+  ///   try await response.write(Data("first".utf8))
+  ///   response.closeConnection()  // the body is cut short
+  /// }
+  /// ```
+  ///
+  /// The handler sees the client go away (``LoopbackResponse/clientDisconnected()``) when the
+  /// request is cancelled, times out, or its body is no longer read.
+  public func serving(_ handler: @escaping LoopbackServer.Handler) -> StubTransport {
+    let host = MemoryHost(handler: handler)
+    return adding(Route(method: nil, path: nil, answer: .served { _ in host }))
+  }
+
+  /// This stub serving the loopback servers of `network` by their ports.
+  func serving(_ network: MemoryNetwork) -> StubTransport {
+    adding(Route(method: nil, path: nil, answer: .served { network.host(for: $0) }))
+  }
+
+  private func adding(_ route: Route) -> StubTransport {
     var copy = self
-    copy.routes.append(Route(method: nil, path: nil, handler: handler))
+    copy.routes.append(route)
     return copy
   }
 
   /// Records the request, waits for `delay`, and answers from the first matching route,
-  /// within `options`' limits.
+  /// within `options`' limits, following redirects as ``TransportOptions/redirects`` (or
+  /// ``redirects``) says.
   ///
   /// A body streamed from disk (`.file`, a multipart form with files) is read into the
-  /// recorded request's `httpBody`, so handlers and tests can look at it.
+  /// recorded request's `httpBody`, so handlers and tests can look at it. A request whose
+  /// task is cancelled before it starts is neither recorded nor answered.
   public func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
     -> TransportResponse
   {
-    var recorded = request.head
-    if let body = request.body {
-      let data = try await body.collect()
-      recorded.httpBody = data
-      options.progress?(.sent(Int64(data.count), of: Int64(data.count)))
-    }
-    recorder.withLock { $0.append(recorded) }
-    let delay = self.delay
-    let handler = self.handler(for: recorded)
-    let request = recorded
-    return try await StubExchange(options: options, timer: timer).run {
-      exchange throws(HTTPError) in
-      try await exchange.wait(delay)
-      try await exchange.answer(try await handler(request), url: request.url)
+    let policy = options.redirects ?? redirects
+    var request = request
+    var hops = 0
+    while true {
+      let response = try await sendOnce(request, options: options)
+      hops += 1
+      guard
+        let next = try policy.request(
+          after: response.head, to: request, hops: hops, credentialNames: options.credentialNames)
+      else { return response }
+      response.body.cancel()
+      request = next
     }
   }
 
-  /// The first matching route's handler, or one answering 404 with a body that names the
+  private func sendOnce(_ request: TransportRequest, options: TransportOptions)
+    async throws(HTTPError) -> TransportResponse
+  {
+    guard !Task.isCancelled else { throw .cancelled }
+    var recorded = request.head
+    let body = try await request.body?.collect()
+    if let body {
+      recorded.httpBody = body
+      options.progress?(.sent(Int64(body.count), of: Int64(body.count)))
+    }
+    recorder.withLock { $0.append(recorded) }
+    let delay = self.delay
+    let answer = self.answer(for: recorded)
+    let sent = recorded
+    return try await StubExchange(options: options, timer: timer).run {
+      exchange throws(HTTPError) in
+      try await exchange.wait(delay)
+      switch answer {
+      case .canned(let handler):
+        try await exchange.answer(try await handler(sent), url: sent.url)
+      case .served(let host):
+        guard let host = host(sent.url) else { throw .transport(URLError(.cannotConnectToHost)) }
+        try await exchange.serve(sent, body: body, by: host)
+      }
+    }
+  }
+
+  /// The first matching route's answer, or one answering 404 with a body that names the
   /// request.
-  private func handler(for request: URLRequest) -> Handler {
+  private func answer(for request: URLRequest) -> Answer {
     let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
     let path = request.url?.path ?? "/"
     if let route = routes.first(where: { matches($0, method: method, path: path) }) {
-      return route.handler
+      return route.answer
     }
-    return { _ throws(HTTPError) in
+    return .canned { _ throws(HTTPError) in
       StubResponse(status: 404, text: "StubTransport has no route for \(method) \(path)")
     }
   }

@@ -96,8 +96,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     if call.redirects != .never {
       do throws(HTTPError) {
         let location = Self.location(of: response) ?? request.url?.absoluteString ?? ""
-        _ = try Self.redirectTarget(location, from: response.url)
-        _ = try Self.redirectTarget(request.url?.absoluteString ?? "", from: response.url)
+        _ = try RedirectPolicy.target(location, from: response.url)
+        _ = try RedirectPolicy.target(request.url?.absoluteString ?? "", from: response.url)
       } catch {
         // Not followed: the task completes with this 3xx, which the call reports as this
         // error. (Cancelling the task here could crash FoundationNetworking; see below.)
@@ -137,24 +137,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
       }
     }
     return nil
-  }
-
-  /// Where a redirect's `location` leads, resolved against `base`, when it is an `http` or
-  /// `https` URL with a host; any other target (`ftp:`, `file:`, `data:`, a custom scheme)
-  /// is refused with `HTTPError.transport(URLError(.unsupportedURL))` before anything is
-  /// sent to it.
-  static func redirectTarget(_ location: String, from base: URL?) throws(HTTPError) -> URL {
-    let target = URL(string: location, relativeTo: base)?.absoluteURL
-    guard let target, let scheme = target.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", target.host?.isEmpty == false
-    else {
-      var userInfo: [String: Any] = [
-        NSLocalizedDescriptionKey: "a redirect to a URL that is not http or https was refused"
-      ]
-      userInfo[NSURLErrorFailingURLErrorKey] = target
-      throw .transport(URLError(.unsupportedURL, userInfo: userInfo))
-    }
-    return target
   }
 
   /// Whether a redirect must re-send the body, which FoundationNetworking drops: a request

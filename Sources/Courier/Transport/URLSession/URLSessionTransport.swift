@@ -124,31 +124,25 @@ public final class URLSessionTransport: HTTPTransport {
     while true {
       let (response, redirectsSoFar) = try await sendOnce(
         request, options: options, redirects: policy, deadline: deadline, redirectsSoFar: hops)
-      guard let target = try Self.followedByTransport(response.head, request, policy) else {
-        return response
-      }
+      guard Self.followedByTransport(response.head, request, policy) else { return response }
       hops = redirectsSoFar + 1
-      guard case .follow(let maximum) = policy, hops <= maximum else {
-        throw .transport(URLError(.httpTooManyRedirects))
-      }
-      var head = request.head
-      head.url = target
-      request.head = options.credentials.keepingHome(head, from: request.url, to: target)
+      guard
+        let next = try policy.request(
+          after: response.head, to: request, hops: hops, credentialNames: options.credentialNames)
+      else { return response }
+      request = next
     }
   }
 
-  /// Where the transport itself must re-send `request` after `head`: a 307 or 308 (or a
+  /// Whether the transport itself must re-send `request` after `head`: a 307 or 308 (or a
   /// 301/302 of a method other than POST) of a request with a body, which
-  /// FoundationNetworking would follow without the body; `nil` when `head` is the answer.
+  /// FoundationNetworking would follow without the body.
   static func followedByTransport(
     _ head: HTTPResponse, _ request: TransportRequest, _ policy: RedirectPolicy
-  ) throws(HTTPError) -> URL? {
-    guard case .follow = policy,
-      SessionDelegate.resendsBody(
-        status: head.status, method: request.head.httpMethod, hasBody: request.body != nil),
-      let location = head.headers["Location"]
-    else { return nil }
-    return try SessionDelegate.redirectTarget(location, from: head.url ?? request.url)
+  ) -> Bool {
+    guard case .follow = policy, head.headers["Location"] != nil else { return false }
+    return SessionDelegate.resendsBody(
+      status: head.status, method: request.head.httpMethod, hasBody: request.body != nil)
   }
 
   /// One URLSession task: its response, and the redirects counted so far (those before it
@@ -176,7 +170,7 @@ public final class URLSessionTransport: HTTPTransport {
       redirects: redirects, sendsBody: request.body != nil, redirectsSoFar: redirectsSoFar,
       deadline: deadline
     ) { head in
-      (try? Self.followedByTransport(head, request, redirects)) != nil
+      Self.followedByTransport(head, request, redirects)
     }
     let deadlines = self.deadlines
     let timer = call.firstWake().map { deadlines.schedule(call, at: $0) }

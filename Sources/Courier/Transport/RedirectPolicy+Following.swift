@@ -1,0 +1,90 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension RedirectPolicy {
+  /// The request a transport sends next when `head` answered `request`, following the
+  /// policy; `nil` when `head` is the answer (it is no redirect, has no `Location`, or the
+  /// policy is ``never``). For transports that follow redirects themselves, so that every
+  /// transport follows them alike:
+  ///
+  /// - the target is `Location` resolved against the URL that answered; a target that is
+  ///   not `http` or `https` throws `HTTPError.transport(URLError(.unsupportedURL))`;
+  /// - `hops` counts this redirect among those followed for the request, from 1; past
+  ///   the policy's maximum it throws `HTTPError.transport(URLError(.httpTooManyRedirects))`;
+  /// - 303 (and 301 or 302 after a `POST`) turns the request into a `GET` without a body;
+  ///   307 and 308 keep the method and send the body again;
+  /// - a target on another origin (scheme, host or port) gets no credential header, by the
+  ///   same rule as every other place Courier moves a request (`credentialNames` adds to
+  ///   the names Courier recognises).
+  ///
+  /// ```swift
+  /// var request = request
+  /// var hops = 0
+  /// while true {
+  ///   let response = try await sendOnce(request)
+  ///   hops += 1
+  ///   guard let next = try policy.request(after: response.head, to: request, hops: hops)
+  ///   else { return response }
+  ///   response.body.cancel()
+  ///   request = next
+  /// }
+  /// ```
+  public func request(
+    after head: HTTPResponse, to request: TransportRequest, hops: Int,
+    credentialNames: Set<String> = []
+  ) throws(HTTPError) -> TransportRequest? {
+    guard case .follow(let maximum) = self, Self.redirectStatuses.contains(head.status),
+      let location = head.headers["Location"]
+    else { return nil }
+    let origin = head.url ?? request.head.url
+    let target = try Self.target(location, from: origin)
+    guard hops <= maximum else { throw .transport(URLError(.httpTooManyRedirects)) }
+    var next = request
+    next.head.url = target
+    let method = request.head.httpMethod?.uppercased() ?? "GET"
+    if Self.becomesGet(status: head.status, method: method) {
+      next.head.httpMethod = "GET"
+      next.body = nil
+      for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] {
+        next.head.setValue(nil, forHTTPHeaderField: name)
+      }
+    }
+    next.head = Credentials(names: credentialNames).keepingHome(
+      next.head, from: request.head.url, to: target)
+    return next
+  }
+
+  /// The statuses that redirect to `Location`.
+  static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+  /// Whether a redirect with `status` of a `method` request is followed with a `GET`: 303
+  /// for every method but `HEAD`, and 301 or 302 for a `POST` (as every client does).
+  static func becomesGet(status: Int, method: String) -> Bool {
+    switch status {
+    case 303: method != "HEAD" && method != "GET"
+    case 301, 302: method == "POST"
+    default: false
+    }
+  }
+
+  /// Where a redirect's `location` leads, resolved against `base`, when it is an `http` or
+  /// `https` URL with a host; any other target (`ftp:`, `file:`, `data:`, a custom scheme)
+  /// is refused with `HTTPError.transport(URLError(.unsupportedURL))` before anything is
+  /// sent to it.
+  static func target(_ location: String, from base: URL?) throws(HTTPError) -> URL {
+    let target = URL(string: location, relativeTo: base)?.absoluteURL
+    guard let target, let scheme = target.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", target.host?.isEmpty == false
+    else {
+      var userInfo: [String: Any] = [
+        NSLocalizedDescriptionKey: "a redirect to a URL that is not http or https was refused"
+      ]
+      userInfo[NSURLErrorFailingURLErrorKey] = target
+      throw .transport(URLError(.unsupportedURL, userInfo: userInfo))
+    }
+    return target
+  }
+}
