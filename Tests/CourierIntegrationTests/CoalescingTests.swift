@@ -22,20 +22,31 @@ struct CoalescingTests {
     }
   }
 
-  /// Signals once `count` callers have joined one shared call.
-  func joined(_ count: Int, on client: HTTPClient) -> Signal {
+  /// A configuration whose observer signals once `count` callers share one call: the
+  /// first sends it, and `count - 1` report waiting for it.
+  func joining(_ count: Int) -> (HTTPClient.Configuration, Signal) {
     let signal = Signal()
-    client.coalescer.onJoin.withLock { $0 = { if $0 >= count { signal.fire() } } }
-    return signal
+    let waiting = Locked(0)
+    var configuration = HTTPClient.Configuration()
+    configuration.observer = { event in
+      guard case .waiting(_, for: .identicalRequest) = event else { return }
+      if waiting.withLock({ count in
+        count += 1
+        return count
+      }) >= count - 1 {
+        signal.fire()
+      }
+    }
+    return (configuration, signal)
   }
 
   @Test("ten callers, one server hit, every caller answered")
   func tenCallersOneHit() async throws {
     let release = Gate()
-    let loopback = try heldServer(release: release)
+    let (configuration, allJoined) = joining(10)
+    let loopback = try heldServer(configuration: configuration, release: release)
     defer { loopback.stop() }
     let client = loopback.client
-    let allJoined = joined(10, on: client)
     let callers = (0..<10).map { _ in
       Task { try await client.send(Request<String>(path: "popular")) }
     }
@@ -45,16 +56,18 @@ struct CoalescingTests {
       #expect(try await caller.value == "answer to GET /3/popular")
     }
     #expect(loopback.server.requestCount == 1)
-    #expect(client.coalescer.inFlightCount == 0)
+    // The finished call is forgotten: the next identical request is sent afresh.
+    #expect(try await client.send(Request<String>(path: "popular")) == "answer to GET /3/popular")
+    #expect(loopback.server.requestCount == 2)
   }
 
   @Test("each caller decodes the shared answer as its own endpoint's type")
   func differentResponseTypes() async throws {
     let release = Gate()
-    let loopback = try heldServer(release: release)
+    let (configuration, allJoined) = joining(2)
+    let loopback = try heldServer(configuration: configuration, release: release)
     defer { loopback.stop() }
     let client = loopback.client
-    let allJoined = joined(2, on: client)
     let text = Task { try await client.send(Request<String>(path: "x")) }
     let data = Task { try await client.send(Request<Data>(path: "x")) }
     await watched { await allJoined.wait() }
@@ -112,10 +125,10 @@ struct CoalescingTests {
   func oneCallerCancels() async throws {
     let release = Gate()
     let gone = Signal()
-    let loopback = try heldServer(release: release, gone: gone)
+    let (configuration, allJoined) = joining(3)
+    let loopback = try heldServer(configuration: configuration, release: release, gone: gone)
     defer { loopback.stop() }
     let client = loopback.client
-    let allJoined = joined(3, on: client)
     let callers = (0..<3).map { _ in Task { try await client.send(Request<String>(path: "x")) } }
     await watched { await allJoined.wait() }
     callers[0].cancel()
@@ -130,7 +143,8 @@ struct CoalescingTests {
   func lastOneOut() async throws {
     let started = Signal()
     let gone = Signal()
-    let loopback = try Loopback { request, response in
+    let (configuration, allJoined) = joining(2)
+    let loopback = try Loopback(configuration: configuration) { request, response in
       if request.path.hasSuffix("wait") {
         started.fire()
         await response.clientDisconnected()
@@ -141,7 +155,6 @@ struct CoalescingTests {
     }
     defer { loopback.stop() }
     let client = loopback.client
-    let allJoined = joined(2, on: client)
     let callers = (0..<2).map { _ in Task { try await client.send(Request<String>(path: "wait")) } }
     await watched { await allJoined.wait() }
     await started.wait()
@@ -151,7 +164,6 @@ struct CoalescingTests {
       await expectCancelled(caller)
     }
     await watched { await gone.wait() }
-    #expect(client.coalescer.inFlightCount == 0)
     #expect(try await client.send(Request<String>(path: "next")) == "fresh")
   }
 }

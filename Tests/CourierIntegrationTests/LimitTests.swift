@@ -34,6 +34,14 @@ struct LimitTests {
   func cancelledWaiter() async throws {
     var configuration = HTTPClient.Configuration()
     configuration.maximumConcurrentRequests = 1
+    let queued = Signal()
+    configuration.observer = { event in
+      if case .waiting(let request, for: .concurrencyLimit) = event,
+        request.url.hasSuffix("waiter")
+      {
+        queued.fire()
+      }
+    }
     let holding = Signal()
     let release = Gate()
     let loopback = try Loopback(configuration: configuration) { request, response in
@@ -47,8 +55,6 @@ struct LimitTests {
     let client = loopback.client
     let holder = Task { try await client.send(Request<String>(path: "hold")) }
     await holding.wait()
-    let queued = Signal()
-    client.limiter.overall?.onSuspend.withLock { $0 = { queued.fire() } }
     let waiter = Task { try await client.send(Request<String>(path: "waiter")) }
     await watched { await queued.wait() }  // suspended in the queue, behind the holder
     waiter.cancel()

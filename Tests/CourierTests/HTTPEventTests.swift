@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -69,5 +70,71 @@ struct HTTPEventTests {
       return
     }
     #expect(request.url == "(not built)")
+  }
+}
+
+@Suite("HTTPEvent.waiting")
+struct HTTPEventWaitingTests {
+  /// A stub whose first answer waits for `release`, signalling `arrived` when it does.
+  func heldStub(arrived: Signal, release: Gate) -> StubTransport {
+    StubTransport().serving { request, response in
+      arrived.fire()
+      await release.wait()
+      try await response.send(text: request.path)
+    }
+  }
+
+  /// A configuration whose observer fires `signal` at the first `.waiting(_, for: reason)`.
+  func observing(_ reason: HTTPEvent.Wait, _ signal: Signal, into events: Locked<[HTTPEvent]>)
+    -> HTTPClient.Configuration
+  {
+    var configuration = HTTPClient.Configuration()
+    configuration.observer = { event in
+      events.withLock { $0.append(event) }
+      if case .waiting(_, for: reason) = event { signal.fire() }
+    }
+    return configuration
+  }
+
+  @Test("a request sharing an identical one's answer says it waits for it; the first does not")
+  func identicalRequest() async throws {
+    let (arrived, release, waiting) = (Signal(), Gate(), Signal())
+    let events = Locked<[HTTPEvent]>([])
+    let client = makeClient(
+      transport: heldStub(arrived: arrived, release: release),
+      configuration: observing(.identicalRequest, waiting, into: events))
+    let first = Task { try await client.send(Request<String>(path: "same")) }
+    await watched { await arrived.wait() }
+    let second = Task { try await client.send(Request<String>(path: "same")) }
+    await watched { await waiting.wait() }
+    release.open()
+    #expect(try await first.value == "/3/same")
+    #expect(try await second.value == "/3/same")
+    let waits = events.withLock { $0 }.compactMap { event -> UInt64? in
+      if case .waiting(let request, for: .identicalRequest) = event { return request.id }
+      return nil
+    }
+    #expect(waits == [2])
+  }
+
+  @Test("a request held by the concurrency limit says it waits for a permit")
+  func concurrencyLimit() async throws {
+    let (arrived, release, waiting) = (Signal(), Gate(), Signal())
+    let events = Locked<[HTTPEvent]>([])
+    var configuration = observing(.concurrencyLimit, waiting, into: events)
+    configuration.maximumConcurrentRequests = 1
+    let client = makeClient(
+      transport: heldStub(arrived: arrived, release: release), configuration: configuration)
+    let first = Task { try await client.send(Request<String>(path: "one")) }
+    await watched { await arrived.wait() }
+    let second = Task { try await client.send(Request<String>(path: "two")) }
+    await watched { await waiting.wait() }
+    release.open()
+    #expect(try await first.value == "/3/one")
+    #expect(try await second.value == "/3/two")
+    let waits = events.withLock { $0 }.filter {
+      if case .waiting(_, for: .concurrencyLimit) = $0 { true } else { false }
+    }
+    #expect(waits.map(\.request.id) == [2])
   }
 }

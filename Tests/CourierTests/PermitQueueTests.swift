@@ -44,8 +44,7 @@ struct PermitQueueTests {
     let queue = PermitQueue(limit: 1)
     try await queue.acquire()
     let suspended = Signal()
-    queue.onSuspend.withLock { $0 = { suspended.fire() } }
-    let waiting = Task { try await queue.acquire() }
+    let waiting = Task { try await queue.acquire(whenWaiting: { suspended.fire() }) }
     await watched { await suspended.wait() }  // it is in line, suspended
     #expect(queue.waitingCount == 1)
     let behind = queue.enqueue()

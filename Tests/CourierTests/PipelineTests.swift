@@ -18,7 +18,7 @@ struct PipelineTests {
       events.withLock { $0.append(event) }
       switch event {
       case .finished, .failed: ended.fire()
-      case .started, .retrying: break
+      case .started, .waiting, .retrying: break
       }
     }
     return makeClient(transport: stub, configuration: configuration)
@@ -32,6 +32,7 @@ struct PipelineTests {
       case .finished(_, let status, _, let bytes, _): "finished \(status) \(bytes)"
       case .failed(_, let error, _): "failed \(error.status.map(String.init) ?? "\(error)")"
       case .retrying: "retrying"
+      case .waiting: "waiting"
       }
     }
   }

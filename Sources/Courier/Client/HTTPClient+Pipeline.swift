@@ -8,7 +8,7 @@ extension HTTPClient {
   // MARK: - The pipeline
 
   /// The one way every request goes: builds it, reports it to the observer, passes it
-  /// through the middleware to ``transported(_:exchange:)``, and turns the response into
+  /// through the middleware to ``transported(_:exchange:events:)``, and turns the response into
   /// the caller's outcome (decoding, a committed file…). Errors come out with the
   /// request's credentials redacted from their descriptions.
   nonisolated func perform<E: Endpoint, T>(
@@ -61,12 +61,12 @@ extension HTTPClient {
       timeout: exchange.timeout)
     outgoing.credentialNames = redactedNames
     guard !configuration.middleware.isEmpty else {
-      return try await transported(outgoing, exchange: exchange)
+      return try await transported(outgoing, exchange: exchange, events: events)
     }
     outgoing.events = events
     outgoing.clientBaseURL = baseURL
     let chain = MiddlewareNext(configuration.middleware) { request throws(HTTPError) in
-      try await self.transported(request, exchange: exchange)
+      try await self.transported(request, exchange: exchange, events: events)
     }
     return try await chain(outgoing)
   }
@@ -76,9 +76,9 @@ extension HTTPClient {
   /// the body where the exchange says. The response, and any error, carries the request's
   /// credential rules (its credential names, and the request as sent) for redacting
   /// descriptions.
-  nonisolated func transported(_ outgoing: OutgoingRequest, exchange: Exchange)
-    async throws(HTTPError) -> HTTPResponse
-  {
+  nonisolated func transported(
+    _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
+  ) async throws(HTTPError) -> HTTPResponse {
     let request = TransportRequest(head: outgoing.urlRequest, body: outgoing.body)
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
     do throws(HTTPError) {
@@ -88,11 +88,13 @@ extension HTTPClient {
         request.method == .get || request.method == .head
       {
         let key = RequestCoalescer.Key(request.head, timeout: outgoing.timeout)
-        response = try await coalescer.response(for: key) { () async throws(HTTPError) in
-          try await self.sent(request, outgoing, exchange)
+        response = try await coalescer.response(
+          for: key, joined: { events?.waiting(for: .identicalRequest) }
+        ) { () async throws(HTTPError) in
+          try await self.sent(request, outgoing, exchange, events)
         }
       } else {
-        response = try await sent(request, outgoing, exchange)
+        response = try await sent(request, outgoing, exchange, events)
       }
       response.requestURL = request.url
       response.credentials = credentials
@@ -105,7 +107,8 @@ extension HTTPClient {
   /// Sends through the transport holding the permits the limits ask for; the deadline
   /// starts once they are held.
   private nonisolated func sent(
-    _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange
+    _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange,
+    _ events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     let transport = self.transport
     let redirects = configuration.redirects
@@ -117,7 +120,8 @@ extension HTTPClient {
     }
     guard limiter.isLimiting else { return try await send() }
     let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
-    return try await limiter.run(host: origin, send)
+    return try await limiter.run(
+      host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) }, send)
   }
 
   /// The next request number, from 1.

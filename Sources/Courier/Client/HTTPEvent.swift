@@ -11,6 +11,10 @@ import Foundation
 public enum HTTPEvent: Sendable {
   /// The request is about to go out (before middleware).
   case started(HTTPEventRequest)
+  /// The request waits, after middleware and before the transport: for the answer of an
+  /// identical request already in flight, which it will share, or for a permit of the
+  /// client's concurrency limits. (Reported only when it has to wait.)
+  case waiting(HTTPEventRequest, for: Wait)
   /// ``RetryPolicy`` will retry after `wait`; `attempt` is the attempt that failed, with
   /// its status or error.
   case retrying(HTTPEventRequest, attempt: Int, status: Int?, error: HTTPError?, wait: Duration)
@@ -23,10 +27,20 @@ public enum HTTPEvent: Sendable {
   /// The request the event is about.
   public var request: HTTPEventRequest {
     switch self {
-    case .started(let request), .retrying(let request, _, _, _, _),
+    case .started(let request), .waiting(let request, _), .retrying(let request, _, _, _, _),
       .finished(let request, _, _, _, _), .failed(let request, _, _):
       request
     }
+  }
+
+  /// What a request waits for before it reaches the transport.
+  public enum Wait: Sendable, Equatable {
+    /// An identical `GET` or `HEAD` already in flight, whose answer it shares
+    /// (``HTTPClient/Configuration/coalescesRequests``).
+    case identicalRequest
+    /// A permit of ``HTTPClient/Configuration/maximumConcurrentRequests`` or
+    /// ``HTTPClient/Configuration/maximumConcurrentRequestsPerHost``.
+    case concurrencyLimit
   }
 
   /// A stream of events and the observer that feeds it, keeping the newest `limit` events
@@ -72,6 +86,10 @@ struct EventReporter: Sendable {
 
   func started() {
     observer(.started(request))
+  }
+
+  func waiting(for reason: HTTPEvent.Wait) {
+    observer(.waiting(request, for: reason))
   }
 
   func retrying(attempt: Int, status: Int?, error: HTTPError?, wait: Duration) {

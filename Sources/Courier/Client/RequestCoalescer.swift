@@ -31,66 +31,112 @@ final class RequestCoalescer: Sendable {
   }
 
   private let calls = Locked<[Key: SharedCall]>([:])
-  /// Called with the number of callers after each one joins (for tests).
-  let onJoin = Locked<(@Sendable (Int) -> Void)?>(nil)
 
-  /// Calls in flight right now.
-  var inFlightCount: Int { calls.withLock { $0.count } }
-
-  /// The response for `key`: from a call already in flight, or from `fetch`.
+  /// The response for `key`: from a call already in flight, or from `fetch`. `joined` runs
+  /// when the caller joins a call already in flight, before it waits.
   func response(
-    for key: Key,
+    for key: Key, joined: () -> Void = {},
     fetch: @escaping @Sendable () async throws(HTTPError) -> HTTPResponse
   ) async throws(HTTPError) -> HTTPResponse {
-    let (call, participant, count, isNew) = calls.withLock { calls in
-      if let call = calls[key], let (participant, count) = call.join() {
-        return (call, participant, count, false)
+    let (call, participant, isNew) = calls.withLock { calls in
+      if let call = calls[key], let participant = call.join() {
+        return (call, participant, false)
       }
       let call = SharedCall()
       calls[key] = call
-      let (participant, count) = call.join()!
-      return (call, participant, count, true)
-    }
-    if isNew {
-      call.start(fetch) { [calls] in
-        calls.withLock { if $0[key] === call { $0[key] = nil } }
+      guard let participant = call.join() else {
+        preconditionFailure("a new shared call refused its first caller")
       }
+      return (call, participant, true)
     }
-    onJoin.withLock { $0 }?(count)
-    return try await call.wait(participant) { [calls] in
+    let forget: @Sendable () -> Void = { [calls] in
       calls.withLock { if $0[key] === call { $0[key] = nil } }
     }
+    if isNew { call.start(fetch, forget: forget) } else { joined() }
+    return try await call.wait(participant, forget: forget)
   }
 }
 
 /// One network call and the callers waiting for it.
+///
+/// Its state is a value (``State``) under a lock; each transition returns what to do once
+/// the lock is released (resume callers, cancel the call), and an impossible transition
+/// traps.
 private final class SharedCall: Sendable {
   typealias Continuation = CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>
 
-  private enum Participant {
-    case joined
-    case waiting(Continuation)
-  }
+  struct State: Sendable {
+    private enum Participant: Sendable {
+      case joined
+      case waiting(Continuation)
+    }
 
-  private struct State {
-    var participants: [UInt64: Participant] = [:]
-    var nextID: UInt64 = 0
-    var result: Result<HTTPResponse, HTTPError>?
-    var abandoned = false
-    var task: Task<Void, Never>?
+    private var participants: [UInt64: Participant] = [:]
+    private var nextID: UInt64 = 0
+    private var result: Result<HTTPResponse, HTTPError>?
+    private var abandoned = false
+    private var task: Task<Void, Never>?
+
+    /// Adds a caller; `nil` once everyone has left (the call is being cancelled).
+    mutating func join() -> UInt64? {
+      guard !abandoned, result == nil else { return nil }
+      defer { nextID += 1 }
+      participants[nextID] = .joined
+      return nextID
+    }
+
+    /// The call's task exists; returns it when everyone left before it did.
+    mutating func started(_ task: Task<Void, Never>) -> Task<Void, Never>? {
+      precondition(self.task == nil, "a shared call was started twice")
+      self.task = task
+      return abandoned ? task : nil
+    }
+
+    /// Caller `id` waits with `continuation`; returns the answer when it has no need to.
+    mutating func wait(_ id: UInt64, _ continuation: Continuation) -> Result<
+      HTTPResponse, HTTPError
+    >? {
+      if let result { return result }
+      switch participants[id] {
+      case nil:
+        return .failure(.cancelled)  // it left (was cancelled) before it waited
+      case .waiting:
+        preconditionFailure("caller \(id) waits twice on one shared call")
+      case .joined:
+        participants[id] = .waiting(continuation)
+        return nil
+      }
+    }
+
+    /// Caller `id` leaves: returns its continuation to resume with ``HTTPError/cancelled``,
+    /// and the call's task when it was the last (the call is abandoned).
+    mutating func leave(_ id: UInt64) -> (Continuation?, abandon: Task<Void, Never>?, last: Bool) {
+      guard result == nil, let participant = participants.removeValue(forKey: id) else {
+        return (nil, nil, false)
+      }
+      var continuation: Continuation?
+      if case .waiting(let waiting) = participant { continuation = waiting }
+      guard participants.isEmpty else { return (continuation, nil, false) }
+      abandoned = true
+      return (continuation, task, true)
+    }
+
+    /// The call ended with `result`: returns the callers to resume with it.
+    mutating func finish(_ result: Result<HTTPResponse, HTTPError>) -> [Continuation] {
+      precondition(self.result == nil, "a shared call finished twice")
+      self.result = result
+      defer { participants = [:] }
+      return participants.values.compactMap { participant in
+        if case .waiting(let continuation) = participant { return continuation }
+        return nil
+      }
+    }
   }
 
   private let state = Locked(State())
 
-  /// Adds a caller, or `nil` if the call was abandoned by everyone before.
-  func join() -> (id: UInt64, count: Int)? {
-    state.withLock { state in
-      guard !state.abandoned else { return nil }
-      let id = state.nextID
-      state.nextID += 1
-      state.participants[id] = .joined
-      return (id, state.participants.count)
-    }
+  func join() -> UInt64? {
+    state.withLock { $0.join() }
   }
 
   /// Starts the network call; `forget` runs once it has finished.
@@ -109,19 +155,16 @@ private final class SharedCall: Sendable {
         result = .failure(error)
       }
       forget()
-      self.finish(with: result)
+      let waiting = self.state.withLock { $0.finish(result) }
+      for continuation in waiting { continuation.resume(returning: result) }
     }
     let task: Task<Void, Never>
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
       task = Task.immediate { await run() }
     } else {
       task = Task { await run() }
     }
-    let abandoned = state.withLock { state in
-      state.task = task
-      return state.abandoned
-    }
-    if abandoned { task.cancel() }
+    state.withLock { $0.started(task) }?.cancel()
   }
 
   /// Waits for the answer as caller `id`; a cancelled caller leaves at once, and the last
@@ -131,47 +174,18 @@ private final class SharedCall: Sendable {
   {
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: Continuation) in
-        let ready: Result<HTTPResponse, HTTPError>? = state.withLock { state in
-          if let result = state.result { return result }
-          guard state.participants[id] != nil else { return .failure(.cancelled) }
-          state.participants[id] = .waiting(continuation)
-          return nil
+        if let ready = state.withLock({ $0.wait(id, continuation) }) {
+          continuation.resume(returning: ready)
         }
-        if let ready { continuation.resume(returning: ready) }
       }
     } onCancel: {
-      leave(id, forget: forget)
-    }
-    return try result.get()
-  }
-
-  private func leave(_ id: UInt64, forget: @Sendable () -> Void) {
-    let (continuation, abandoned, task): (Continuation?, Bool, Task<Void, Never>?) = state.withLock
-    { state in
-      guard state.result == nil, let participant = state.participants.removeValue(forKey: id)
-      else { return (nil, false, nil) }
-      var continuation: Continuation?
-      if case .waiting(let waiting) = participant { continuation = waiting }
-      guard state.participants.isEmpty else { return (continuation, false, nil) }
-      state.abandoned = true
-      return (continuation, true, state.task)
-    }
-    continuation?.resume(returning: .failure(.cancelled))
-    if abandoned {
-      forget()
-      task?.cancel()
-    }
-  }
-
-  private func finish(with result: Result<HTTPResponse, HTTPError>) {
-    let waiting: [Continuation] = state.withLock { state in
-      state.result = result
-      defer { state.participants = [:] }
-      return state.participants.values.compactMap { participant in
-        if case .waiting(let continuation) = participant { return continuation }
-        return nil
+      let (continuation, task, last) = state.withLock { $0.leave(id) }
+      continuation?.resume(returning: .failure(.cancelled))
+      if last {
+        forget()
+        task?.cancel()
       }
     }
-    for continuation in waiting { continuation.resume(returning: result) }
+    return try result.get()
   }
 }

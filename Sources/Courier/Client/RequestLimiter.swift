@@ -31,12 +31,15 @@ final class RequestLimiter: Sendable {
   }
 
   /// Runs `body` holding the permits `host` needs, releasing them however it ends. A task
-  /// cancelled while waiting gets ``HTTPError/cancelled`` and holds nothing.
-  func run<T>(host: String, _ body: () async throws(HTTPError) -> T) async throws(HTTPError) -> T {
+  /// cancelled while waiting gets ``HTTPError/cancelled`` and holds nothing. `whenWaiting`
+  /// runs each time it has to wait in a line.
+  func run<T>(
+    host: String, whenWaiting: () -> Void = {}, _ body: () async throws(HTTPError) -> T
+  ) async throws(HTTPError) -> T {
     let hostQueue = queue(forHost: host)
-    if let hostQueue { try await hostQueue.acquire() }
+    if let hostQueue { try await hostQueue.acquire(whenWaiting: whenWaiting) }
     defer { hostQueue?.release() }
-    if let overall { try await overall.acquire() }
+    if let overall { try await overall.acquire(whenWaiting: whenWaiting) }
     defer { overall?.release() }
     return try await body()
   }

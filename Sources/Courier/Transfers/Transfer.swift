@@ -102,6 +102,8 @@ final class TransferChannel<Outcome: Sendable>: Sendable {
         await withCheckedContinuation { continuation in
           let waiting = state.withLock { state in
             guard state.progress == nil, state.outcome == nil else { return false }
+            precondition(
+              state.waiter == nil, "a transfer's events were awaited by two loops at once")
             state.waiter = continuation
             return true
           }
