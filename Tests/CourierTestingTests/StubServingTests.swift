@@ -100,4 +100,25 @@ struct StubServingTests {
     #expect(empty.head.status == 204)
     #expect(try await empty.body.collect().isEmpty)
   }
+
+  @Test("the README's stub: a route first, then the served handler cutting its body short")
+  func readmeSnippet() async throws {
+    let stub = StubTransport()
+      .on(.get, "/movie/popular", .json(#"{"page":1,"results":[]}"#))
+      .serving { request, response in
+        try await response.writeHead(contentLength: 10)
+        try await response.write(Data("first".utf8))
+        response.closeConnection()  // the client gets HTTPError.transport(URLError(.networkConnectionLost))
+      }
+    let page = try await client(stub).send(Request<Data>(path: "movie/popular"))
+    #expect(String(decoding: page, as: UTF8.self) == #"{"page":1,"results":[]}"#)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client(stub).send(Request<Data>(path: "movie/1"))
+    }
+    guard case .transport(let urlError)? = error else {
+      Issue.record("expected a transport error, got \(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .networkConnectionLost)
+  }
 }

@@ -28,10 +28,7 @@ enum DownloadTask {
         call.finishedDownload(at: location, response: response)
       } else {
         // A failed or cancelled download leaves its partial file behind on Linux.
-        if let leftover = poller.file {
-          try? FileManager.default.removeItem(at: leftover)
-          delegate.onLeftoverRemoved.withLock { $0 }?(leftover)
-        }
+        if let leftover = poller.file { try? FileManager.default.removeItem(at: leftover) }
         call.complete(data: nil, response: response, error: error)
       }
     }

@@ -14,10 +14,6 @@ import Foundation
 /// `@unchecked Sendable`: its only state, `calls`, is a lock-guarded box.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   private let calls = Locked<[Int: DataTaskCall]>([:])
-  /// Called with each leftover download file deleted after a failure (see
-  /// ``DownloadTask``); for tests.
-  let onLeftoverRemoved = Locked<(@Sendable (URL) -> Void)?>(nil)
-
   /// Routes `task`'s callbacks to `call`; done before the task is resumed.
   func register(_ call: DataTaskCall, for task: URLSessionTask) {
     calls.withLock { $0[task.taskIdentifier] = call }
