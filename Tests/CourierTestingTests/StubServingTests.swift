@@ -108,7 +108,8 @@ struct StubServingTests {
       .serving { request, response in
         try await response.writeHead(contentLength: 10)
         try await response.write(Data("first".utf8))
-        response.closeConnection()  // the client gets HTTPError.transport(URLError(.networkConnectionLost))
+        // The client gets HTTPError.transport(URLError(.networkConnectionLost)).
+        response.closeConnection()
       }
     let page = try await client(stub).send(Request<Data>(path: "movie/popular"))
     #expect(String(decoding: page, as: UTF8.self) == #"{"page":1,"results":[]}"#)

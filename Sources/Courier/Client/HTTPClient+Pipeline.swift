@@ -88,11 +88,11 @@ extension HTTPClient {
         request.method == .get || request.method == .head
       {
         let key = RequestCoalescer.Key(request.head, timeout: outgoing.timeout)
-        response = try await coalescer.response(
-          for: key, joined: { events?.waiting(for: .identicalRequest) }
-        ) { () async throws(HTTPError) in
+        let fetch = { @Sendable () async throws(HTTPError) -> HTTPResponse in
           try await self.sent(request, outgoing, exchange, events)
         }
+        response = try await coalescer.response(
+          for: key, joined: { events?.waiting(for: .identicalRequest) }, fetch: fetch)
       } else {
         response = try await sent(request, outgoing, exchange, events)
       }
