@@ -14,6 +14,23 @@ struct StubServingTests {
     HTTPClient(baseURL: URL(string: "https://api.test/3")!, transport: stub)
   }
 
+  /// Expects a GET of `path` through `stub` to fail with `HTTPError.transport` of `code`.
+  func expectTransportError(
+    _ code: URLError.Code, sending path: String, to stub: StubTransport,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    let error = await #expect(throws: HTTPError.self, sourceLocation: sourceLocation) {
+      try await client(stub).send(Request<Data>(path: path))
+    }
+    guard case .transport(let urlError)? = error else {
+      Issue.record(
+        "expected a transport error, got \(String(describing: error))",
+        sourceLocation: sourceLocation)
+      return
+    }
+    #expect(urlError.code == code, sourceLocation: sourceLocation)
+  }
+
   @Test("the handler sees the request as a server would, and its chunked answer arrives whole")
   func servedInMemory() async throws {
     let seen = Locked<LoopbackRequest?>(nil)
@@ -50,14 +67,7 @@ struct StubServingTests {
       try await response.write(Data("first".utf8))
       response.closeConnection()
     }
-    let error = await #expect(throws: HTTPError.self) {
-      try await client(stub).send(Request<Data>(path: "cut"))
-    }
-    guard case .transport(let urlError)? = error else {
-      Issue.record("expected a transport error, got \(String(describing: error))")
-      return
-    }
-    #expect(urlError.code == .networkConnectionLost)
+    await expectTransportError(.networkConnectionLost, sending: "cut", to: stub)
   }
 
   @Test("a malformed head is a bad server response, not a crash or a hang")
@@ -66,14 +76,7 @@ struct StubServingTests {
       try await response.sendRaw(
         Data("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nBroken\r\n\r\n".utf8))
     }
-    let error = await #expect(throws: HTTPError.self) {
-      try await client(stub).send(Request<Data>(path: "bad"))
-    }
-    guard case .transport(let urlError)? = error else {
-      Issue.record("expected a transport error, got \(String(describing: error))")
-      return
-    }
-    #expect(urlError.code == .badServerResponse)
+    await expectTransportError(.badServerResponse, sending: "bad", to: stub)
   }
 
   @Test("HEAD and 204 answers have no body, whatever their Content-Length says")
@@ -113,13 +116,6 @@ struct StubServingTests {
       }
     let page = try await client(stub).send(Request<Data>(path: "movie/popular"))
     #expect(String(decoding: page, as: UTF8.self) == #"{"page":1,"results":[]}"#)
-    let error = await #expect(throws: HTTPError.self) {
-      try await client(stub).send(Request<Data>(path: "movie/1"))
-    }
-    guard case .transport(let urlError)? = error else {
-      Issue.record("expected a transport error, got \(String(describing: error))")
-      return
-    }
-    #expect(urlError.code == .networkConnectionLost)
+    await expectTransportError(.networkConnectionLost, sending: "movie/1", to: stub)
   }
 }

@@ -76,17 +76,21 @@ package final class PermitQueue: Sendable {
     /// suspended.
     mutating func cancel(_ id: UInt64) -> CheckedContinuation<Bool, Never>? {
       switch waiters[id] {
-      case .queued:
-        waiters[id] = nil
-        pending -= 1
-        return nil
-      case .suspended(let continuation):
-        waiters[id] = nil
-        pending -= 1
-        return continuation
+      case .queued, .suspended:
+        return leave(id)
       case .granted, nil:
         return nil
       }
+    }
+
+    /// Takes waiter `id`, still waiting, out of the line; returns its continuation when it
+    /// was suspended.
+    private mutating func leave(_ id: UInt64) -> CheckedContinuation<Bool, Never>? {
+      defer { pending -= 1 }
+      guard case .suspended(let continuation) = waiters.removeValue(forKey: id) else {
+        return nil
+      }
+      return continuation
     }
 
     /// A permit comes back: to the first waiter in line (returned when it is suspended), or
@@ -101,10 +105,8 @@ package final class PermitQueue: Sendable {
           waiters[id] = .granted
           pending -= 1
           return nil
-        case .suspended(let continuation):
-          waiters[id] = nil
-          pending -= 1
-          return continuation
+        case .suspended:
+          return leave(id)
         case .granted, nil:
           continue
         }
