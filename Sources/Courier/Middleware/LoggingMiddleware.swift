@@ -17,9 +17,32 @@ import Foundation
 /// ]
 /// ```
 ///
-/// To log through swift-log, pass `{ logger.info("\($0)") }`; through `os.Logger`,
-/// `{ logger.info("\($0, privacy: .public)") }` (the text is already redacted).
+/// Each line comes with a ``Severity`` when the sink takes two arguments: the request going out
+/// is `.debug`, an answer `.info`, an answer with a status of 400 or more `.warning`, and a
+/// failure `.error` (a cancellation `.debug`). The severities are named, and spelt, as
+/// swift-log's `Logger.Level`, so logging through swift-log at the matching level is one line:
+///
+/// ```swift
+/// LoggingMiddleware { severity, line in
+///   logger.log(level: Logger.Level(rawValue: severity.rawValue) ?? .info, "\(line)")
+/// }
+/// ```
+///
+/// Through `os.Logger`: `{ logger.info("\($0, privacy: .public)") }` (the text is already
+/// redacted).
 public struct LoggingMiddleware: Middleware {
+  /// How serious a line is, named and spelt as swift-log's `Logger.Level` cases.
+  public enum Severity: String, Sendable, CaseIterable {
+    /// The request going out.
+    case debug
+    /// An answer with a status below 400.
+    case info
+    /// An answer with a status of 400 or more.
+    case warning
+    /// A request that failed: a transport error, a timeout, a size limit passed.
+    case error
+  }
+
   /// How much to write.
   public enum Level: Int, Sendable, Comparable {
     /// Nothing.
@@ -41,18 +64,26 @@ public struct LoggingMiddleware: Middleware {
   public var redactedNames: Set<String>
   /// The most body bytes written at `.bodies`.
   public var bodyLimit: Int
-  /// Receives each line.
-  public var sink: @Sendable (String) -> Void
+  /// Receives each line, with its severity.
+  public var sink: @Sendable (Severity, String) -> Void
 
-  /// Creates a logger writing to `sink`.
+  /// Creates a logger writing each line, with its severity, to `sink`.
   public init(
     level: Level = .basic, redacting names: Set<String> = [], bodyLimit: Int = 1024,
-    sink: @escaping @Sendable (String) -> Void
+    sink: @escaping @Sendable (Severity, String) -> Void
   ) {
     self.level = level
     self.redactedNames = Set(names.map { $0.lowercased() })
     self.bodyLimit = bodyLimit
     self.sink = sink
+  }
+
+  /// Creates a logger writing each line to `sink`, whatever its severity.
+  public init(
+    level: Level = .basic, redacting names: Set<String> = [], bodyLimit: Int = 1024,
+    sink: @escaping @Sendable (String) -> Void
+  ) {
+    self.init(level: level, redacting: names, bodyLimit: bodyLimit) { _, line in sink(line) }
   }
 
   /// Logs the request, passes it on, and logs what came back.
@@ -66,7 +97,7 @@ public struct LoggingMiddleware: Middleware {
     var out = "→ \(target) (attempt \(request.attempt))"
     if level >= .headers { out += describe(request.headers, redacting: redactedNames) }
     if level >= .bodies { out += describe(request.body, redacting: redactedNames) }
-    sink(Redaction.scrub(out, secrets: secrets))
+    sink(.debug, Redaction.scrub(out, secrets: secrets))
 
     let start = ContinuousClock.now
     do throws(HTTPError) {
@@ -77,11 +108,12 @@ public struct LoggingMiddleware: Middleware {
         + " (attempt \(response.attempt))"
       if level >= .headers { back += describe(response.headers, redacting: redactedNames) }
       if level >= .bodies { back += describe(response.body, redacting: redactedNames) }
-      sink(Redaction.scrub(back, secrets: secrets))
+      sink(response.status >= 400 ? .warning : .info, Redaction.scrub(back, secrets: secrets))
       return response
     } catch {
       let elapsed = Self.milliseconds(ContinuousClock.now - start)
-      sink(Redaction.scrub("✕ \(target) failed after \(elapsed): \(error)", secrets: secrets))
+      let line = Redaction.scrub("✕ \(target) failed after \(elapsed): \(error)", secrets: secrets)
+      sink(error == .cancelled ? .debug : .error, line)
       throw error
     }
   }

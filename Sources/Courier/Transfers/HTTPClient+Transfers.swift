@@ -65,8 +65,10 @@ extension HTTPClient {
   /// }
   /// ```
   ///
-  /// - Parameter options: Deadline and the answer's size limit; by default no deadline and
-  ///   the client's ``Configuration/maximumResponseBytes``.
+  /// - Parameters:
+  ///   - endpoint: The request, whose ``Endpoint/body`` is what goes up.
+  ///   - options: Deadline and the answer's size limit; by default no deadline and the
+  ///     client's ``Configuration/maximumResponseBytes``.
   public nonisolated func upload<E: Endpoint>(_ endpoint: E, options: TransferOptions? = nil)
     -> Transfer<DecodedResponse<E.Response>>
   {

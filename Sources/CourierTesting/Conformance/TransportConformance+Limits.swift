@@ -71,7 +71,7 @@ extension TransportConformance {
   }
 
   /// Fails unless a GET of `server` with a limit of 1000 bytes, its body read, ends with
-  /// ``HTTPError/responseTooLarge(limit:)``.
+  /// `HTTPError.responseTooLarge(limit:)`.
   static func expectTooLarge(
     _ transport: any HTTPTransport, _ server: LoopbackServer, _ what: String
   ) async throws {

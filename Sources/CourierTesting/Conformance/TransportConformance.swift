@@ -5,7 +5,7 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The behaviour every ``HTTPTransport`` owes ``HTTPClient``, as checks you run against your
+/// The behaviour every `HTTPTransport` owes `HTTPClient`, as checks you run against your
 /// own transport over a ``LoopbackServer``, one test each:
 ///
 /// ```swift

@@ -23,8 +23,8 @@ import Foundation
 /// It keeps the transport contract as a real transport does, so that what a client does
 /// with a slow, large or broken answer can be tested in memory: a ``StubResponse`` can
 /// stream its body in chunks and drop mid-body, and the stub honours the request's
-/// deadline and idle timeout (``HTTPError/timedOut``), its size limit
-/// (``HTTPError/responseTooLarge(limit:)``, before the body when `Content-Length` is over
+/// deadline and idle timeout (`HTTPError.timedOut`), its size limit
+/// (`HTTPError.responseTooLarge(limit:)`, before the body when `Content-Length` is over
 /// it), cancellation, and reports progress.
 public struct StubTransport: HTTPTransport {
   /// Answers a request.
@@ -48,11 +48,11 @@ public struct StubTransport: HTTPTransport {
   private let timer = DeadlineTimer()
 
   /// How long each request waits before it is answered; the wait ends with
-  /// ``HTTPError/cancelled`` when the calling task is cancelled.
+  /// `HTTPError.cancelled` when the calling task is cancelled.
   public var delay: Duration?
 
   /// How requests follow redirects when their options do not say: as
-  /// ``URLSessionTransport`` does by default, up to 10, credentials kept from other origins.
+  /// `URLSessionTransport` does by default, up to 10, credentials kept from other origins.
   public var redirects: RedirectPolicy
 
   /// A stub with no routes yet.
@@ -121,7 +121,7 @@ public struct StubTransport: HTTPTransport {
   }
 
   /// Records the request, waits for `delay`, and answers from the first matching route,
-  /// within `options`' limits, following redirects as ``TransportOptions/redirects`` (or
+  /// within `options`' limits, following redirects as `TransportOptions.redirects` (or
   /// ``redirects``) says.
   ///
   /// A body streamed from disk (`.file`, a multipart form with files) is read into the
