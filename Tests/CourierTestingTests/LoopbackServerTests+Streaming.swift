@@ -41,7 +41,8 @@ extension LoopbackServerTests {
       port: server.port, sending: "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
 
     #expect(
-      reply == "HTTP/1.1 202 Accepted\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+      reply == "HTTP/1.1 202 Accepted\r\nContent-Type: application/octet-stream\r\n"
+        + "X-Content-Type-Options: nosniff\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
         + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
   }
 
@@ -140,7 +141,9 @@ extension LoopbackServerTests {
       sending:
         "HEAD / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
 
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 5\r\n"
+    let head =
+      "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n"
+      + "X-Content-Type-Options: nosniff\r\nContent-Length: 5\r\n"
     #expect(reply == head + "\r\n" + head + "Connection: close\r\n\r\nhello")
   }
 
@@ -154,6 +157,9 @@ extension LoopbackServerTests {
     let reply = try await RawHTTPConnection.exchange(
       port: server.port, sending: "DELETE /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
 
-    #expect(reply == "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+    #expect(
+      reply
+        == "HTTP/1.1 204 No Content\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
+    )
   }
 }

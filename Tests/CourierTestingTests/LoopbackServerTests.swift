@@ -80,6 +80,37 @@ struct LoopbackServerTests {
     #expect(text.text == "no such thing: café")
   }
 
+  @Test(
+    "names every body's type and forbids sniffing, so Apple's URLSession never holds bytes back")
+  func noSniffing() async throws {
+    let server = try LoopbackServer { request, response in
+      switch request.path {
+      case "/unnamed":
+        try await response.writeHead()
+        try await response.write(Data("a".utf8))
+        try await response.finish()
+      case "/named":
+        try await response.send(headers: ["Content-Type": "image/png"], body: Data([1]))
+      default:
+        try await response.send(status: 204)
+      }
+    }
+    defer { server.stop() }
+    let client = URLSessionTestClient()
+    defer { client.invalidate() }
+
+    let unnamed = try await client.get(server.baseURL.appendingPathComponent("unnamed"))
+    let named = try await client.get(server.baseURL.appendingPathComponent("named"))
+    let empty = try await client.get(server.baseURL.appendingPathComponent("empty"))
+
+    #expect(unnamed.header("Content-Type") == "application/octet-stream")
+    #expect(unnamed.header("X-Content-Type-Options") == "nosniff")
+    #expect(named.header("Content-Type") == "image/png")
+    #expect(named.header("X-Content-Type-Options") == "nosniff")
+    #expect(empty.header("Content-Type") == nil)
+    #expect(empty.header("X-Content-Type-Options") == "nosniff")
+  }
+
   @Test("decodes the path and query: plus, %2B, %20, emoji, repeated names, empty values")
   func queryDecoding() async throws {
     let (requests, seen) = AsyncStream.makeStream(of: LoopbackRequest.self)
@@ -197,7 +228,9 @@ struct LoopbackServerTests {
       sending:
         "GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
 
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\n"
+    let head =
+      "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n"
+      + "X-Content-Type-Options: nosniff\r\nContent-Length: 2\r\n"
     #expect(reply == head + "\r\n/a" + head + "Connection: close\r\n\r\n/b")
     #expect(server.requestCount == 2)
     #expect(server.connectionCount == 1)

@@ -5,6 +5,12 @@ import Foundation
 extension LoopbackResponse {
   /// The status line and header fields, ending with the empty line. `Content-Length` and
   /// `Transfer-Encoding` in `headers` are replaced by the framing given.
+  ///
+  /// A response with a body and no `Content-Type` gets `application/octet-stream`, and every
+  /// response gets `X-Content-Type-Options: nosniff` unless `headers` say otherwise: on Apple
+  /// platforms URLSession may hold back a body's first bytes (up to 512) to sniff its type
+  /// when the server does not name it, which would stall a test that waits for a small first
+  /// chunk.
   static func head(
     status: Int, headers: HTTPHeaders, contentLength: Int?, chunked: Bool, closes: Bool
   ) -> Data {
@@ -13,6 +19,12 @@ extension LoopbackResponse {
       let name = field.name.lowercased()
       if name == "content-length" || name == "transfer-encoding" { continue }
       text += "\(field.name): \(field.value)\r\n"
+    }
+    if (contentLength ?? 0) > 0 || chunked, !headers.contains("Content-Type") {
+      text += "Content-Type: application/octet-stream\r\n"
+    }
+    if !headers.contains("X-Content-Type-Options") {
+      text += "X-Content-Type-Options: nosniff\r\n"
     }
     if let contentLength { text += "Content-Length: \(contentLength)\r\n" }
     if chunked { text += "Transfer-Encoding: chunked\r\n" }

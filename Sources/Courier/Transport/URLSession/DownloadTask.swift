@@ -4,17 +4,60 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Makes the download task of a ``DataTaskCall``.
-///
-/// It is a completion-handler task, so that URLSession writes the body to disk on its own
-/// thread and keeps nothing in memory: on Linux, a delegate's per-chunk callbacks each hold
-/// their chunk until the delegate queue gets to them, which grew memory by the whole file
-/// when both cores were busy. Redirects still go through the session delegate's policy, by
-/// way of a task delegate that handles nothing else, and progress is read from the size of
-/// the file URLSession is writing, ten times a second (its name is learnt as the transfer
-/// starts; see ``LeftoverDownload``).
+/// Makes the download task of a ``DataTaskCall``, driven one of two ways (the platform's
+/// choice is ``Driver/platform``); either way URLSession writes the body to disk itself.
 enum DownloadTask {
+  /// How a download task reports its bytes.
+  enum Driver: Sendable {
+    /// A completion-handler task, so that URLSession writes the body on its own thread and
+    /// keeps nothing in memory: on Linux, a delegate's per-chunk callbacks each hold their
+    /// chunk until the delegate queue gets to them, which grew memory by the whole file when
+    /// both cores were busy. Redirects still go through the session delegate's policy, by
+    /// way of a task delegate that handles nothing else, and progress is read from the size
+    /// of the file URLSession is writing, ten times a second (its name is learnt as the
+    /// transfer starts; see ``LeftoverDownload``). Only FoundationNetworking writes where it
+    /// can be found, so this driver reports progress on Linux only.
+    case completionHandler
+    /// A delegate-driven task: URLSession reports each write (`didWriteData`), so progress
+    /// and the size limit follow the bytes as they reach the disk, and hands the finished
+    /// file to the delegate. The callbacks carry counts, not bytes, so on Apple platforms
+    /// memory stays flat; no timer runs.
+    case sessionDelegate
+  }
+
   static func make(
+    session: URLSession, request: URLRequest, call: DataTaskCall, delegate: SessionDelegate,
+    driver: Driver, ownsSession: Bool
+  ) -> URLSessionTask {
+    switch driver {
+    case .completionHandler:
+      return withCompletionHandler(
+        session: session, request: request, call: call, delegate: delegate)
+    case .sessionDelegate:
+      let task = session.downloadTask(with: request)
+      // A borrowed session's delegate is not Courier's: the task's own delegate hands the
+      // callbacks over (Apple platforms call task delegates for everything).
+      if !ownsSession { task.delegate = StreamingTaskDelegate(delegate) }
+      delegate.register(call, for: task)
+      // A failed or cancelled download leaves its partial file behind on Linux, where this
+      // driver runs only in tests: the file is learnt as the transfer starts, and deleted.
+      let leftover = Locked<URL?>(nil)
+      call.afterResume.withLock {
+        $0 = { task in LeftoverDownload.whenStarted(task) { url in leftover.withLock { $0 = url } }
+        }
+      }
+      call.onEnd.withLock { hook in
+        let previous = hook
+        hook = {
+          previous?()
+          if let file = leftover.withLock({ $0 }) { try? FileManager.default.removeItem(at: file) }
+        }
+      }
+      return task
+    }
+  }
+
+  private static func withCompletionHandler(
     session: URLSession, request: URLRequest, call: DataTaskCall, delegate: SessionDelegate
   ) -> URLSessionTask {
     let poller = DownloadPoller(call: call)

@@ -24,7 +24,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     _ = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
   }
 
-  private func call(for task: URLSessionTask) -> DataTaskCall? {
+  func call(for task: URLSessionTask) -> DataTaskCall? {
     calls.withLock { $0[task.taskIdentifier] }
   }
 

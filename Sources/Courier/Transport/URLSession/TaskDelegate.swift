@@ -42,10 +42,13 @@ class TaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
 /// The delegate of a task on a session ``URLSessionTransport`` borrows, where the platform
 /// calls task delegates for everything (Apple platforms): hands every callback to the
 /// ``SessionDelegate``'s rules, so that such a task streams like one of the transport's own
-/// session. FoundationNetworking calls task delegates only for redirects and challenges
+/// session, and a download reports progress as URLSession writes it. FoundationNetworking
+/// calls task delegates only for redirects and challenges
 /// (its issue 5187), so on Linux borrowed sessions use ``TaskDelegate`` and a completion
 /// handler instead.
-final class StreamingTaskDelegate: TaskDelegate, URLSessionDataDelegate, @unchecked Sendable {
+final class StreamingTaskDelegate: TaskDelegate, URLSessionDataDelegate, URLSessionDownloadDelegate,
+  @unchecked Sendable
+{
   func urlSession(
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
@@ -71,5 +74,21 @@ final class StreamingTaskDelegate: TaskDelegate, URLSessionDataDelegate, @unchec
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
     rules.urlSession(session, task: task, didCompleteWithError: error)
+  }
+
+  func urlSession(
+    _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+  ) {
+    rules.urlSession(
+      session, downloadTask: downloadTask, didWriteData: bytesWritten,
+      totalBytesWritten: totalBytesWritten, totalBytesExpectedToWrite: totalBytesExpectedToWrite)
+  }
+
+  func urlSession(
+    _ session: URLSession, downloadTask: URLSessionDownloadTask,
+    didFinishDownloadingTo location: URL
+  ) {
+    rules.urlSession(session, downloadTask: downloadTask, didFinishDownloadingTo: location)
   }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// to the caller as it arrives (or, for a download, written to disk by URLSession itself).
 ///
 /// By default it owns one long-lived session, made from a configuration (yours, or
-/// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)``) and
+/// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:)``) and
 /// invalidated when the transport goes away, whose delegate sees every task: every
 /// capability of ``HTTPTransport`` works.
 ///
@@ -32,19 +32,42 @@ public final class URLSessionTransport: HTTPTransport {
   /// the session's delegate when the transport made the session, otherwise its tasks'.
   let delegate: SessionDelegate
   private let deadlines = DeadlineTimer()
+  /// How download tasks report their bytes: ``DownloadTask/Driver/platform`` unless a test
+  /// runs the other platform's way.
+  let downloads: DownloadTask.Driver
+  /// Why every request fails before it is sent (a background session), if one does.
+  private let refusal: HTTPError?
 
   /// A transport with a session of its own, made from `configuration` (by default
-  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)``), following
+  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:)``), following
   /// redirects as `redirects` says unless a request's options say otherwise.
-  public init(
+  ///
+  /// A background configuration (one with an `identifier`) is not supported: URLSession
+  /// allows neither data tasks nor completion handlers in background sessions, so every
+  /// request through such a transport fails with ``HTTPError/invalidRequest(reason:)`` and none
+  /// is sent. On Linux, a configuration's URL cache is dropped (see
+  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:)``).
+  public convenience init(
     configuration: URLSessionConfiguration = URLSessionTransport.defaultSessionConfiguration(),
     redirects: RedirectPolicy = .default
   ) {
+    self.init(configuration: configuration, redirects: redirects, downloads: .platform)
+  }
+
+  /// A transport with a session of its own whose downloads are driven as `downloads` says
+  /// (tests run the other platform's way with it).
+  init(
+    configuration: URLSessionConfiguration, redirects: RedirectPolicy,
+    downloads: DownloadTask.Driver
+  ) {
     let delegate = SessionDelegate()
-    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    session = URLSession(
+      configuration: Self.supported(configuration), delegate: delegate, delegateQueue: nil)
     self.delegate = delegate
     self.redirects = redirects
+    self.downloads = downloads
     ownsSession = true
+    refusal = Self.refusal(of: configuration)
   }
 
   /// A transport over a session you own; Courier never invalidates it.
@@ -64,14 +87,29 @@ public final class URLSessionTransport: HTTPTransport {
   ///   configuration to keep every capability.
   ///
   /// On Linux, give it a session whose configuration has `urlCache = nil` (as
-  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:)`` does): with a
+  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:)`` does): with a
   /// URL cache, which `.default`, `.ephemeral` and `URLSession.shared` all have,
   /// FoundationNetworking can crash when a task is cancelled right after it starts.
+  ///
+  /// A background session is not supported, as with ``init(configuration:redirects:)``.
   public init(session: URLSession, redirects: RedirectPolicy = .default) {
     self.session = session
     self.redirects = redirects
     delegate = SessionDelegate()
     ownsSession = false
+    // Task delegates see a download's writes only where they see everything.
+    downloads = Self.borrowedTasksStream ? .platform : .completionHandler
+    refusal = Self.refusal(of: session.configuration)
+  }
+
+  /// Why no request can go through a session made from `configuration`, if none can.
+  private static func refusal(of configuration: URLSessionConfiguration) -> HTTPError? {
+    guard let identifier = configuration.identifier else { return nil }
+    return .invalidRequest(
+      reason:
+        "URLSessionTransport does not support background session configurations (identifier "
+        + "\"\(identifier)\"): URLSession allows neither data tasks nor completion handlers "
+        + "in them; use a default or ephemeral configuration")
   }
 
   deinit {
@@ -80,10 +118,8 @@ public final class URLSessionTransport: HTTPTransport {
     }
   }
 
-  /// Courier's default session configuration: no URL cache (on Linux a session with one
-  /// can crash when a task is cancelled right after it starts, and it stores nothing
-  /// anyway), no cookies unless asked for, and more connections per host than URLSession's
-  /// default of 6.
+  /// Courier's default session configuration: no URL cache unless you give one, no cookies
+  /// unless asked for, and more connections per host than URLSession's default of 6.
   ///
   /// - Parameters:
   ///   - maximumConnectionsPerHost: Concurrent connections to one host; 32 by default.
@@ -92,13 +128,21 @@ public final class URLSessionTransport: HTTPTransport {
   ///     against one that answers at once the limit makes no difference.
   ///   - acceptsCookies: Whether to store and send cookies; off by default (parsing them
   ///     costs time on every response).
+  ///   - urlCache: A URL cache for URLSession to answer from, as `Cache-Control` allows
+  ///     (requests then use `.useProtocolCachePolicy`); none by default. **Apple platforms
+  ///     only**: on Linux it is ignored, because FoundationNetworking's URLCache stores no
+  ///     HTTP response and a session with one can crash when a task is cancelled right after
+  ///     it starts.
   public static func defaultSessionConfiguration(
     maximumConnectionsPerHost: Int = 32,
-    acceptsCookies: Bool = false
+    acceptsCookies: Bool = false,
+    urlCache: URLCache? = nil
   ) -> URLSessionConfiguration {
     let configuration = URLSessionConfiguration.default
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    let cache = urlCacheWorks ? urlCache : nil
+    configuration.urlCache = cache
+    configuration.requestCachePolicy =
+      cache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
     configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
     if !acceptsCookies {
       configuration.httpCookieAcceptPolicy = .never
@@ -114,6 +158,7 @@ public final class URLSessionTransport: HTTPTransport {
   public func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
     -> TransportResponse
   {
+    if let refusal { throw refusal }
     let policy = options.redirects ?? redirects
     let deadline = options.deadline.map { deadline in
       DispatchTime.now().uptimeNanoseconds
@@ -186,12 +231,14 @@ public final class URLSessionTransport: HTTPTransport {
     let session = self.session
     let delegate = self.delegate
     let ownsSession = self.ownsSession
+    let downloads = self.downloads
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         call.start(continuation) {
           if options.prefersFile && file == nil {
             return DownloadTask.make(
-              session: session, request: head, call: call, delegate: delegate)
+              session: session, request: head, call: call, delegate: delegate,
+              driver: downloads, ownsSession: ownsSession)
           }
           guard ownsSession else {
             return Self.borrowedSessionTask(

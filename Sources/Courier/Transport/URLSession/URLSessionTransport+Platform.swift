@@ -1,0 +1,51 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+// Where URLSessionTransport's own sessions differ by platform: how downloads report their
+// bytes, and whether a URL cache may stay. (Borrowed sessions: BorrowedSession+Platform.swift;
+// challenges: ChallengeAnswer+Platform.swift.)
+
+extension DownloadTask.Driver {
+  #if canImport(FoundationNetworking)
+    /// Linux: completion-handler download tasks. FoundationNetworking queues each chunk for
+    /// the delegate with the chunk's bytes attached, which grew memory by the whole file
+    /// when both cores were busy (measured; see ``DownloadTask/Driver/completionHandler``).
+    static let platform = DownloadTask.Driver.completionHandler
+  #else
+    /// Apple platforms: delegate-driven download tasks. A completion-handler download task
+    /// gets no `didWriteData` (Apple's URLSession documentation: "Downloading files from
+    /// websites"), so it would report no progress and check the size limit only once the
+    /// whole file is on disk; the delegate's callbacks carry counts, not bytes.
+    static let platform = DownloadTask.Driver.sessionDelegate
+  #endif
+}
+
+extension URLSessionTransport {
+  #if canImport(FoundationNetworking)
+    /// Linux: no URL cache. With one, FoundationNetworking can crash ("TaskRegistry… not in
+    /// the registry") when a task is cancelled right after it starts or when its session is
+    /// invalidated with tasks in flight (measured on Swift 6.3.1; 0 crashes in 60 without a
+    /// cache), and its URLCache never stores an HTTP response anyway.
+    static let urlCacheWorks = false
+
+    /// `configuration`, or a copy of it without its URL cache.
+    static func supported(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+      guard configuration.urlCache != nil,
+        let copy = configuration.copy() as? URLSessionConfiguration
+      else { return configuration }
+      copy.urlCache = nil
+      return copy
+    }
+  #else
+    /// Apple platforms: URLCache works as Apple documents it ("Accessing cached data").
+    static let urlCacheWorks = true
+
+    /// `configuration` as it is.
+    static func supported(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+      configuration
+    }
+  #endif
+}

@@ -1,0 +1,59 @@
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import Courier
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("URLSessionTransport's session configurations", .timeLimit(.minutes(1)))
+struct SessionConfigurationTests {
+  @Test("a default configuration sends; a background one is refused and nothing is sent")
+  func backgroundRefused() async throws {
+    let loopback = try Loopback { _, response in try await response.send(json: "{}") }
+    defer { loopback.stop() }
+    let working = HTTPClient(
+      baseURL: loopback.server.baseURL, transport: URLSessionTransport(configuration: .default))
+    _ = try await working.send(Request<Data>(path: "ok"))
+    #expect(loopback.server.requestCount == 1)
+
+    let background = URLSessionTransport(configuration: .backgroundForTesting())
+    let borrowed = URLSession(configuration: .backgroundForTesting())
+    defer { borrowed.invalidateAndCancel() }
+    for transport in [background, URLSessionTransport(session: borrowed)] {
+      let client = HTTPClient(baseURL: loopback.server.baseURL, transport: transport)
+      let send = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<Data>(path: "refused"))
+      }
+      #expect(send?.invalidRequestReason?.contains("background session") == true)
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let download = await #expect(throws: HTTPError.self) {
+        try await client.download(Request<Data>(path: "refused"), to: scratch.file("x")).finished()
+      }
+      #expect(download?.invalidRequestReason?.contains("background session") == true)
+    }
+    #expect(loopback.server.requestCount == 1)
+  }
+
+  @Test("a URL cache stays where URLCache works (Apple platforms) and is dropped on Linux")
+  func urlCache() {
+    let cache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = cache
+    let transport = URLSessionTransport(configuration: configuration)
+    #expect((transport.session.configuration.urlCache != nil) == URLSessionTransport.urlCacheWorks)
+    #expect(configuration.urlCache === cache)  // the caller's configuration is left alone
+
+    let defaults = URLSessionTransport.defaultSessionConfiguration(urlCache: cache)
+    #expect((defaults.urlCache != nil) == URLSessionTransport.urlCacheWorks)
+    let policy: URLRequest.CachePolicy =
+      URLSessionTransport.urlCacheWorks ? .useProtocolCachePolicy : .reloadIgnoringLocalCacheData
+    #expect(defaults.requestCachePolicy == policy)
+    let none = URLSessionTransport.defaultSessionConfiguration()
+    #expect(none.urlCache == nil)
+    #expect(none.requestCachePolicy == .reloadIgnoringLocalCacheData)
+  }
+}
