@@ -18,7 +18,7 @@ struct PipelineTests {
       events.withLock { $0.append(event) }
       switch event {
       case .finished, .failed: ended.fire()
-      case .started, .waiting, .retrying: break
+      case .started, .waiting, .retrying, .measured: break
       }
     }
     return makeClient(transport: stub, configuration: configuration)
@@ -33,6 +33,7 @@ struct PipelineTests {
       case .failed(_, let error, _): "failed \(error.status.map(String.init) ?? "\(error)")"
       case .retrying: "retrying"
       case .waiting: "waiting"
+      case .measured: "measured"
       }
     }
   }

@@ -64,29 +64,8 @@ struct RequestBuilder: Sendable {
       // A URLRequest's method is GET already; setting it costs ~4,000 instructions.
       request.httpMethod = method.rawValue
     }
-    #if canImport(FoundationNetworking)
-      // FoundationNetworking's addValue re-checks each value Character by Character (what
-      // HeaderValidation has refused already) and copies the header dictionary: ~10,000
-      // instructions a header. This builds the dictionary it would: names capitalized,
-      // repeated names joined with ",". (Names are ASCII tokens, so names that differ only
-      // in case capitalize alike, and looking the capitalized name up finds the field.)
-      var fields: [String: String] = [:]
-      for field in headers {
-        let name = field.name.capitalized
-        if let old = fields[name] {
-          fields[name] = old + "," + field.value
-        } else {
-          fields[name] = field.value
-        }
-      }
-      if !fields.isEmpty {
-        request.allHTTPHeaderFields = fields
-      }
-    #else
-      for field in headers {
-        request.addValue(field.value, forHTTPHeaderField: field.name)
-      }
-    #endif
+    request.setHeaders(headers)
+    request.apply(endpoint.options)
     if let bodySource, bodySource.data == nil, let length = bodySource.length {
       request.setValue(String(length), forHTTPHeaderField: "Content-Length")
     }

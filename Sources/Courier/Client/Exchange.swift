@@ -24,6 +24,8 @@ struct Exchange: Sendable {
   var maximumBytes: Int?
   var bufferSize = 1 << 20
   var progress: (@Sendable (TransportProgress) -> Void)?
+  /// Where the transport's timings go (the observer's ``HTTPEvent/measured(_:_:)``).
+  var timings: (@Sendable (HTTPTimings) -> Void)?
   var acceptable: StatusCodes
 
   /// Whether the body is collected into memory.
@@ -41,7 +43,7 @@ struct Exchange: Sendable {
     return TransportOptions(
       deadline: timeout.map { .now + $0 }, idleTimeout: idleTimeout, maximumBytes: maximumBytes,
       redirects: redirects, credentialNames: credentialNames, progress: progress,
-      collectsBody: collects, prefersFile: prefersFile, bufferSize: bufferSize)
+      collectsBody: collects, prefersFile: prefersFile, bufferSize: bufferSize, timings: timings)
   }
 
   /// Takes the body of `response` where it goes, and returns the response: with its body

@@ -27,6 +27,7 @@ extension HTTPClient {
     events?.started()
     // A body that is not collected is counted for the event as the transport reports it.
     var exchange = exchange
+    if let events { exchange.timings = { events.measured($0) } }
     var received: Locked<Int64>?
     if events != nil, !exchange.collects {
       let counter = Locked<Int64>(0)

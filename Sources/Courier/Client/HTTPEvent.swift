@@ -18,6 +18,11 @@ public enum HTTPEvent: Sendable {
   /// ``RetryPolicy`` will retry after `wait`; `attempt` is the attempt that failed, with
   /// its status or error.
   case retrying(HTTPEventRequest, attempt: Int, status: Int?, error: HTTPError?, wait: Duration)
+  /// The transport measured one exchange with the server: each attempt, and each redirect
+  /// the transport re-sends itself, is one. Published when the exchange ends, before
+  /// ``finished(_:status:duration:bytes:attempts:)`` or ``failed(_:error:duration:)``; a
+  /// request answered by an identical one in flight has none of its own.
+  case measured(HTTPEventRequest, HTTPTimings)
   /// A response arrived and was accepted and decoded.
   case finished(
     HTTPEventRequest, status: Int, duration: Duration, bytes: Int, attempts: Int)
@@ -28,6 +33,7 @@ public enum HTTPEvent: Sendable {
   public var request: HTTPEventRequest {
     switch self {
     case .started(let request), .waiting(let request, _), .retrying(let request, _, _, _, _),
+      .measured(let request, _),
       .finished(let request, _, _, _, _), .failed(let request, _, _):
       request
     }
@@ -90,6 +96,10 @@ struct EventReporter: Sendable {
 
   func waiting(for reason: HTTPEvent.Wait) {
     observer(.waiting(request, for: reason))
+  }
+
+  func measured(_ timings: HTTPTimings) {
+    observer(.measured(request, timings))
   }
 
   func retrying(attempt: Int, status: Int?, error: HTTPError?, wait: Duration) {

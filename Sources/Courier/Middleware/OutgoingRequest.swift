@@ -94,8 +94,9 @@ public struct OutgoingRequest: Sendable {
   }
 }
 
-/// Per-endpoint switches that middleware reads: an endpoint that must not be retried, or
-/// must not carry credentials. Define your own with bits from 16 up.
+/// Per-endpoint switches that middleware and the request builder read: an endpoint that must
+/// not be retried, must not carry credentials, or must avoid some networks. Define your own
+/// with bits from 16 up.
 ///
 /// ```swift
 /// var options: RequestOptions { [.noRetry, .noAuthentication] }
@@ -113,4 +114,12 @@ public struct RequestOptions: OptionSet, Sendable, Hashable {
   public static let noRetry = RequestOptions(rawValue: 1 << 0)
   /// Authentication middleware leaves this request without credentials.
   public static let noAuthentication = RequestOptions(rawValue: 1 << 1)
+  /// Never over a cellular interface (`URLRequest.allowsCellularAccess`).
+  public static let noCellular = RequestOptions(rawValue: 1 << 2)
+  /// Never over an expensive network — cellular, a personal hotspot — as the system judges
+  /// it (`URLRequest.allowsExpensiveNetworkAccess`). Apple platforms only; Linux ignores it.
+  public static let noExpensiveNetwork = RequestOptions(rawValue: 1 << 3)
+  /// Never over a constrained network, one in Low Data Mode
+  /// (`URLRequest.allowsConstrainedNetworkAccess`). Apple platforms only; Linux ignores it.
+  public static let noConstrainedNetwork = RequestOptions(rawValue: 1 << 4)
 }

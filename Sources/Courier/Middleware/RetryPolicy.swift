@@ -39,6 +39,12 @@ public struct RetryPolicy: Middleware {
   public var jitter: @Sendable (Duration) -> Duration
   /// The current time, for `Retry-After` dates; `Date()` by default.
   public var now: @Sendable () -> Date
+  /// Whether being offline is retried too: `URLError.notConnectedToInternet` and
+  /// `.dataNotAllowed` (cellular data switched off), which pass only when the device gets a
+  /// network back. Off by default: a request made offline fails at once, and an app shows
+  /// it. (On Apple platforms, a session configuration with `waitsForConnectivity` waits
+  /// instead of failing; see ``URLSessionTransport/defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``.)
+  public var retriesOffline: Bool
 
   /// Creates a policy; every parameter has a sensible default.
   public init(
@@ -50,8 +56,10 @@ public struct RetryPolicy: Middleware {
     methods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options],
     sleep: @escaping @Sendable (Duration) async throws(HTTPError) -> Void = RetryPolicy.taskSleep,
     jitter: @escaping @Sendable (Duration) -> Duration = RetryPolicy.fullJitter,
-    now: @escaping @Sendable () -> Date = { Date() }
+    now: @escaping @Sendable () -> Date = { Date() },
+    retriesOffline: Bool = false
   ) {
+    self.retriesOffline = retriesOffline
     self.maximumAttempts = maximumAttempts
     self.baseDelay = baseDelay
     self.maximumDelay = maximumDelay
@@ -87,7 +95,9 @@ public struct RetryPolicy: Middleware {
         }
         request.events?.retrying(attempt: attempt, status: response.status, error: nil, wait: wait)
       } catch {
-        guard mayRetry, attempt < maximumAttempts, Self.isTransient(error) else { throw error }
+        guard mayRetry, attempt < maximumAttempts,
+          Self.isTransient(error) || (retriesOffline && Self.isOffline(error))
+        else { throw error }
         wait = backoff(beforeRetry: attempt)
         request.events?.retrying(attempt: attempt, status: nil, error: error, wait: wait)
       }
@@ -120,6 +130,13 @@ public struct RetryPolicy: Middleware {
     default:
       return false
     }
+  }
+
+  /// Whether a failure says the device has no network it may use: not connected to the
+  /// internet, or cellular data not allowed.
+  public static func isOffline(_ error: HTTPError) -> Bool {
+    guard case .transport(let error) = error else { return false }
+    return [.notConnectedToInternet, .dataNotAllowed].contains(error.code)
   }
 
   /// The wait a response's `Retry-After` asks for, if it has a valid one.

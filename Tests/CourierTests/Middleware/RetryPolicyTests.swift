@@ -135,15 +135,37 @@ struct RetryPolicyTests {
 
   @Test("transient transport failures are retried; others, and cancellation, are not")
   func transportFailures() async throws {
-    let sleeper = InstantSleeper()
-    let policy = RetryPolicy(sleep: sleeper.sleep)
-    for (error, retried) in [
-      (HTTPError.transport(URLError(.networkConnectionLost)), true),
-      (.transport(URLError(.cannotConnectToHost)), true),
-      (.timedOut, true),
-      (.transport(URLError(.badServerResponse)), false),
-      (.cancelled, false),
-    ] {
+    try await expectRetries(
+      RetryPolicy(sleep: InstantSleeper().sleep),
+      [
+        (HTTPError.transport(URLError(.networkConnectionLost)), true),
+        (.transport(URLError(.cannotConnectToHost)), true),
+        (.timedOut, true),
+        (.transport(URLError(.badServerResponse)), false),
+        (.transport(URLError(.notConnectedToInternet)), false),
+        (.transport(URLError(.dataNotAllowed)), false),
+        (.cancelled, false),
+      ])
+  }
+
+  @Test("being offline is retried only when asked, and never cancellation")
+  func offline() async throws {
+    try await expectRetries(
+      RetryPolicy(sleep: InstantSleeper().sleep, retriesOffline: true),
+      [
+        (HTTPError.transport(URLError(.notConnectedToInternet)), true),
+        (.transport(URLError(.dataNotAllowed)), true),
+        (.transport(URLError(.networkConnectionLost)), true),
+        (.transport(URLError(.badServerResponse)), false),
+        (.cancelled, false),
+      ])
+  }
+
+  /// Each error fails the first attempt; `retried` says whether a second follows.
+  private func expectRetries(_ policy: RetryPolicy, _ cases: [(HTTPError, retried: Bool)])
+    async throws
+  {
+    for (error, retried) in cases {
       let attempts = Locked(0)
       let transport = StubTransport().fallback { _ throws(HTTPError) in
         if attempts.withLock({

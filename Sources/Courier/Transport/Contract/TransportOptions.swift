@@ -34,14 +34,20 @@ public struct TransportOptions: Sendable {
   /// For a streamed body: the most bytes held in memory for a reader that has fallen
   /// behind (see ``ResponseBody/makeStream(bufferSize:onStop:)``).
   public var bufferSize: Int
+  /// Where the transport reports how long the exchange took, once, when it ends (a
+  /// redirect the transport re-sends itself is a new exchange); `nil` for nowhere. A
+  /// transport that measures nothing never calls it.
+  public var timings: (@Sendable (HTTPTimings) -> Void)?
 
   /// Options; by default no limits at all.
   public init(
     deadline: ContinuousClock.Instant? = nil, idleTimeout: Duration? = nil,
     maximumBytes: Int? = nil, redirects: RedirectPolicy? = nil,
     credentialNames: Set<String> = [], progress: (@Sendable (TransportProgress) -> Void)? = nil,
-    collectsBody: Bool = false, prefersFile: Bool = false, bufferSize: Int = 1 << 20
+    collectsBody: Bool = false, prefersFile: Bool = false, bufferSize: Int = 1 << 20,
+    timings: (@Sendable (HTTPTimings) -> Void)? = nil
   ) {
+    self.timings = timings
     self.deadline = deadline
     self.idleTimeout = idleTimeout
     self.maximumBytes = maximumBytes

@@ -30,3 +30,17 @@ struct ChallengeAnswer {
     static let platform = ChallengeAnswer(disposition: .performDefaultHandling, declines: false)
   #endif
 }
+
+extension TLSChallenge {
+  #if canImport(FoundationNetworking)
+    /// Linux: FoundationNetworking declares no TLS authentication methods (it sends no TLS
+    /// challenges); these are the values of Apple's constants, so that the same routing runs
+    /// (and is tested) here.
+    static let serverTrustMethod = "NSURLAuthenticationMethodServerTrust"
+    static let clientCertificateMethod = "NSURLAuthenticationMethodClientCertificate"
+  #else
+    /// Apple platforms: Foundation's own constants.
+    static let serverTrustMethod = NSURLAuthenticationMethodServerTrust
+    static let clientCertificateMethod = NSURLAuthenticationMethodClientCertificate
+  #endif
+}

@@ -35,10 +35,35 @@ extension DataTaskCall {
       writer.fail(error)
       Self.cancel(task)
     }
+    reportTimings()
     onEnd.withLock { hook in
       defer { hook = nil }
       return hook
     }?()
+  }
+
+  /// URLSession measured the task (Apple platforms, before it completes).
+  func collected(_ metrics: URLSessionTaskMetrics) {
+    guard timings != nil else { return }
+    let measured = HTTPTimings(metrics)
+    state.withLock { $0.measured = measured }
+  }
+
+  /// Reports the exchange's timings once, as it ends: the platform's if it measured the
+  /// task by now, otherwise Courier's clock from the task's start (the first byte known only
+  /// when the head came before the body).
+  private func reportTimings() {
+    guard let timings else { return }
+    let now = ContinuousClock.now
+    let report = state.withLock { state -> HTTPTimings? in
+      guard !state.timingsReported, let start = state.startedAt else { return nil }
+      state.timingsReported = true
+      return state.measured
+        ?? HTTPTimings(
+          source: .courier, total: now - start, firstByte: state.headAt.map { $0 - start },
+          redirects: state.redirects)
+    }
+    if let report { timings(report) }
   }
 
   private var isFinished: Bool {

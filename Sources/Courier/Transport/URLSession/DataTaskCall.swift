@@ -50,6 +50,12 @@ final class DataTaskCall: Sendable {
     var countersSeen: Int64 = 0
     /// The bytes a download had written when last reported.
     var written: Int64 = 0
+    /// When the task was resumed and when its response head arrived, for the timings.
+    var startedAt: ContinuousClock.Instant?
+    var headAt: ContinuousClock.Instant?
+    /// The platform's measurements, when it collects them (Apple platforms).
+    var measured: HTTPTimings?
+    var timingsReported = false
   }
 
   /// What to do once the lock is released.
@@ -71,6 +77,8 @@ final class DataTaskCall: Sendable {
   /// For a streamed body: the most bytes held in memory for a slow reader.
   let bufferSize: Int
   let progress: (@Sendable (TransportProgress) -> Void)?
+  /// Where the exchange's timings go when it ends.
+  let timings: (@Sendable (HTTPTimings) -> Void)?
   /// What counts as a credential in this request: such headers never follow a redirect to
   /// another origin.
   let credentials: Credentials
@@ -103,6 +111,7 @@ final class DataTaskCall: Sendable {
     collectsBody = options.collectsBody
     bufferSize = options.bufferSize
     progress = options.progress
+    timings = options.timings
     credentials = options.credentials
     self.redirects = redirects
     self.sendsBody = sendsBody
@@ -128,6 +137,7 @@ final class DataTaskCall: Sendable {
       case .idle:
         let task = makeTask()
         state.phase = .awaitingHead(continuation, task)
+        if timings != nil { state.startedAt = .now }
         return .startTask(task)
       case .endedBeforeStart(let error):
         state.phase = .finished
@@ -153,8 +163,10 @@ final class DataTaskCall: Sendable {
     }
     let collects = collectsBody || followedByTransport(head)
     let announced = Int(clamping: response.expectedContentLength)
+    let measuring = timings != nil
     let action = state.withLock { state -> Action in
       touch(&state)
+      if measuring, state.headAt == nil { state.headAt = .now }
       state.response = response
       state.body = Data()
       state.count = 0

@@ -14,6 +14,13 @@ import Foundation
 /// `@unchecked Sendable`: its only state, `calls`, is a lock-guarded box.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   private let calls = Locked<[Int: DataTaskCall]>([:])
+  /// Answers TLS challenges (Apple platforms); `nil` for the system's default handling.
+  let tlsChallenges: TLSChallengeHandler?
+
+  init(tlsChallenges: TLSChallengeHandler? = nil) {
+    self.tlsChallenges = tlsChallenges
+  }
+
   /// Routes `task`'s callbacks to `call`; done before the task is resumed.
   func register(_ call: DataTaskCall, for task: URLSessionTask) {
     calls.withLock { $0[task.taskIdentifier] = call }
@@ -49,6 +56,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     call(for: task)?.sent(totalBytesSent, of: totalBytesExpectedToSend)
   }
 
+  /// Apple platforms: URLSession's measurements, delivered before the task completes.
+  /// (FoundationNetworking never calls this; the call then measures with its own clock.)
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics
+  ) {
+    call(for: task)?.collected(metrics)
+  }
+
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
@@ -57,7 +72,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   }
 
   /// Answers every challenge, so that none leaves a task waiting: a server-trust or
-  /// client-certificate challenge gets the platform's default handling, and an HTTP
+  /// client-certificate challenge goes to the transport's ``TLSChallengeHandler`` (or gets
+  /// the platform's default handling without one), and an HTTP
   /// authentication challenge (a `401` with `WWW-Authenticate: Basic`…) is declined, so the
   /// caller gets the 401 itself — credentials are middleware's business (see
   /// ``BearerAuthentication``).
@@ -71,11 +87,31 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     completionHandler:
       @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
+    if let tls = TLSChallenge(challenge) {
+      return answer(tls, of: task, completionHandler: completionHandler)
+    }
     let answer = ChallengeAnswer.platform
     if answer.declines {
       call(for: task)?.declinedChallenge(of: challenge.failureResponse ?? task.response)
     }
     completionHandler(answer.disposition, nil)
+  }
+
+  /// Hands a TLS challenge to the handler; a rejection fails the request with its own error
+  /// rather than the cancellation URLSession completes the task with.
+  private func answer(
+    _ challenge: TLSChallenge, of task: URLSessionTask,
+    completionHandler: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+  ) {
+    switch tlsChallenges?(challenge) ?? .useDefault {
+    case .useDefault:
+      completionHandler(.performDefaultHandling, nil)
+    case .use(let credential):
+      completionHandler(.useCredential, credential)
+    case .reject:
+      call(for: task)?.failOnCompletion(with: challenge.rejection)
+      completionHandler(.cancelAuthenticationChallenge, nil)
+    }
   }
 
   func urlSession(

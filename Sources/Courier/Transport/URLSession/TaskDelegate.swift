@@ -37,6 +37,12 @@ class TaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
       session, task: task, didReceive: challenge, completionHandler: completionHandler)
   }
 
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics
+  ) {
+    rules.urlSession(session, task: task, didFinishCollecting: metrics)
+  }
+
 }
 
 /// The delegate of a task on a session ``URLSessionTransport`` borrows, where the platform

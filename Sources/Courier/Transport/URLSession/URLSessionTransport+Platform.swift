@@ -25,11 +25,19 @@ extension DownloadTask.Driver {
 
 extension URLSessionTransport {
   #if canImport(FoundationNetworking)
+    /// Linux: FoundationNetworking collects no task metrics (it never calls
+    /// `didFinishCollecting`), so timings come from Courier's clock.
+    static let measuresWithPlatformMetrics = false
+
     /// Linux: no URL cache. With one, FoundationNetworking can crash ("TaskRegistry… not in
     /// the registry") when a task is cancelled right after it starts or when its session is
     /// invalidated with tasks in flight (measured on Swift 6.3.1; 0 crashes in 60 without a
     /// cache), and its URLCache never stores an HTTP response anyway.
     static let urlCacheWorks = false
+
+    /// Linux: FoundationNetworking has no `waitsForConnectivity`; a request made offline
+    /// fails at once.
+    static func setWaitsForConnectivity(_ waits: Bool, on configuration: URLSessionConfiguration) {}
 
     /// `configuration`, or a copy of it without its URL cache.
     static func supported(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
@@ -40,8 +48,17 @@ extension URLSessionTransport {
       return copy
     }
   #else
+    /// Apple platforms: URLSession delivers `URLSessionTaskMetrics` before each task
+    /// completes (Apple's documentation of `urlSession(_:task:didFinishCollecting:)`).
+    static let measuresWithPlatformMetrics = true
+
     /// Apple platforms: URLCache works as Apple documents it ("Accessing cached data").
     static let urlCacheWorks = true
+
+    /// Apple platforms: `URLSessionConfiguration.waitsForConnectivity`.
+    static func setWaitsForConnectivity(_ waits: Bool, on configuration: URLSessionConfiguration) {
+      configuration.waitsForConnectivity = waits
+    }
 
     /// `configuration` as it is.
     static func supported(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {

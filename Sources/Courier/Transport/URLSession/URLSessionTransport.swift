@@ -10,11 +10,11 @@ import Foundation
 /// to the caller as it arrives (or, for a download, written to disk by URLSession itself).
 ///
 /// By default it owns one long-lived session, made from a configuration (yours, or
-/// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:)``) and
+/// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``) and
 /// invalidated when the transport goes away, whose delegate sees every task: every
 /// capability of ``HTTPTransport`` works.
 ///
-/// A session of your own (``init(session:redirects:)``) keeps its lifecycle with you; Courier
+/// A session of your own (``init(session:redirects:tlsChallenges:)``) keeps its lifecycle with you; Courier
 /// gives each of its tasks a task delegate of its own for redirects and challenges. What
 /// such a session loses depends on the platform, as said there.
 ///
@@ -39,28 +39,34 @@ public final class URLSessionTransport: HTTPTransport {
   private let refusal: HTTPError?
 
   /// A transport with a session of its own, made from `configuration` (by default
-  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:)``), following
+  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``), following
   /// redirects as `redirects` says unless a request's options say otherwise.
   ///
   /// A background configuration (one with an `identifier`) is not supported: URLSession
   /// allows neither data tasks nor completion handlers in background sessions, so every
   /// request through such a transport fails with ``HTTPError/invalidRequest(reason:)`` and none
   /// is sent. On Linux, a configuration's URL cache is dropped (see
-  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:)``).
+  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``).
+  ///
+  /// `tlsChallenges` answers server-trust and client-certificate challenges (to pin a
+  /// server's key, or present a client identity); Apple platforms only, see ``TLSChallenge``.
   public convenience init(
     configuration: URLSessionConfiguration = URLSessionTransport.defaultSessionConfiguration(),
-    redirects: RedirectPolicy = .default
+    redirects: RedirectPolicy = .default,
+    tlsChallenges: TLSChallengeHandler? = nil
   ) {
-    self.init(configuration: configuration, redirects: redirects, downloads: .platform)
+    self.init(
+      configuration: configuration, redirects: redirects, tlsChallenges: tlsChallenges,
+      downloads: .platform)
   }
 
   /// A transport with a session of its own whose downloads are driven as `downloads` says
   /// (tests run the other platform's way with it).
   init(
     configuration: URLSessionConfiguration, redirects: RedirectPolicy,
-    downloads: DownloadTask.Driver
+    tlsChallenges: TLSChallengeHandler? = nil, downloads: DownloadTask.Driver
   ) {
-    let delegate = SessionDelegate()
+    let delegate = SessionDelegate(tlsChallenges: tlsChallenges)
     session = URLSession(
       configuration: Self.supported(configuration), delegate: delegate, delegateQueue: nil)
     self.delegate = delegate
@@ -83,19 +89,23 @@ public final class URLSessionTransport: HTTPTransport {
   ///   arrives whole, at the end (a byte or event stream gets it in one chunk then, and an
   ///   endless stream never yields), the size limit is checked only then, no upload progress
   ///   is reported, and an idle transfer is noticed from the task's byte counters (within
-  ///   twice the idle timeout). Use ``init(configuration:redirects:)`` with the session's
+  ///   twice the idle timeout). Use ``init(configuration:redirects:tlsChallenges:)`` with the session's
   ///   configuration to keep every capability.
   ///
   /// On Linux, give it a session whose configuration has `urlCache = nil` (as
-  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:)`` does): with a
+  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)`` does): with a
   /// URL cache, which `.default`, `.ephemeral` and `URLSession.shared` all have,
   /// FoundationNetworking can crash when a task is cancelled right after it starts.
   ///
-  /// A background session is not supported, as with ``init(configuration:redirects:)``.
-  public init(session: URLSession, redirects: RedirectPolicy = .default) {
+  /// A background session is not supported, as with
+  /// ``init(configuration:redirects:tlsChallenges:)``; `tlsChallenges` is as there.
+  public init(
+    session: URLSession, redirects: RedirectPolicy = .default,
+    tlsChallenges: TLSChallengeHandler? = nil
+  ) {
     self.session = session
     self.redirects = redirects
-    delegate = SessionDelegate()
+    delegate = SessionDelegate(tlsChallenges: tlsChallenges)
     ownsSession = false
     // Task delegates see a download's writes only where they see everything.
     downloads = Self.borrowedTasksStream ? .platform : .completionHandler
@@ -133,12 +143,19 @@ public final class URLSessionTransport: HTTPTransport {
   ///     only**: on Linux it is ignored, because FoundationNetworking's URLCache stores no
   ///     HTTP response and a session with one can crash when a task is cancelled right after
   ///     it starts.
+  ///   - waitsForConnectivity: Whether a request made while the device has no usable
+  ///     network waits for one (up to the request's timeout) rather than failing at once
+  ///     with `URLError.notConnectedToInternet`; off by default. **Apple platforms only**
+  ///     (`URLSessionConfiguration.waitsForConnectivity`); Linux has no such wait and
+  ///     ignores it. ``RetryPolicy/retriesOffline`` retries such failures everywhere.
   public static func defaultSessionConfiguration(
     maximumConnectionsPerHost: Int = 32,
     acceptsCookies: Bool = false,
-    urlCache: URLCache? = nil
+    urlCache: URLCache? = nil,
+    waitsForConnectivity: Bool = false
   ) -> URLSessionConfiguration {
     let configuration = URLSessionConfiguration.default
+    setWaitsForConnectivity(waitsForConnectivity, on: configuration)
     let cache = urlCacheWorks ? urlCache : nil
     configuration.urlCache = cache
     configuration.requestCachePolicy =
@@ -232,9 +249,15 @@ public final class URLSessionTransport: HTTPTransport {
     let delegate = self.delegate
     let ownsSession = self.ownsSession
     let downloads = self.downloads
+    let priority = Self.priority(for: Task.currentPriority)
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         call.start(continuation) {
+          let task = makeTask()
+          task.priority = priority
+          return task
+        }
+        func makeTask() -> URLSessionTask {
           if options.prefersFile && file == nil {
             return DownloadTask.make(
               session: session, request: head, call: call, delegate: delegate,
@@ -256,6 +279,14 @@ public final class URLSessionTransport: HTTPTransport {
       call.end(with: .cancelled)
     }
     return (try result.get(), call.redirectCount)
+  }
+
+  /// The URLSession priority of a task started from a Swift task of `priority`: high for
+  /// `.high`/`.userInitiated`, low for `.low`/`.utility`/`.background`, the default otherwise.
+  static func priority(for priority: TaskPriority) -> Float {
+    if priority >= .high { return URLSessionTask.highPriority }
+    if priority <= .low { return URLSessionTask.lowPriority }
+    return URLSessionTask.defaultPriority
   }
 
   /// A file holding exactly `body`, for an upload task: the file itself for a body that is

@@ -1,0 +1,57 @@
+import Foundation
+
+/// How long one exchange with the server took, and over what: what a transport reports to
+/// ``TransportOptions/timings`` when an exchange ends, and ``HTTPClient`` publishes as
+/// ``HTTPEvent/measured(_:_:)``.
+///
+/// Phases the transport cannot see are `nil`. ``URLSessionTransport`` reports URLSession's
+/// own task metrics where the platform collects them (Apple platforms:
+/// `URLSessionTaskMetrics`, with DNS, connect, TLS and the negotiated protocol); on Linux,
+/// where FoundationNetworking collects none, it measures the exchange with its own clock:
+/// the total, and the first byte where the response head arrives before the body.
+public struct HTTPTimings: Sendable, Equatable {
+  /// Where the figures come from.
+  public enum Source: Sendable, Equatable {
+    /// The platform's own measurements (`URLSessionTaskMetrics` on Apple platforms).
+    case platform
+    /// Courier's clock around the transport's callbacks.
+    case courier
+  }
+
+  /// Where the figures come from.
+  public var source: Source
+  /// From the start of the exchange to its end (the whole body, or the failure).
+  public var total: Duration
+  /// Looking up the host's address; `nil` when unknown or not needed (a reused connection).
+  public var domainLookup: Duration?
+  /// Opening the connection, TLS included; `nil` when unknown or reused.
+  public var connect: Duration?
+  /// The TLS handshake; `nil` when unknown, reused or not TLS.
+  public var secureConnection: Duration?
+  /// From the start of the exchange to the first byte of the response.
+  public var firstByte: Duration?
+  /// The protocol the exchange used as ALPN names it (`"http/1.1"`, `"h2"`, `"h3"`), when
+  /// known.
+  public var networkProtocol: String?
+  /// Whether the exchange went over a connection already open, when known.
+  public var reusedConnection: Bool?
+  /// Redirects followed so far, counted from the request's first exchange.
+  public var redirects: Int
+
+  /// Timings; only `source` and `total` are required.
+  public init(
+    source: Source, total: Duration, domainLookup: Duration? = nil, connect: Duration? = nil,
+    secureConnection: Duration? = nil, firstByte: Duration? = nil,
+    networkProtocol: String? = nil, reusedConnection: Bool? = nil, redirects: Int = 0
+  ) {
+    self.source = source
+    self.total = total
+    self.domainLookup = domainLookup
+    self.connect = connect
+    self.secureConnection = secureConnection
+    self.firstByte = firstByte
+    self.networkProtocol = networkProtocol
+    self.reusedConnection = reusedConnection
+    self.redirects = redirects
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import Courier
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The routing of TLS challenges to a transport's handler. URLSession sends them on Apple
+/// platforms only, so here the session delegate is handed challenges made by the test, as
+/// URLSession would hand them.
+@Suite("TLS challenges reach the transport's handler")
+struct TLSChallengeTests {
+  /// Takes nothing: the delegate answers through the completion handler, never the sender.
+  private final class Sender: NSObject, URLAuthenticationChallengeSender {
+    func use(_ credential: URLCredential, for challenge: URLAuthenticationChallenge) {}
+    func continueWithoutCredential(for challenge: URLAuthenticationChallenge) {}
+    func cancel(_ challenge: URLAuthenticationChallenge) {}
+    func performDefaultHandling(for challenge: URLAuthenticationChallenge) {}
+    func rejectProtectionSpaceAndContinue(with challenge: URLAuthenticationChallenge) {}
+  }
+
+  private func challenge(_ method: String) -> URLAuthenticationChallenge {
+    URLAuthenticationChallenge(
+      protectionSpace: URLProtectionSpace(
+        host: "api.example.com", port: 443, protocol: "https", realm: nil,
+        authenticationMethod: method),
+      proposedCredential: nil, previousFailureCount: 0, failureResponse: nil, error: nil,
+      sender: Sender())
+  }
+
+  /// What the delegate answers `challenge` with, for a task whose call is registered, and
+  /// the error that call will fail with, if any.
+  private func answer(
+    _ challenge: URLAuthenticationChallenge, handler: TLSChallengeHandler?
+  ) -> (URLSession.AuthChallengeDisposition, URLCredential?, HTTPError?) {
+    let delegate = SessionDelegate(tlsChallenges: handler)
+    let session = URLSession(configuration: URLSessionTransport.defaultSessionConfiguration())
+    defer { session.invalidateAndCancel() }
+    let task = session.dataTask(with: URL(string: "https://api.example.com/")!)
+    let call = DataTaskCall()
+    delegate.register(call, for: task)
+    let answer = Locked<(URLSession.AuthChallengeDisposition, URLCredential?)?>(nil)
+    delegate.urlSession(session, task: task, didReceive: challenge) { disposition, credential in
+      answer.withLock { $0 = (disposition, credential) }
+    }
+    let (disposition, credential) = answer.withLock { $0 } ?? (.rejectProtectionSpace, nil)
+    return (disposition, credential, call.state.withLock { $0.failure })
+  }
+
+  @Test("server trust: the handler sees host and port; its trust, default or refusal is applied")
+  func serverTrust() {
+    let seen = Locked<[String]>([])
+    for choice in ["trust", "default", "reject"] {
+      let (disposition, given, failure) = answer(
+        challenge(TLSChallenge.serverTrustMethod),
+        handler: { challenge in
+          seen.withLock { $0.append("\(challenge.kind) \(challenge.host):\(challenge.port)") }
+          switch choice {
+          case "trust": return .use(URLCredential(user: "pinned", password: "", persistence: .none))
+          case "default": return .useDefault
+          default: return .reject
+          }
+        })
+      switch choice {
+      case "trust":
+        #expect(disposition == .useCredential)
+        #expect(given?.user == "pinned")
+        #expect(failure == nil)
+      case "default":
+        #expect(disposition == .performDefaultHandling)
+        #expect(failure == nil)
+      default:
+        #expect(disposition == .cancelAuthenticationChallenge)
+        #expect(failure == .transport(URLError(.serverCertificateUntrusted)))
+      }
+    }
+    #expect(seen.withLock { $0 } == Array(repeating: "serverTrust api.example.com:443", count: 3))
+  }
+
+  @Test("a client-certificate challenge refused fails the request as rejected, not cancelled")
+  func clientCertificate() {
+    let kinds = Locked<[TLSChallenge.Kind]>([])
+    let (disposition, _, failure) = answer(
+      challenge(TLSChallenge.clientCertificateMethod),
+      handler: { challenge in
+        kinds.withLock { $0.append(challenge.kind) }
+        return .reject
+      })
+    #expect(kinds.withLock { $0 } == [.clientCertificate])
+    #expect(disposition == .cancelAuthenticationChallenge)
+    #expect(failure == .transport(URLError(.clientCertificateRejected)))
+  }
+
+  @Test("without a handler, TLS challenges get the system's handling; HTTP ones never reach it")
+  func defaults() {
+    let (disposition, _, failure) = answer(challenge(TLSChallenge.serverTrustMethod), handler: nil)
+    #expect(disposition == .performDefaultHandling)
+    #expect(failure == nil)
+
+    let called = Locked(false)
+    let (basic, _, _) = answer(
+      challenge(NSURLAuthenticationMethodHTTPBasic),
+      handler: { _ in
+        called.withLock { $0 = true }
+        return .reject
+      })
+    #expect(!called.withLock { $0 })
+    #expect(basic == ChallengeAnswer.platform.disposition)
+  }
+}
