@@ -172,7 +172,16 @@ public struct BodyChunks: AsyncSequence, Sendable {
       case .stream(var iterator):
         defer { reading = .stream(iterator) }
         do {
-          return try await iterator.next(isolation: actor)
+          // `next(isolation:)` is the Swift 6.0 runtime's (macOS 15, iOS 18); before it, the
+          // plain `next()` reads the same stream with one more executor hop. The iterator
+          // goes along on that hop and comes back before anything else touches it (one
+          // reader at a time), which region checking cannot see: hence `unsafe`.
+          if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return try await iterator.next(isolation: actor)
+          }
+          nonisolated(unsafe) var hopping = iterator
+          defer { iterator = hopping }
+          return try await hopping.next()
         } catch {
           throw .transport(URLError(.requestBodyStreamExhausted))
         }

@@ -10,6 +10,11 @@ import Foundation
 
 /// The few POSIX socket calls the loopback server makes, on raw file descriptors.
 ///
+/// Where Darwin's sockets differ from Linux's (`#if canImport(Darwin)` below): `SOCK_STREAM`
+/// is a plain `Int32` there, there is no `MSG_NOSIGNAL` (each socket gets `SO_NOSIGPIPE`
+/// instead, as Apple's `setsockopt(2)` man page describes), and `sockaddr_in` has a length
+/// field to fill in.
+///
 /// Calls that can block (`acceptConnection`, `receive`, `sendAll`) belong on dedicated
 /// threads or, for short sends, on the task answering a request.
 enum LoopbackSocket {
