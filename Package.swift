@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "Courier",
-  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "Courier", targets: ["Courier"]),
     .library(name: "CourierTesting", targets: ["CourierTesting"]),
