@@ -10,7 +10,12 @@ let package = Package(
     .executable(name: "movies", targets: ["movies"]),
   ],
   targets: [
-    .target(name: "Courier"),
+    .target(name: "Courier", dependencies: ["CCourierCurl"]),
+    // Courier's own declarations of the libcurl functions CurlTransport calls, loaded at run
+    // time with dlopen: no curl headers or link flags at build time.
+    .target(
+      name: "CCourierCurl",
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     .target(name: "CourierTesting", dependencies: ["Courier"]),
     .executableTarget(name: "movies", dependencies: ["Courier", "CourierTesting"]),
     // Helpers shared by the test targets (a watchdog, a signal); not a product.

@@ -39,6 +39,13 @@ struct TransportConformanceTests {
     try await check.run(on: URLSessionTransport(configuration: configuration))
   }
 
+  #if canImport(FoundationNetworking)
+    @Test("CurlTransport (Linux)", arguments: TransportConformance.checks)
+    func curl(_ check: TransportConformance.Check) async throws {
+      try await check.run(on: CurlTransport())
+    }
+  #endif
+
   @Test("StubTransport, its servers answered in memory", arguments: TransportConformance.checks)
   func stub(_ check: TransportConformance.Check) async throws {
     try await check.run(inMemoryOn: StubTransport())

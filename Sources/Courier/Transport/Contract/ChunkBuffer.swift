@@ -28,6 +28,9 @@ final class ChunkBuffer: Sendable {
     var end: End?
     var reader: CheckedContinuation<Void, Never>?
     var watchers: [CheckedContinuation<End, Never>] = []
+    /// A writer that pauses its transfer rather than spill (``offer(_:)``) was refused a
+    /// chunk and waits for room: called once the reader has made it.
+    var onRoom: (@Sendable () -> Void)?
 
     /// Whether bytes wait in the spill file, or are on their way there.
     var spillPending: Bool { writing || spillRead < spillWritten }
@@ -65,6 +68,41 @@ final class ChunkBuffer: Sendable {
   var peakMemoryBytes: Int { state.withLock { $0.peakMemoryBytes } }
 
   // MARK: - Writer
+
+  /// Adds bytes from a transport that can pause its transfer (CurlTransport): they are kept
+  /// if memory has room for them (or holds nothing, so that a chunk larger than the buffer
+  /// still passes), and refused otherwise, never spilled: then `whenRoom` is called once the
+  /// reader has taken half the buffer, and the transport resumes the transfer. Throws once
+  /// the reader has ended the stream. Returns whether the bytes were kept.
+  func offer(_ chunk: Data, whenRoom: @escaping @Sendable () -> Void) throws(HTTPError) -> Bool {
+    guard !chunk.isEmpty else { return true }
+    let memoryLimit = self.memoryLimit
+    let outcome = state.withLock { state -> (Store, Bool) in
+      switch state.end {
+      case .failure(let error)?: return (.refused(error), false)
+      case .success?: return (.dropped, true)
+      case nil: break
+      }
+      guard state.memoryBytes == 0 || state.memoryBytes + chunk.count <= memoryLimit else {
+        state.onRoom = whenRoom
+        return (.dropped, false)
+      }
+      state.memory.append(chunk)
+      state.memoryBytes += chunk.count
+      state.peakMemoryBytes = max(state.peakMemoryBytes, state.memoryBytes)
+      defer { state.reader = nil }
+      return (.kept(wake: state.reader), true)
+    }
+    switch outcome.0 {
+    case .refused(let error): throw error
+    case .kept(let wake): wake?.resume()
+    case .dropped, .spill: break
+    }
+    return outcome.1
+  }
+
+  /// Whether bytes ever went to the spill file (a transport that pauses never spills).
+  var hasSpilled: Bool { state.withLock { $0.spill != nil } }
 
   /// Adds bytes from the transport; throws once the reader has ended the stream, which
   /// tells the transport to stop.
@@ -134,7 +172,16 @@ final class ChunkBuffer: Sendable {
   /// with ``HTTPError/cancelled`` and stops the transport.
   func next() async throws(HTTPError) -> Data? {
     while true {
-      switch state.withLock(Self.take) {
+      let (take, room) = state.withLock { state in
+        let take = Self.take(&state)
+        guard state.onRoom != nil, state.memoryBytes <= memoryLimit / 2 else {
+          return (take, nil as (@Sendable () -> Void)?)
+        }
+        defer { state.onRoom = nil }
+        return (take, state.onRoom)
+      }
+      room?()
+      switch take {
       case .chunk(let chunk):
         return chunk
       case .spilled(let file, let offset, let count):

@@ -16,6 +16,8 @@ public struct HTTPTimings: Sendable, Equatable {
     case platform
     /// Courier's clock around the transport's callbacks.
     case courier
+    /// libcurl's own measurements (``CurlTransport``, Linux).
+    case libcurl
   }
 
   /// Where the figures come from.

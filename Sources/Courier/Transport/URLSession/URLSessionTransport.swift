@@ -222,7 +222,7 @@ public final class URLSessionTransport: HTTPTransport {
       if let data = body.data {
         sentHead.httpBody = data
       } else {
-        upload = try await Self.uploadFile(for: body)
+        upload = try await body.wholeFile()
       }
     }
     let head = sentHead
@@ -287,33 +287,5 @@ public final class URLSessionTransport: HTTPTransport {
     if priority >= .high { return URLSessionTask.highPriority }
     if priority <= .low { return URLSessionTask.lowPriority }
     return URLSessionTask.defaultPriority
-  }
-
-  /// A file holding exactly `body`, for an upload task: the file itself for a body that is
-  /// one whole file, otherwise a temporary file written a chunk at a time, which the caller
-  /// deletes.
-  private static func uploadFile(for body: BodySource) async throws(HTTPError) -> (
-    url: URL, isTemporary: Bool
-  ) {
-    if let file = body.file { return (file, false) }
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "courier-body-\(UUID().uuidString)")
-    guard FileManager.default.createFile(atPath: url.path, contents: nil),
-      let handle = FileHandle(forWritingAtPath: url.path)
-    else { throw .transport(URLError(.cannotCreateFile)) }
-    defer { try? handle.close() }
-    do throws(HTTPError) {
-      for try await chunk in body.chunks() {
-        do {
-          try handle.write(contentsOf: chunk)
-        } catch {
-          throw .transport(URLError(.cannotWriteToFile))
-        }
-      }
-    } catch {
-      try? FileManager.default.removeItem(at: url)
-      throw error
-    }
-    return (url, true)
   }
 }

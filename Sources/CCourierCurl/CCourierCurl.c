@@ -1,0 +1,176 @@
+#include "CCourierCurl.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+
+// libcurl's signatures, as its headers declare them (enums are int-sized; curl_off_t is a
+// 64-bit integer on every platform Courier runs on).
+typedef int (*global_init_fn)(long flags);
+typedef char *(*version_fn)(void);
+typedef void *(*easy_init_fn)(void);
+typedef void (*easy_cleanup_fn)(void *);
+typedef int (*easy_setopt_fn)(void *, int, ...);
+typedef int (*easy_getinfo_fn)(void *, int, ...);
+typedef int (*easy_pause_fn)(void *, int);
+typedef const char *(*easy_strerror_fn)(int);
+typedef void *(*slist_append_fn)(void *, const char *);
+typedef void (*slist_free_all_fn)(void *);
+typedef void *(*multi_init_fn)(void);
+typedef int (*multi_cleanup_fn)(void *);
+typedef int (*multi_setopt_fn)(void *, int, ...);
+typedef int (*multi_handle_fn)(void *, void *);
+typedef int (*multi_perform_fn)(void *, int *);
+typedef int (*multi_poll_fn)(void *, void *, unsigned int, int, int *);
+typedef int (*multi_wakeup_fn)(void *);
+
+struct courier_curl_message {
+  int msg;
+  void *easy_handle;
+  union {
+    void *whatever;
+    int result;
+  } data;
+};
+typedef struct courier_curl_message *(*multi_info_read_fn)(void *, int *);
+
+static struct {
+  global_init_fn global_init;
+  version_fn version;
+  easy_init_fn easy_init;
+  easy_cleanup_fn easy_cleanup;
+  easy_setopt_fn easy_setopt;
+  easy_getinfo_fn easy_getinfo;
+  easy_pause_fn easy_pause;
+  easy_strerror_fn easy_strerror;
+  slist_append_fn slist_append;
+  slist_free_all_fn slist_free_all;
+  multi_init_fn multi_init;
+  multi_cleanup_fn multi_cleanup;
+  multi_setopt_fn multi_setopt;
+  multi_handle_fn multi_add_handle;
+  multi_handle_fn multi_remove_handle;
+  multi_perform_fn multi_perform;
+  multi_poll_fn multi_poll;
+  multi_wakeup_fn multi_wakeup;
+  multi_info_read_fn multi_info_read;
+} curl;
+
+#define COURIER_CURL_GLOBAL_ALL 3L
+#define COURIER_CURLMSG_DONE 1
+
+static int find(void *library, const char *name, void **slot, char *error, size_t error_size) {
+  *slot = dlsym(library, name);
+  if (*slot == NULL) {
+    snprintf(error, error_size, "libcurl has no %s (it needs libcurl 7.68 or later)", name);
+    return -1;
+  }
+  return 0;
+}
+
+int courier_curl_load(char *error, size_t error_size) {
+  static const char *names[] = {"libcurl.so.4", "libcurl.so", "libcurl.4.dylib"};
+  void *library = NULL;
+  for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
+    library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  }
+  if (library == NULL) {
+    const char *reason = dlerror();
+    snprintf(error, error_size, "libcurl could not be loaded (%s)", reason ? reason : "not found");
+    return -1;
+  }
+  if (find(library, "curl_global_init", (void **)&curl.global_init, error, error_size) ||
+      find(library, "curl_version", (void **)&curl.version, error, error_size) ||
+      find(library, "curl_easy_init", (void **)&curl.easy_init, error, error_size) ||
+      find(library, "curl_easy_cleanup", (void **)&curl.easy_cleanup, error, error_size) ||
+      find(library, "curl_easy_setopt", (void **)&curl.easy_setopt, error, error_size) ||
+      find(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo, error, error_size) ||
+      find(library, "curl_easy_pause", (void **)&curl.easy_pause, error, error_size) ||
+      find(library, "curl_easy_strerror", (void **)&curl.easy_strerror, error, error_size) ||
+      find(library, "curl_slist_append", (void **)&curl.slist_append, error, error_size) ||
+      find(library, "curl_slist_free_all", (void **)&curl.slist_free_all, error, error_size) ||
+      find(library, "curl_multi_init", (void **)&curl.multi_init, error, error_size) ||
+      find(library, "curl_multi_cleanup", (void **)&curl.multi_cleanup, error, error_size) ||
+      find(library, "curl_multi_setopt", (void **)&curl.multi_setopt, error, error_size) ||
+      find(library, "curl_multi_add_handle", (void **)&curl.multi_add_handle, error, error_size) ||
+      find(library, "curl_multi_remove_handle", (void **)&curl.multi_remove_handle, error,
+           error_size) ||
+      find(library, "curl_multi_perform", (void **)&curl.multi_perform, error, error_size) ||
+      find(library, "curl_multi_poll", (void **)&curl.multi_poll, error, error_size) ||
+      find(library, "curl_multi_wakeup", (void **)&curl.multi_wakeup, error, error_size) ||
+      find(library, "curl_multi_info_read", (void **)&curl.multi_info_read, error, error_size)) {
+    return -1;
+  }
+  int code = curl.global_init(COURIER_CURL_GLOBAL_ALL);
+  if (code != 0) {
+    snprintf(error, error_size, "curl_global_init failed (%s)", curl.easy_strerror(code));
+    return -1;
+  }
+  return 0;
+}
+
+const char *courier_curl_version(void) { return curl.version(); }
+
+void *courier_curl_easy_init(void) { return curl.easy_init(); }
+void courier_curl_easy_cleanup(void *easy) { curl.easy_cleanup(easy); }
+
+int courier_curl_easy_setopt_long(void *easy, int option, long value) {
+  return curl.easy_setopt(easy, option, value);
+}
+int courier_curl_easy_setopt_pointer(void *easy, int option, const void *value) {
+  return curl.easy_setopt(easy, option, value);
+}
+int courier_curl_easy_setopt_offset(void *easy, int option, int64_t value) {
+  return curl.easy_setopt(easy, option, value);
+}
+int courier_curl_easy_setopt_data_callback(void *easy, int option, courier_curl_data_callback callback) {
+  return curl.easy_setopt(easy, option, callback);
+}
+int courier_curl_easy_setopt_progress_callback(
+  void *easy, int option, courier_curl_progress_callback callback) {
+  return curl.easy_setopt(easy, option, callback);
+}
+int courier_curl_easy_getinfo_long(void *easy, int info, long *value) {
+  return curl.easy_getinfo(easy, info, value);
+}
+int courier_curl_easy_getinfo_offset(void *easy, int info, int64_t *value) {
+  return curl.easy_getinfo(easy, info, value);
+}
+int courier_curl_easy_pause(void *easy, int bitmask) { return curl.easy_pause(easy, bitmask); }
+const char *courier_curl_easy_strerror(int code) { return curl.easy_strerror(code); }
+
+void *courier_curl_slist_append(void *list, const char *string) {
+  return curl.slist_append(list, string);
+}
+void courier_curl_slist_free_all(void *list) { curl.slist_free_all(list); }
+
+void *courier_curl_multi_init(void) { return curl.multi_init(); }
+int courier_curl_multi_cleanup(void *multi) { return curl.multi_cleanup(multi); }
+int courier_curl_multi_setopt_long(void *multi, int option, long value) {
+  return curl.multi_setopt(multi, option, value);
+}
+int courier_curl_multi_add_handle(void *multi, void *easy) {
+  return curl.multi_add_handle(multi, easy);
+}
+int courier_curl_multi_remove_handle(void *multi, void *easy) {
+  return curl.multi_remove_handle(multi, easy);
+}
+int courier_curl_multi_perform(void *multi, int *running) {
+  return curl.multi_perform(multi, running);
+}
+int courier_curl_multi_poll(void *multi, int timeout_ms, int *descriptors) {
+  return curl.multi_poll(multi, NULL, 0, timeout_ms, descriptors);
+}
+int courier_curl_multi_wakeup(void *multi) { return curl.multi_wakeup(multi); }
+
+int courier_curl_multi_next_done(void *multi, void **easy, int *result) {
+  int left = 0;
+  struct courier_curl_message *message;
+  while ((message = curl.multi_info_read(multi, &left)) != NULL) {
+    if (message->msg == COURIER_CURLMSG_DONE) {
+      *easy = message->easy_handle;
+      *result = message->data.result;
+      return 1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,91 @@
+// CurlTransport exists where FoundationNetworking does (Linux): there URLSession is libcurl
+// under a thick layer of glue, and calling libcurl directly is faster and can do what the glue
+// cannot (pause a transfer, millisecond timeouts, HTTP/2 control, timings). Apple platforms
+// have URLSession itself.
+#if canImport(FoundationNetworking)
+  import CCourierCurl
+  import Foundation
+  import FoundationNetworking
+
+  /// The system's libcurl, loaded once per process, and the values from its headers that
+  /// Courier uses (include/curl/curl.h and multi.h; libcurl keeps them stable).
+  enum Curl {
+    /// The loaded library, or why it could not be loaded.
+    static let library: Result<Void, HTTPError> = {
+      var message = [CChar](repeating: 0, count: 512)
+      guard courier_curl_load(&message, message.count) == 0 else {
+        let reason = String(decoding: message.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
+        return .failure(unavailable("CurlTransport: \(reason)"))
+      }
+      return .success(())
+    }()
+
+    /// `curl_version()`, such as "libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 brotli/1.0.9 …".
+    static var version: String? {
+      guard case .success = library, let text = courier_curl_version() else { return nil }
+      return String(cString: text)
+    }
+
+    static func unavailable(_ message: String) -> HTTPError {
+      .transport(URLError(.cannotLoadFromNetwork, userInfo: [NSLocalizedDescriptionKey: message]))
+    }
+
+    // MARK: Easy options (CURLOPT_*: a type base plus a number)
+
+    enum Option {
+      static let writeData: Int32 = 10_001
+      static let url: Int32 = 10_002
+      static let readData: Int32 = 10_009
+      static let writeFunction: Int32 = 20_011
+      static let readFunction: Int32 = 20_012
+      static let httpHeader: Int32 = 10_023
+      static let headerData: Int32 = 10_029
+      static let customRequest: Int32 = 10_036
+      static let noProgress: Int32 = 43
+      static let noBody: Int32 = 44
+      static let post: Int32 = 47
+      static let followLocation: Int32 = 52
+      static let xferInfoData: Int32 = 10_057
+      static let caInfo: Int32 = 10_065
+      static let headerFunction: Int32 = 20_079
+      static let httpVersion: Int32 = 84
+      static let noSignal: Int32 = 99
+      static let acceptEncoding: Int32 = 10_102
+      static let postFieldSizeLarge: Int32 = 30_120
+      static let tcpNoDelay: Int32 = 121
+      static let xferInfoFunction: Int32 = 20_219
+      static let pinnedPublicKey: Int32 = 10_230
+      static let pipeWait: Int32 = 237
+      static let protocolsString: Int32 = 10_318
+    }
+
+    enum MultiOption {
+      static let pipelining: Int32 = 3
+      static let maxHostConnections: Int32 = 7
+    }
+
+    // MARK: Info (CURLINFO_*: a type base plus a number)
+
+    enum Info {
+      static let responseCode: Int32 = 0x20_0002
+      static let numConnects: Int32 = 0x20_001A
+      static let httpVersion: Int32 = 0x20_002E
+      static let totalTime: Int32 = 0x60_0032
+      static let nameLookupTime: Int32 = 0x60_0033
+      static let connectTime: Int32 = 0x60_0034
+      static let startTransferTime: Int32 = 0x60_0036
+      static let appConnectTime: Int32 = 0x60_0038
+    }
+
+    /// `CURL_WRITEFUNC_PAUSE` and `CURL_READFUNC_PAUSE`: the callback takes nothing now.
+    static let pauseTransfer = 0x1000_0001
+    /// `CURL_READFUNC_ABORT`.
+    static let abortRead = 0x1000_0000
+    /// `CURLPAUSE_CONT`.
+    static let continueTransfer: Int32 = 0
+    /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS where the server offers it, HTTP/1.1 else.
+    static let http2OverTLS = 4
+    /// `CURLPIPE_MULTIPLEX`.
+    static let multiplex = 2
+  }
+#endif

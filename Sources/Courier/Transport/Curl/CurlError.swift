@@ -1,0 +1,34 @@
+// Linux only: see Curl.swift.
+#if canImport(FoundationNetworking)
+  import CCourierCurl
+  import Foundation
+  import FoundationNetworking
+
+  extension HTTPError {
+    /// The error a transfer that libcurl ended with `code` (a `CURLcode`) fails with: the
+    /// `URLError` URLSession reports for the same failure, with libcurl's own words.
+    init(curlCode code: Int32) {
+      let urlCode: URLError.Code
+      switch code {
+      case 1: urlCode = .unsupportedURL  // CURLE_UNSUPPORTED_PROTOCOL
+      case 3: urlCode = .badURL  // CURLE_URL_MALFORMAT
+      case 5, 6: urlCode = .cannotFindHost  // CURLE_COULDNT_RESOLVE_PROXY / _HOST
+      case 7: urlCode = .cannotConnectToHost  // CURLE_COULDNT_CONNECT
+      case 8, 52: urlCode = .badServerResponse  // CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING
+      case 16, 18, 55, 56, 92: urlCode = .networkConnectionLost  // HTTP/2, partial, send, recv
+      case 28:  // CURLE_OPERATION_TIMEDOUT
+        self = .timedOut
+        return
+      case 35: urlCode = .secureConnectionFailed  // CURLE_SSL_CONNECT_ERROR
+      case 58: urlCode = .clientCertificateRejected  // CURLE_SSL_CERTPROBLEM
+      case 60, 83, 90: urlCode = .serverCertificateUntrusted  // verification, issuer, pinned key
+      case 61: urlCode = .cannotDecodeContentData  // CURLE_BAD_CONTENT_ENCODING
+      case 77: urlCode = .secureConnectionFailed  // CURLE_SSL_CACERT_BADFILE
+      default: urlCode = .unknown
+      }
+      let words = courier_curl_easy_strerror(code).map { String(cString: $0) } ?? "error"
+      self = .transport(
+        URLError(urlCode, userInfo: [NSLocalizedDescriptionKey: "libcurl: \(words) (\(code))"]))
+    }
+  }
+#endif

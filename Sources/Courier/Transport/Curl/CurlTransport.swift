@@ -1,0 +1,143 @@
+// Linux only: see Curl.swift.
+#if canImport(FoundationNetworking)
+  import Foundation
+  import FoundationNetworking
+
+  /// The transport over libcurl's multi interface, for Linux: the system's `libcurl.so.4`
+  /// (the one FoundationNetworking itself runs on), loaded when the first transport is made,
+  /// driven by one thread of the transport's own, with no package dependency and nothing to
+  /// install.
+  ///
+  /// ```swift
+  /// let client = HTTPClient(baseURL: url, transport: CurlTransport())
+  /// ```
+  ///
+  /// What it adds to ``URLSessionTransport`` on Linux: a fraction of the time per request
+  /// (see BENCHMARKS.md), real back-pressure (a streamed body's transfer pauses while the
+  /// reader's buffer is full, so nothing spills to disk and the server is slowed down), a
+  /// body past the size limit ending the transfer at once, deadlines and idle timeouts in
+  /// milliseconds, cancellation that closes the connection at once, HTTP/2 over TLS where
+  /// the server offers it, gzip, deflate, brotli and zstd (as the library supports them)
+  /// decoded with the limit counting decoded bytes, a custom certificate authority and
+  /// public-key pinning, and timings from libcurl in ``HTTPEvent/measured(_:_:)``.
+  ///
+  /// What is the same: the transport contract (the conformance suite in `CourierTesting`
+  /// holds both), redirects followed by Courier's ``RedirectPolicy`` with the same credential
+  /// rule, proxies from the environment (`http_proxy`, `https_proxy`, `no_proxy`, as curl
+  /// reads them). No cookies are stored, and there is no URL cache.
+  ///
+  /// If libcurl cannot be loaded, every request fails with ``HTTPError/transport(_:)``
+  /// saying why, and nothing is sent.
+  public final class CurlTransport: HTTPTransport {
+    /// What every request of the transport is sent with.
+    struct Settings: Sendable {
+      var httpVersion: Int
+      var certificateAuthorities: URL?
+      var pinnedPublicKeys: String?
+    }
+
+    /// How requests follow redirects when their options do not say.
+    public let redirects: RedirectPolicy
+    private let settings: Settings
+    private let driver: Result<CurlDriver, HTTPError>
+
+    /// A transport with its own connections and thread.
+    ///
+    /// - Parameters:
+    ///   - maximumConnectionsPerHost: Connections to one host at once; 32 by default
+    ///     (HTTP/2 carries many requests over one).
+    ///   - certificateAuthorities: A PEM file of the certificate authorities to trust instead
+    ///     of the system's store (a private CA, a test server's certificate).
+    ///   - pinnedPublicKeys: SHA-256 hashes of the public keys a server may present, base64
+    ///     (`openssl x509 -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256
+    ///     -binary | base64`): a server whose key is not one of them is refused with
+    ///     `URLError.serverCertificateUntrusted`, even with a valid chain.
+    ///   - redirects: How to follow redirects unless a request's options say otherwise.
+    public init(
+      maximumConnectionsPerHost: Int = 32,
+      certificateAuthorities: URL? = nil,
+      pinnedPublicKeys: [String] = [],
+      redirects: RedirectPolicy = .default
+    ) {
+      self.redirects = redirects
+      settings = Settings(
+        httpVersion: Curl.http2OverTLS, certificateAuthorities: certificateAuthorities,
+        pinnedPublicKeys: pinnedPublicKeys.isEmpty
+          ? nil : pinnedPublicKeys.map { "sha256//\($0)" }.joined(separator: ";"))
+      driver = Result { () throws(HTTPError) in
+        try CurlDriver(maximumConnectionsPerHost: maximumConnectionsPerHost)
+      }
+    }
+
+    deinit {
+      if case .success(let driver) = driver { driver.shutdown() }
+    }
+
+    /// Whether the system's libcurl could be loaded; when it cannot, every request fails
+    /// with the reason.
+    public static var isAvailable: Bool {
+      if case .success = Curl.library { true } else { false }
+    }
+
+    /// libcurl's version and features, such as "libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13
+    /// brotli/1.0.9 zstd/1.5.4 nghttp2/1.52.0"; `nil` when it cannot be loaded.
+    public static var libraryVersion: String? { Curl.version }
+
+    /// Sends `request` within `options`' limits, following redirects by the policy.
+    public func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+      -> TransportResponse
+    {
+      let driver = try self.driver.get()
+      let policy = options.redirects ?? redirects
+      var request = request
+      var hops = 0
+      while true {
+        let response = try await sendOnce(request, options: options, policy: policy, driver: driver)
+        hops += 1
+        guard
+          let next = try policy.request(
+            after: response.head, to: request, hops: hops, credentialNames: options.credentialNames)
+        else { return response }
+        response.body.cancel()
+        request = next
+      }
+    }
+
+    /// One exchange: a transfer set up here and driven by the driver's thread.
+    private func sendOnce(
+      _ request: TransportRequest, options: TransportOptions, policy: RedirectPolicy,
+      driver: CurlDriver
+    ) async throws(HTTPError) -> TransportResponse {
+      guard !Task.isCancelled else { throw .cancelled }
+      guard let url = request.head.url, let scheme = url.scheme?.lowercased(),
+        scheme == "http" || scheme == "https", url.host?.isEmpty == false
+      else { throw .transport(URLError(.unsupportedURL)) }
+      var upload: CurlUpload?
+      if let body = request.body {
+        if let data = body.data {
+          upload = CurlUpload(data: data)
+        } else {
+          let file = try await body.wholeFile()
+          upload = try CurlUpload(file: file.url, temporary: file.isTemporary)
+        }
+      }
+      let transfer = CurlTransfer(
+        request: request, url: url, options: options, driver: driver,
+        deadline: options.deadline
+      ) { head in
+        guard case .follow = policy else { return false }
+        return RedirectPolicy.redirectStatuses.contains(head.status)
+          && head.headers["Location"] != nil
+      }
+      try transfer.prepare(upload: upload, settings: settings)
+      let result = await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          transfer.start(continuation)
+        }
+      } onCancel: {
+        transfer.end(with: .cancelled)
+      }
+      return try result.get()
+    }
+  }
+#endif
