@@ -116,7 +116,8 @@ struct DownloadTests {
       await response.clientDisconnected()  // holds the rest back until the client gives up
     }
     defer { server.stop() }
-    let client = HTTPClient(baseURL: server.baseURL)
+    // URLSession's partial file is what this looks for.
+    let client = HTTPClient(baseURL: server.baseURL, transport: URLSessionTransport())
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
     let transfer = client.download(Request<Data>(path: "slow"), to: scratch.file("x"))
@@ -159,7 +160,8 @@ struct DownloadTests {
       response.closeConnection()
     }
     defer { server.stop() }
-    let client = HTTPClient(baseURL: server.baseURL)
+    // URLSession's partial file is what this looks for.
+    let client = HTTPClient(baseURL: server.baseURL, transport: URLSessionTransport())
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
     let markerSize = Int64(partial.marker.count)

@@ -170,7 +170,8 @@ struct FailureTests {
     let gone = Signal()
     let loopback = try Loopback(configuration: configuration) { _, response in
       try await response.writeHead(status: 200, contentLength: 100 * 1024 * 1024)
-      try await response.write(Data(count: 64 * 1024))
+      // A client that refuses the head at once may close before these bytes are all out.
+      try? await response.write(Data(count: 64 * 1024))
       await response.clientDisconnected()  // the other 99.9 MB are never asked for
       gone.fire()
     }

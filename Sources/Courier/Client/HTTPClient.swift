@@ -44,7 +44,8 @@ public actor HTTPClient {
   ///     items in it (`…/3?api_key=…`) are sent with every request, before the endpoint's.
   ///   - configuration: Headers, timeout, coders and limits for every request.
   ///   - transport: What sends requests; by default a ``URLSessionTransport`` with a session
-  ///     of its own, invalidated when the client goes away.
+  ///     of its own, invalidated when the client goes away (on Linux, a `CurlTransport` when
+  ///     the environment variable `COURIER_TRANSPORT` is `curl`).
   public init(
     baseURL: URL,
     configuration: Configuration = Configuration(),
@@ -52,7 +53,7 @@ public actor HTTPClient {
   ) {
     self.baseURL = baseURL
     self.configuration = configuration
-    self.transport = transport ?? URLSessionTransport()
+    self.transport = transport ?? DefaultTransport.make()
     self.builder = RequestBuilder(baseURL: baseURL, configuration: configuration)
     self.redactedNames = Set(configuration.redactedNames.map { $0.lowercased() })
     self.limiter = RequestLimiter(

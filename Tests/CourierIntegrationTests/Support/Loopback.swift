@@ -19,11 +19,13 @@ struct Loopback {
 
   init(
     configuration: HTTPClient.Configuration = HTTPClient.Configuration(),
+    transport: (any HTTPTransport)? = nil,
     handler: @escaping LoopbackServer.Handler
   ) throws {
     server = try LoopbackServer(handler: handler)
     client = HTTPClient(
-      baseURL: server.baseURL.appendingPathComponent("3"), configuration: configuration)
+      baseURL: server.baseURL.appendingPathComponent("3"), configuration: configuration,
+      transport: transport)
   }
 
   func stop() {

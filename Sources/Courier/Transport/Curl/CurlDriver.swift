@@ -49,7 +49,7 @@
     func remove(_ transfer: CurlTransfer) { submit(.remove(transfer)) }
     func resume(_ transfer: CurlTransfer) { submit(.resume(transfer)) }
 
-    /// Ends the loop once the transfers under way are stopped; the multi handle is freed.
+    /// Ends the loop once the transfers under way have finished; the multi handle is freed.
     func shutdown() { submit(.shutdown) }
 
     private func submit(_ command: Command) {
@@ -67,13 +67,9 @@
         }) {
           handle(command)
         }
-        if stopping {
-          for transfer in Array(active.values) {
-            transfer.end(with: .cancelled)
-            take(transfer)?.abandoned()
-          }
-          break
-        }
+        // The transport is gone: the transfers under way (a body still being read) finish
+        // first, as a URLSession's tasks do after `finishTasksAndInvalidate()`.
+        if stopping && active.isEmpty { break }
         var running: Int32 = 0
         _ = courier_curl_multi_perform(multi, &running)
         var easy: UnsafeMutableRawPointer?

@@ -6,8 +6,9 @@
 
   extension HTTPError {
     /// The error a transfer that libcurl ended with `code` (a `CURLcode`) fails with: the
-    /// `URLError` URLSession reports for the same failure, with libcurl's own words.
-    init(curlCode code: Int32) {
+    /// `URLError` URLSession reports for the same failure, with libcurl's own words and the
+    /// URL it failed on.
+    init(curlCode code: Int32, url: URL? = nil) {
       let urlCode: URLError.Code
       switch code {
       case 1: urlCode = .unsupportedURL  // CURLE_UNSUPPORTED_PROTOCOL
@@ -27,8 +28,11 @@
       default: urlCode = .unknown
       }
       let words = courier_curl_easy_strerror(code).map { String(cString: $0) } ?? "error"
-      self = .transport(
-        URLError(urlCode, userInfo: [NSLocalizedDescriptionKey: "libcurl: \(words) (\(code))"]))
+      var info: [String: Any] = [NSLocalizedDescriptionKey: "libcurl: \(words) (\(code))"]
+      if let url {
+        info[NSURLErrorFailingURLErrorKey] = url
+      }
+      self = .transport(URLError(urlCode, userInfo: info))
     }
   }
 #endif

@@ -106,7 +106,9 @@
       try set(Curl.Option.noSignal, 1)
       try set(Curl.Option.followLocation, 0)  // Courier follows redirects by its own policy
       try set(Curl.Option.tcpNoDelay, 1)
-      try set(Curl.Option.pipeWait, 1)  // wait for a multiplexed HTTP/2 connection to reuse
+      if url.scheme?.lowercased() == "https" {
+        try set(Curl.Option.pipeWait, 1)  // wait for a connection that may multiplex (HTTP/2)
+      }
       try set(Curl.Option.httpVersion, settings.httpVersion)
       _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.protocolsString, "http,https")
       if let authorities = settings.certificateAuthorities {
@@ -380,7 +382,7 @@
     func finished(code: Int32) {
       reportTimings()
       var outcome: HTTPError? = failure
-      if outcome == nil && code != 0 { outcome = HTTPError(curlCode: code) }
+      if outcome == nil && code != 0 { outcome = HTTPError(curlCode: code, url: url) }
       if outcome == nil && head == nil { outcome = .transport(URLError(.badServerResponse)) }
       switch sink {
       case .stream(let writer):

@@ -1,0 +1,190 @@
+#if canImport(FoundationNetworking)
+  import CourierTestSupport
+  import CourierTesting
+  import Foundation
+  import FoundationNetworking
+  import Testing
+
+  @testable import Courier
+
+  /// What CurlTransport does beyond the contract (which TransportConformanceTests holds it to,
+  /// and `COURIER_TRANSPORT=curl swift test` runs the whole suite on it).
+  @Suite("CurlTransport", .timeLimit(.minutes(2)))
+  struct CurlTransportTests {
+    private func get(_ url: URL) -> TransportRequest {
+      TransportRequest(head: URLRequest(url: url))
+    }
+
+    @Test("the system's libcurl is found, and says what it supports")
+    func library() {
+      #expect(CurlTransport.isAvailable)
+      #expect(CurlTransport.libraryVersion?.hasPrefix("libcurl/") == true)
+    }
+
+    @Test("a slow reader pauses the transfer: nothing spills to disk, memory stays in the buffer")
+    func backPressure() async throws {
+      let size = 8 << 20
+      let server = try LoopbackServer { _, response in try await response.sendPattern(size: size) }
+      defer { server.stop() }
+      let bufferSize = 256 * 1024
+      let response = try await CurlTransport().send(
+        get(server.baseURL.appendingPathComponent("big")),
+        options: TransportOptions(bufferSize: bufferSize))
+      guard case .stream(let reader) = response.body.storage else {
+        Issue.record("the body is not streamed")
+        return
+      }
+      var count = 0
+      var matches = true
+      for try await chunk in response.body {
+        matches = matches && chunk == patternBytes(chunk.count, from: count)
+        count += chunk.count
+        await Task.yield()  // a reader slower than the wire
+      }
+      #expect(count == size)
+      #expect(matches)
+      #expect(!reader.buffer.hasSpilled)
+      #expect(reader.buffer.peakMemoryBytes <= bufferSize + 64 * 1024)
+    }
+
+    @Test("gzip is decoded, and the size limit counts decoded bytes")
+    func gzip() async throws {
+      let plain = Data(repeating: 0x61, count: 200_000)
+      let compressed = try await gzipped(plain)
+      let server = try LoopbackServer { _, response in
+        try await response.send(headers: ["Content-Encoding": "gzip"], body: compressed)
+      }
+      defer { server.stop() }
+      let transport = CurlTransport()
+      let url = server.baseURL.appendingPathComponent("z")
+      let whole = try await transport.send(URLRequest(url: url))
+      #expect(whole.body == plain)
+      #expect(compressed.count < 10_000)
+      let error = await #expect(throws: HTTPError.self) {
+        _ = try await transport.send(
+          URLRequest(url: url), options: TransportOptions(maximumBytes: 100_000))
+      }
+      #expect(error == .responseTooLarge(limit: 100_000))
+    }
+
+    @Test("TLS: a server is trusted through the custom CA, refused without it")
+    func customAuthority() async throws {
+      let server = try await TLSTestServer.start()
+      defer { server.stop() }
+      let trusted = try await CurlTransport(certificateAuthorities: server.certificate)
+        .send(URLRequest(url: server.url))
+      #expect(trusted.status == 200)
+
+      let error = await #expect(throws: HTTPError.self) {
+        _ = try await CurlTransport().send(URLRequest(url: server.url))
+      }
+      #expect(error?.urlErrorCode == .serverCertificateUntrusted)
+    }
+
+    @Test("TLS: a pinned public key lets its server through and refuses any other")
+    func pinning() async throws {
+      let server = try await TLSTestServer.start()
+      defer { server.stop() }
+      let pinned = try await CurlTransport(
+        certificateAuthorities: server.certificate, pinnedPublicKeys: [server.publicKeyHash]
+      ).send(URLRequest(url: server.url))
+      #expect(pinned.status == 200)
+
+      let other = Data(repeating: 7, count: 32).base64EncodedString()
+      let error = await #expect(throws: HTTPError.self) {
+        _ = try await CurlTransport(
+          certificateAuthorities: server.certificate, pinnedPublicKeys: [other]
+        ).send(URLRequest(url: server.url))
+      }
+      #expect(error?.urlErrorCode == .serverCertificateUntrusted)
+    }
+
+    @Test("a URL that is not http or https is refused and nothing is sent; http works")
+    func badURL() async throws {
+      let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+      defer { server.stop() }
+      let transport = CurlTransport()
+      let good = try await transport.send(URLRequest(url: server.baseURL))
+      #expect(good.text == "ok")
+      for target in ["ftp://127.0.0.1:\(server.port)/", "file:///etc/passwd"] {
+        let error = await #expect(throws: HTTPError.self) {
+          _ = try await transport.send(URLRequest(url: URL(string: target)!))
+        }
+        #expect(error?.urlErrorCode == .unsupportedURL)
+      }
+      #expect(server.requestCount == 1)
+    }
+
+    @Test("timings come from libcurl: the first byte within the total, a reused connection")
+    func timings() async throws {
+      let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+      defer { server.stop() }
+      let transport = CurlTransport()
+      let measured = Locked<[HTTPTimings]>([])
+      var options = TransportOptions()
+      options.timings = { timings in measured.withLock { $0.append(timings) } }
+      let url = server.baseURL.appendingPathComponent("t")
+      _ = try await transport.send(URLRequest(url: url), options: options)
+      _ = try await transport.send(URLRequest(url: url), options: options)
+      let both = measured.withLock { $0 }
+      try #require(both.count == 2)
+      #expect(both.allSatisfy { $0.source == .libcurl && $0.networkProtocol == "http/1.1" })
+      #expect(both.allSatisfy { ($0.firstByte ?? .zero) <= $0.total })
+      #expect(both[0].reusedConnection == false)
+      #expect(both[1].reusedConnection == true)
+    }
+
+    @Test("20,000 requests with 256 in flight: every one answered, descriptors back to the pool")
+    func soak() async throws {
+      let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let before = openDescriptors()
+      ResidentMemory.resetPeak()
+      let memoryBefore = ResidentMemory.current ?? 0
+      let total = 20_000
+      let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+        var started = 0
+        var answered = 0
+        func add() {
+          group.addTask { try await client.send(Request<String>(path: "s")) == "ok" ? 1 : 0 }
+          started += 1
+        }
+        for _ in 0..<256 { add() }
+        while let one = try await group.next() {
+          answered += one
+          if started < total { add() }
+        }
+        return answered
+      }
+      #expect(answered == total)
+      // Open: the listening and accepted sockets of the server, and at most 32 connections
+      // of the transport's (its limit per host) plus its wake-up descriptors.
+      let after = openDescriptors()
+      #expect(after - before <= 2 * 32 + 8, "\(before) descriptors before, \(after) after")
+      let growth = ((ResidentMemory.current ?? 0) - memoryBefore) / 1_048_576
+      print("CurlTransport soak: \(total) requests, resident memory grew by \(growth) MiB")
+    }
+
+    private func openDescriptors() -> Int {
+      (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    }
+
+    /// `data` compressed by `gzip`, run on a thread of its own.
+    private func gzipped(_ data: Data) async throws -> Data {
+      try await withCheckedThrowingContinuation { continuation in
+        Thread {
+          continuation.resume(with: Result { try TLSTestServer.shell("gzip -c", input: data) })
+        }.start()
+      }
+    }
+  }
+
+  extension HTTPError {
+    /// The code of a transport error's `URLError`, or `nil`.
+    var urlErrorCode: URLError.Code? {
+      if case .transport(let error) = self { return error.code }
+      return nil
+    }
+  }
+#endif

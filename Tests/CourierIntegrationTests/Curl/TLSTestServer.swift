@@ -1,0 +1,99 @@
+#if canImport(FoundationNetworking)
+  import CourierTesting
+  import Foundation
+
+  /// An HTTPS server on 127.0.0.1 for CurlTransport's TLS tests: `openssl s_server -www`
+  /// with a self-signed certificate made for the test (its subject alternative name is
+  /// `IP:127.0.0.1`). It answers `GET /` with a status page. Call `stop()` when done.
+  ///
+  /// Making one blocks on child processes, so ``start()`` does it on a thread of its own,
+  /// never on the cooperative pool; and nothing waits on `Process.waitUntilExit()`, which
+  /// was seen never to return inside a test run (FoundationEssentials, Swift 6.3.1): output
+  /// read to its end says a command is done.
+  final class TLSTestServer: @unchecked Sendable {
+    // `@unchecked Sendable`: every property is set in `init` and never changed.
+    let directory: URL
+    let certificate: URL
+    let port: Int
+    /// The SHA-256 hash of the certificate's public key, base64, as pinning takes it.
+    let publicKeyHash: String
+    private let process: Process
+
+    /// A server, listening.
+    static func start() async throws -> TLSTestServer {
+      try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try TLSTestServer() }) }.start()
+      }
+    }
+
+    private init() throws {
+      directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "courier-tls-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      certificate = directory.appendingPathComponent("cert.pem")
+      let key = directory.appendingPathComponent("key.pem")
+      _ = try Self.shell(
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
+          + " -addext subjectAltName=IP:127.0.0.1 -keyout '\(key.path)' -out '\(certificate.path)'"
+          + " 2>/dev/null")
+      publicKeyHash = String(
+        decoding: try Self.shell(
+          "openssl x509 -in '\(certificate.path)' -pubkey -noout | openssl pkey -pubin -outform der"
+            + " | openssl dgst -sha256 -binary | base64"), as: UTF8.self
+      ).trimmingCharacters(in: .whitespacesAndNewlines)
+      guard publicKeyHash.count == 44 else { throw CocoaError(.executableLoad) }
+      // A port the OS had free a moment ago: a loopback server takes one and lets it go.
+      let probe = try LoopbackServer { _, _ in }
+      port = probe.port
+      probe.stop()
+      process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      // Line-buffered, so that "ACCEPT" reaches the pipe as soon as it is printed.
+      process.arguments = [
+        "stdbuf", "-oL", "openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert",
+        certificate.path,
+        "-key", key.path, "-www",
+      ]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // s_server prints "ACCEPT" once it listens.
+      var seen = Data()
+      while !String(decoding: seen, as: UTF8.self).contains("ACCEPT") {
+        let chunk = output.fileHandleForReading.availableData
+        guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
+        seen.append(chunk)
+      }
+    }
+
+    var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
+
+    /// Ends the server. (Not waited for: Foundation's `waitUntilExit()` was seen
+    /// never to return after `terminate()` inside a test run; the process is gone at once.)
+    func stop() {
+      process.terminate()
+      try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// What `command` prints, once it has printed everything (`sh -c`, on this thread).
+    static func shell(_ command: String, input: Data? = nil) throws -> Data {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", command]
+      let output = Pipe()
+      process.standardOutput = output
+      let feed = input.map { _ in Pipe() }
+      if let feed { process.standardInput = feed }
+      try process.run()
+      if let input, let feed {
+        // Fed from another thread, so that a command that writes as it reads cannot block.
+        Thread {
+          feed.fileHandleForWriting.write(input)
+          try? feed.fileHandleForWriting.close()
+        }.start()
+      }
+      return output.fileHandleForReading.readDataToEndOfFile()
+    }
+  }
+#endif
