@@ -22,15 +22,15 @@ suite, base_url, work = sys.argv[1], sys.argv[2], sys.argv[3]
 env = os.environ
 rounds = int(env.get("ROUNDS", 5))
 requests = env.get("REQUESTS", "3000")
-get_variants = ["raw", "async-data", "naive", "courier", "courier-session", "ahc"]
-download_variants = ["urlsession", "ahc", "courier"]
+get_variants = ["raw", "async-data", "naive", "courier", "courier-session", "courier-curl", "ahc"]
+download_variants = ["urlsession", "ahc", "courier", "courier-curl"]
 
 GROUPS = [
     ("GET + decode 3 KB JSON, sequential", "get", get_variants, "raw",
      ["--requests", requests, "--in-flight", "1"]),
     ("GET + decode 3 KB JSON, 64 in flight", "get", get_variants, "raw",
      ["--requests", requests, "--in-flight", "64"]),
-    ("GET 1 MB body into memory, sequential", "get", ["raw", "courier", "ahc"], "raw",
+    ("GET 1 MB body into memory, sequential", "get", ["raw", "courier", "courier-curl", "ahc"], "raw",
      ["--path", "1mb.bin", "--decode", "data", "--requests", env.get("BODY_REQUESTS", "100"),
       "--warmup", "10"]),
     ("download to disk (%s)" % env.get("DOWNLOAD_PATH", "100mb.bin"), "download",

@@ -12,7 +12,7 @@ import Foundation
 ///   Suite download VARIANT --url http://127.0.0.1:PORT/ --dir /tmp/DIR [--path 100mb.bin]
 enum DownloadCase {
   /// The variants, by name.
-  static let variants = ["urlsession", "ahc", "courier"]
+  static let variants = ["urlsession", "ahc", "courier", "courier-curl"]
 
   /// Runs one variant and prints its report.
   static func run(_ arguments: Arguments) async throws {
@@ -30,9 +30,15 @@ enum DownloadCase {
       download = { url in try await downloadTask(session: session, url: url, to: destination) }
     case "ahc":
       download = { url in try await AsyncHTTPClientFetchers.download(url, to: destination.path) }
-    case "courier":
-      // A client with the default configuration; the file streamed to `destination`.
-      let client = HTTPClient(baseURL: base)
+    case "courier", "courier-curl":
+      // A client with the default configuration (or over libcurl, Linux); the file streamed
+      // to `destination`.
+      var client = HTTPClient(baseURL: base)
+      #if canImport(FoundationNetworking)
+        if arguments.variant == "courier-curl" {
+          client = HTTPClient(baseURL: base, transport: CurlTransport())
+        }
+      #endif
       download = { url in
         let file = try await client.download(
           Request<Data>(path: url.lastPathComponent), to: destination

@@ -14,7 +14,9 @@ import Foundation
 ///                     [--requests 3000] [--in-flight 1] [--warmup 200]
 enum GetCase {
   /// The variants, by name.
-  static let variants = ["raw", "async-data", "naive", "courier", "courier-session", "ahc"]
+  static let variants = [
+    "raw", "async-data", "naive", "courier", "courier-session", "courier-curl", "ahc",
+  ]
 
   /// Runs one variant and prints its report.
   static func run(_ arguments: Arguments) async throws {
@@ -73,6 +75,11 @@ enum GetCase {
       let transport = URLSessionTransport(session: URLSessionFetchers.courierConfiguredSession())
       return courier(
         HTTPClient(baseURL: base, transport: transport), path: path, decoding: decoding)
+    #if canImport(FoundationNetworking)
+      case "courier-curl":
+        return courier(
+          HTTPClient(baseURL: base, transport: CurlTransport()), path: path, decoding: decoding)
+    #endif
     case "ahc":
       return AsyncHTTPClientFetchers.get(url: url, decoding: decoding)
     default:
