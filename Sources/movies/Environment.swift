@@ -61,12 +61,12 @@ enum Environment: Sendable {
   }
 
   /// A client for this environment: its base URL and headers, TMDB's snake_case keys, and a
-  /// 10-second deadline per request.
-  func makeClient() -> HTTPClient {
+  /// 10-second deadline per request, sending through `transport`.
+  func makeClient(transport: any HTTPTransport) -> HTTPClient {
     let configuration = HTTPClient.Configuration(
       headers: headers,
       timeout: .seconds(10),
       decoder: TMDBCoding.decoder())
-    return HTTPClient(baseURL: baseURL, configuration: configuration)
+    return HTTPClient(baseURL: baseURL, configuration: configuration, transport: transport)
   }
 }

@@ -8,6 +8,16 @@ struct Options: Equatable {
   var page = 1
   /// Whether to print the help and stop.
   var showsHelp = false
+  /// What sends the requests.
+  var transport = TransportChoice.urlSession
+
+  /// The transports the example can run on.
+  enum TransportChoice: String, Equatable {
+    /// URLSessionTransport, Courier's default everywhere.
+    case urlSession = "urlsession"
+    /// CurlTransport, libcurl directly (Linux).
+    case curl
+  }
 
   /// A command line that cannot be run as given; the program prints it and exits with 2.
   struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -36,6 +46,12 @@ struct Options: Equatable {
         options.baseURL = try baseURL(from: value())
       case "--page":
         options.page = try page(from: value())
+      case "--transport":
+        let text = try value()
+        guard let choice = TransportChoice(rawValue: text) else {
+          throw UsageError(description: "--transport is urlsession or curl; got '\(text)'")
+        }
+        options.transport = choice
       default:
         let what = argument.hasPrefix("-") ? "unknown option" : "unexpected argument"
         throw UsageError(description: "\(what) '\(name)'")
@@ -74,13 +90,15 @@ struct Options: Equatable {
   static let help = """
     movies — the Courier example: popular movies from a TMDB-shaped API
 
-    USAGE: movies [--base-url URL] [--page N] [--help]
+    USAGE: movies [--base-url URL] [--page N] [--transport urlsession|curl] [--help]
 
     OPTIONS:
       --base-url URL  Call the TMDB v3 API at URL (e.g. https://api.themoviedb.org/3)
                       instead of the embedded fixture API. Needs TMDB_API_KEY.
       --page N        The page of popular movies to list and to fetch the details
                       of, from 1 (default: 1).
+      --transport T   urlsession (the default) or curl: Courier's CurlTransport,
+                      libcurl directly (Linux only).
       -h, --help      Show this help.
 
     ENVIRONMENT:

@@ -39,7 +39,14 @@ if let baseURL = options.baseURL {
   }
 }
 
-let walkthrough = Walkthrough(client: environment.makeClient())
+let transport: any HTTPTransport
+do throws(Options.UsageError) {
+  transport = try options.transport.make()
+} catch {
+  Console.error("movies: \(error)")
+  exit(2)
+}
+let walkthrough = Walkthrough(client: environment.makeClient(transport: transport))
 print("Courier example, calling \(environment.summary)\n")
 var exitCode: Int32 = 0
 do throws(HTTPError) {
@@ -57,7 +64,7 @@ do throws(HTTPError) {
   }
   if let first = page.results.first {
     print("\n── Downloading a poster ──\n")
-    let images = HTTPClient(baseURL: environment.imageBaseURL)
+    let images = HTTPClient(baseURL: environment.imageBaseURL, transport: transport)
     try await walkthrough.downloadPoster(of: first, from: images)
   }
   print("\n── A cancelled request ──\n")
