@@ -33,12 +33,7 @@ enum DownloadCase {
     case "courier", "courier-curl":
       // A client with the default configuration (or over libcurl, Linux); the file streamed
       // to `destination`.
-      var client = HTTPClient(baseURL: base)
-      #if canImport(FoundationNetworking)
-        if arguments.variant == "courier-curl" {
-          client = HTTPClient(baseURL: base, transport: CurlTransport())
-        }
-      #endif
+      let client = courierClient(base: base, curl: arguments.variant == "courier-curl")
       download = { url in
         let file = try await client.download(
           Request<Data>(path: url.lastPathComponent), to: destination
@@ -90,5 +85,13 @@ enum DownloadCase {
           })
       }.resume()
     }
+  }
+
+  /// Courier's client with the default transport, or over libcurl (Linux).
+  private static func courierClient(base: URL, curl: Bool) -> HTTPClient {
+    #if canImport(FoundationNetworking)
+      if curl { return HTTPClient(baseURL: base, transport: CurlTransport()) }
+    #endif
+    return HTTPClient(baseURL: base)
   }
 }
