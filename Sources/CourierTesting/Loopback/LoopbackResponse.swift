@@ -56,19 +56,21 @@ public final class LoopbackResponse: Sendable {
   /// defaults, except `Content-Length` and `Transfer-Encoding`, which the server sets.
   public func send(status: Int = 200, headers: HTTPHeaders = [:], body: Data = Data()) async throws
   {
-    try sendWhole(status: status, headers: headers, body: body)
+    try await transmitAside(head(status: status, headers: headers, body: body))
   }
 
   /// Sends a complete `text/plain; charset=utf-8` response.
   public func send(status: Int = 200, headers: HTTPHeaders = [:], text: String) async throws {
     let type: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
-    try sendWhole(status: status, headers: type.merging(headers), body: Data(text.utf8))
+    try await transmitAside(
+      head(status: status, headers: type.merging(headers), body: Data(text.utf8)))
   }
 
   /// Sends a complete `application/json` response.
   public func send(status: Int = 200, headers: HTTPHeaders = [:], json: String) async throws {
     let type: HTTPHeaders = ["Content-Type": "application/json"]
-    try sendWhole(status: status, headers: type.merging(headers), body: Data(json.utf8))
+    try await transmitAside(
+      head(status: status, headers: type.merging(headers), body: Data(json.utf8)))
   }
 
   // MARK: - Streamed responses
@@ -78,7 +80,8 @@ public final class LoopbackResponse: Sendable {
   public func writeHead(status: Int = 200, headers: HTTPHeaders = [:], contentLength: Int? = nil)
     async throws
   {
-    try start(status: status, headers: headers, contentLength: contentLength, body: nil)
+    try await transmitAside(
+      start(status: status, headers: headers, contentLength: contentLength, body: nil))
   }
 
   /// Writes body bytes, as one chunk when the response is chunked.
@@ -108,13 +111,13 @@ public final class LoopbackResponse: Sendable {
         bytes = data
       }
     }
-    if let bytes { try transmit(bytes) }
+    if let bytes { try await transmitAside(bytes) }
   }
 
   /// Ends a streamed response: the terminating chunk when chunked. Throws, and closes the
   /// connection, if bytes promised by `Content-Length` are missing.
   public func finish() async throws {
-    try finishStream()
+    try await aside { try self.finishStream() }
   }
 
   // MARK: - Anything at all
@@ -177,7 +180,9 @@ public final class LoopbackResponse: Sendable {
     case .pending:
       let text = error.map { String(describing: $0) } ?? "handler sent no response"
       let headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
-      try? sendWhole(status: 500, headers: headers, body: Data(text.utf8))
+      if let message = try? head(status: 500, headers: headers, body: Data(text.utf8)) {
+        try? transmit(message)
+      }
     case .streaming(chunked: true, _) where error == nil:
       try? finishStream()
     case .streaming:
@@ -187,7 +192,8 @@ public final class LoopbackResponse: Sendable {
     }
   }
 
-  private func sendWhole(status: Int, headers: HTTPHeaders, body: Data) throws {
+  /// A whole response's bytes, the state moved on as if they were sent.
+  private func head(status: Int, headers: HTTPHeaders, body: Data) throws -> Data {
     try start(status: status, headers: headers, contentLength: body.count, body: body)
   }
 
@@ -217,8 +223,10 @@ public final class LoopbackResponse: Sendable {
     }
   }
 
-  /// Sends the head, and `body` when the response is whole.
-  private func start(status: Int, headers: HTTPHeaders, contentLength: Int?, body: Data?) throws {
+  /// The head's bytes, and `body`'s when the response is whole, for the caller to transmit.
+  private func start(status: Int, headers: HTTPHeaders, contentLength: Int?, body: Data?) throws
+    -> Data
+  {
     let carriesBody = Self.statusAllowsBody(status)
     var message = Data()
     try advance { state in
@@ -243,7 +251,7 @@ public final class LoopbackResponse: Sendable {
         state.phase = .streaming(chunked: contentLength == nil, remaining: contentLength)
       }
     }
-    try transmit(message)
+    return message
   }
 
   /// Runs `change` on the state and, the first time the response stops being open, tells the
@@ -256,6 +264,21 @@ public final class LoopbackResponse: Sendable {
       return wasOpen && !state.phase.isOpen
     }
     if ended { connection.requestEnded() }
+  }
+
+  /// Sends `bytes` from a thread outside Swift's cooperative pool (see ``aside(_:)``).
+  private func transmitAside(_ bytes: Data) async throws {
+    try await aside { try self.transmit(bytes) }
+  }
+
+  /// Runs `send` on a thread outside Swift's cooperative pool. A client that reads slowly
+  /// (one that pauses its transfer, as CurlTransport does) makes a send block until it reads;
+  /// blocking a pool thread for that could leave no thread for the client's own reader.
+  private func aside(_ send: @escaping @Sendable () throws -> Void) async throws {
+    try await withCheckedThrowingContinuation {
+      (continuation: CheckedContinuation<Void, any Error>) in
+      DispatchQueue.global().async { continuation.resume(with: Result { try send() }) }
+    }
   }
 
   private func transmit(_ bytes: Data) throws {

@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
   import CourierTesting
   import Foundation
+  import Glibc
 
   /// An HTTPS server on 127.0.0.1 for CurlTransport's TLS tests: `openssl s_server -www`
   /// with a self-signed certificate made for the test (its subject alternative name is
@@ -61,7 +62,7 @@
       // s_server prints "ACCEPT" once it listens.
       var seen = Data()
       while !String(decoding: seen, as: UTF8.self).contains("ACCEPT") {
-        let chunk = output.fileHandleForReading.availableData
+        let chunk = Self.read(output.fileHandleForReading.fileDescriptor)
         guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
         seen.append(chunk)
       }
@@ -69,10 +70,11 @@
 
     var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
 
-    /// Ends the server. (Not waited for: Foundation's `waitUntilExit()` was seen
-    /// never to return after `terminate()` inside a test run; the process is gone at once.)
+    /// Ends the server. (Not waited for: Foundation's `waitUntilExit()` was seen never to
+    /// return inside a test run; a killed process is gone at once.)
     func stop() {
-      process.terminate()
+      // SIGKILL: s_server was seen to outlive SIGTERM (`terminate()`).
+      kill(process.processIdentifier, SIGKILL)
       try? FileManager.default.removeItem(at: directory)
     }
 
@@ -89,11 +91,44 @@
       if let input, let feed {
         // Fed from another thread, so that a command that writes as it reads cannot block.
         Thread {
-          feed.fileHandleForWriting.write(input)
+          Self.write(input, to: feed.fileHandleForWriting.fileDescriptor)
           try? feed.fileHandleForWriting.close()
         }.start()
       }
-      return output.fileHandleForReading.readDataToEndOfFile()
+      var all = Data()
+      while true {
+        let chunk = read(output.fileHandleForReading.fileDescriptor)
+        if chunk.isEmpty { return all }
+        all.append(chunk)
+      }
+    }
+
+    // POSIX reads and writes that go on after a signal (EINTR: a child exiting), where
+    // FileHandle's non-throwing calls trap.
+
+    /// The next bytes of `descriptor`; empty at its end or on an error.
+    static func read(_ descriptor: Int32) -> Data {
+      var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+      while true {
+        let count = Glibc.read(descriptor, &buffer, buffer.count)
+        if count >= 0 { return Data(buffer[..<count]) }
+        if errno != EINTR { return Data() }
+      }
+    }
+
+    /// Writes all of `data` to `descriptor`, or as much as the reader takes.
+    static func write(_ data: Data, to descriptor: Int32) {
+      data.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+          if count > 0 {
+            offset += count
+          } else if errno != EINTR {
+            return
+          }
+        }
+      }
     }
   }
 #endif

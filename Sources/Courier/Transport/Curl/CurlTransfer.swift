@@ -3,6 +3,7 @@
   import CCourierCurl
   import Foundation
   import FoundationNetworking
+  import Glibc
 
   /// One request on libcurl: its easy handle, set up on the caller's thread and then driven
   /// by the ``CurlDriver``'s thread, whose callbacks build the head and take the body.
@@ -324,9 +325,7 @@
       case .collect:
         collected.append(contentsOf: bytes)
       case .file(_, let handle):
-        do {
-          try handle.write(contentsOf: Data(bytes))
-        } catch {
+        guard Self.writeAll(bytes, to: handle.fileDescriptor) else {
           _ = fail(.transport(URLError(.cannotWriteToFile)))
           return 0
         }
@@ -351,6 +350,21 @@
       lastActivity = .now
       options.progress?(.received(received, of: expected))
       return bytes.count
+    }
+
+    /// Writes all of `bytes` to `descriptor`, again after a signal (EINTR), where FileHandle
+    /// would fail; false on any other error.
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+      var offset = 0
+      while offset < bytes.count {
+        let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if count > 0 {
+          offset += count
+        } else if count < 0 && errno != EINTR {
+          return false
+        }
+      }
+      return true
     }
 
     /// Request body bytes for libcurl to send, into `buffer`.

@@ -1,6 +1,7 @@
 // Linux only: see Curl.swift.
 #if canImport(FoundationNetworking)
   import Foundation
+  import Glibc
 
   /// A request body as libcurl reads it, a buffer at a time on the driver's thread: bytes in
   /// memory, or a file (the body's own, or a temporary one holding a streamed body, deleted
@@ -49,9 +50,12 @@
         offset += count
         return count
       case .file(let handle):
-        guard let chunk = try? handle.read(upToCount: buffer.count) else { return nil }
-        chunk.copyBytes(to: buffer)
-        return chunk.count
+        // POSIX read, again after a signal (EINTR), where FileHandle would fail.
+        while true {
+          let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, buffer.count)
+          if count >= 0 { return count }
+          if errno != EINTR { return nil }
+        }
       }
     }
 
