@@ -13,8 +13,17 @@ struct PartialDownload {
   /// Bytes no other download starts with.
   let marker = Data("courier-partial-\(UUID().uuidString)".utf8)
 
-  /// The temporary file whose first bytes are `marker`, if there is one now.
+  /// The temporary file whose first bytes are `marker`, if there is one now. The directory is
+  /// listed again if a listing fails or misses it: other tests create and delete files there
+  /// meanwhile, and a file deleted while being listed can fail the whole listing.
   func find() -> URL? {
+    for _ in 0..<20 {
+      if let found = findOnce() { return found }
+    }
+    return nil
+  }
+
+  private func findOnce() -> URL? {
     let directory = URL(fileURLWithPath: NSTemporaryDirectory())
     let files =
       (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil))
