@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -55,5 +56,35 @@ struct SessionConfigurationTests {
     let none = URLSessionTransport.defaultSessionConfiguration()
     #expect(none.urlCache == nil)
     #expect(none.requestCachePolicy == .reloadIgnoringLocalCacheData)
+  }
+}
+
+@Suite("URLSession tasks take their Swift task's priority", .timeLimit(.minutes(1)))
+struct TaskPriorityTests {
+  @Test("a request sent from a high- or low-priority task runs at that URLSession priority")
+  func priorities() async throws {
+    for (priority, expected) in [
+      (TaskPriority.high, URLSessionTask.highPriority), (.low, URLSessionTask.lowPriority),
+    ] {
+      let arrived = Signal()
+      let release = Gate()
+      let server = try LoopbackServer { _, response in
+        arrived.fire()
+        await release.wait()
+        try await response.send(text: "ok")
+      }
+      defer { server.stop() }
+      let own = OwnSession()
+      defer { own.invalidate() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: own.transport)
+      let sent = Task(priority: priority) { try await client.send(Request<String>(path: "p")) }
+      await watched { await arrived.wait() }
+      let running = await withCheckedContinuation { continuation in
+        own.session.getAllTasks { tasks in continuation.resume(returning: tasks.map(\.priority)) }
+      }
+      #expect(running == [expected], "\(priority)")
+      release.open()
+      #expect(try await sent.value == "ok")
+    }
   }
 }

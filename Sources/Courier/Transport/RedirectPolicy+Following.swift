@@ -20,18 +20,7 @@ extension RedirectPolicy {
   ///   same rule as every other place Courier moves a request (`credentialNames` adds to
   ///   the names Courier recognises).
   ///
-  /// ```swift
-  /// var request = request
-  /// var hops = 0
-  /// while true {
-  ///   let response = try await sendOnce(request)
-  ///   hops += 1
-  ///   guard let next = try policy.request(after: response.head, to: request, hops: hops)
-  ///   else { return response }
-  ///   response.body.cancel()
-  ///   request = next
-  /// }
-  /// ```
+  /// ``following(_:credentialNames:sendOnce:)`` is the whole loop around it.
   public func request(
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
@@ -55,6 +44,35 @@ extension RedirectPolicy {
     next.head = Credentials(names: credentialNames).keepingHome(
       next.head, from: request.head.url, to: target)
     return next
+  }
+
+  /// Sends `request` with `sendOnce`, and after each redirect the request that
+  /// ``request(after:to:hops:credentialNames:)`` makes of it, until a response is the
+  /// answer: the whole loop of a transport that follows redirects itself. A redirect's own
+  /// body is cancelled before the next request goes.
+  ///
+  /// ```swift
+  /// let policy = options.redirects ?? redirects
+  /// return try await policy.following(request, credentialNames: options.credentialNames) {
+  ///   request throws(HTTPError) in try await sendOnce(request, options: options)
+  /// }
+  /// ```
+  public func following(
+    _ request: TransportRequest, credentialNames: Set<String> = [],
+    sendOnce: (TransportRequest) async throws(HTTPError) -> TransportResponse
+  ) async throws(HTTPError) -> TransportResponse {
+    var request = request
+    var hops = 0
+    while true {
+      let response = try await sendOnce(request)
+      hops += 1
+      guard
+        let next = try self.request(
+          after: response.head, to: request, hops: hops, credentialNames: credentialNames)
+      else { return response }
+      response.body.cancel()
+      request = next
+    }
   }
 
   /// The statuses that redirect to `Location`.

@@ -131,17 +131,8 @@ public struct StubTransport: HTTPTransport {
     -> TransportResponse
   {
     let policy = options.redirects ?? redirects
-    var request = request
-    var hops = 0
-    while true {
-      let response = try await sendOnce(request, options: options)
-      hops += 1
-      guard
-        let next = try policy.request(
-          after: response.head, to: request, hops: hops, credentialNames: options.credentialNames)
-      else { return response }
-      response.body.cancel()
-      request = next
+    return try await policy.following(request, credentialNames: options.credentialNames) {
+      request throws(HTTPError) in try await sendOnce(request, options: options)
     }
   }
 

@@ -27,6 +27,17 @@ struct PlatformRequestTests {
     #endif
   }
 
+  // FoundationNetworking has no such setting; this holds on Apple platforms.
+  #if !canImport(FoundationNetworking)
+    @Test("waiting for connectivity is asked of the session (Apple platforms); off by default")
+    func waitsForConnectivity() {
+      #expect(
+        URLSessionTransport.defaultSessionConfiguration(waitsForConnectivity: true)
+          .waitsForConnectivity)
+      #expect(!URLSessionTransport.defaultSessionConfiguration().waitsForConnectivity)
+    }
+  #endif
+
   @Test("a Swift task's priority becomes its URLSession task's")
   func priority() {
     let cases: [(TaskPriority, Float)] = [

@@ -42,6 +42,8 @@ final class ChunkBuffer: Sendable {
     case dropped
     case kept(wake: CheckedContinuation<Void, Never>?)
     case spill(SpillFile, offset: Int64)
+    /// Memory is full and the writer pauses rather than spill.
+    case full
   }
 
   /// What the reader does next, decided under the lock.
@@ -73,32 +75,20 @@ final class ChunkBuffer: Sendable {
   /// if memory has room for them (or holds nothing, so that a chunk larger than the buffer
   /// still passes), and refused otherwise, never spilled: then `whenRoom` is called once the
   /// reader has taken half the buffer, and the transport resumes the transfer. Throws once
-  /// the reader has ended the stream. Returns whether the bytes were kept.
+  /// the reader has ended the stream. Returns whether the bytes were taken.
   func offer(_ chunk: Data, whenRoom: @escaping @Sendable () -> Void) throws(HTTPError) -> Bool {
     guard !chunk.isEmpty else { return true }
     let memoryLimit = self.memoryLimit
-    let outcome = state.withLock { state -> (Store, Bool) in
-      switch state.end {
-      case .failure(let error)?: return (.refused(error), false)
-      case .success?: return (.dropped, true)
-      case nil: break
-      }
-      guard state.memoryBytes == 0 || state.memoryBytes + chunk.count <= memoryLimit else {
-        state.onRoom = whenRoom
-        return (.dropped, false)
-      }
-      state.memory.append(chunk)
-      state.memoryBytes += chunk.count
-      state.peakMemoryBytes = max(state.peakMemoryBytes, state.memoryBytes)
-      defer { state.reader = nil }
-      return (.kept(wake: state.reader), true)
-    }
-    switch outcome.0 {
+    switch state.withLock({
+      Self.store(chunk, in: &$0, memoryLimit: memoryLimit, whenFull: whenRoom)
+    }) {
     case .refused(let error): throw error
-    case .kept(let wake): wake?.resume()
-    case .dropped, .spill: break
+    case .kept(let wake):
+      wake?.resume()
+      return true
+    case .dropped: return true
+    case .full, .spill: return false
     }
-    return outcome.1
   }
 
   /// Whether bytes ever went to the spill file (a transport that pauses never spills).
@@ -109,31 +99,12 @@ final class ChunkBuffer: Sendable {
   func write(_ chunk: Data) throws(HTTPError) {
     guard !chunk.isEmpty else { return }
     let memoryLimit = self.memoryLimit
-    let store = state.withLock { state -> Store in
-      switch state.end {
-      case .failure(let error)?: return .refused(error)
-      case .success?: return .dropped
-      case nil: break
-      }
-      if !state.spillPending && state.memoryBytes + chunk.count <= memoryLimit {
-        state.memory.append(chunk)
-        state.memoryBytes += chunk.count
-        state.peakMemoryBytes = max(state.peakMemoryBytes, state.memoryBytes)
-        defer { state.reader = nil }
-        return .kept(wake: state.reader)
-      }
-      if state.spill == nil {
-        guard let file = SpillFile() else {
-          return .refused(.transport(URLError(.cannotCreateFile)))
-        }
-        state.spill = file
-      }
-      state.writing = true
-      return .spill(state.spill!, offset: state.spillWritten)
+    let store = state.withLock {
+      Self.store(chunk, in: &$0, memoryLimit: memoryLimit, whenFull: nil)
     }
     switch store {
     case .refused(let error): throw error
-    case .dropped: return
+    case .dropped, .full: return
     case .kept(let wake): wake?.resume()
     case .spill(let file, let offset):
       let written = file.write(chunk, at: offset)
@@ -150,6 +121,40 @@ final class ChunkBuffer: Sendable {
         throw error
       }
     }
+  }
+
+  /// What becomes of `chunk`, decided under the lock: kept in memory while it fits, then
+  /// spilled to disk, or, for a writer that pauses (`whenFull`), refused until the reader
+  /// makes room.
+  private static func store(
+    _ chunk: Data, in state: inout State, memoryLimit: Int, whenFull: (@Sendable () -> Void)?
+  ) -> Store {
+    switch state.end {
+    case .failure(let error)?: return .refused(error)
+    case .success?: return .dropped
+    case nil: break
+    }
+    let fits = state.memoryBytes + chunk.count <= memoryLimit
+    if let whenFull {
+      guard fits || state.memoryBytes == 0 else {
+        state.onRoom = whenFull
+        return .full
+      }
+    } else if state.spillPending || !fits {
+      if state.spill == nil {
+        guard let file = SpillFile() else {
+          return .refused(.transport(URLError(.cannotCreateFile)))
+        }
+        state.spill = file
+      }
+      state.writing = true
+      return .spill(state.spill!, offset: state.spillWritten)
+    }
+    state.memory.append(chunk)
+    state.memoryBytes += chunk.count
+    state.peakMemoryBytes = max(state.peakMemoryBytes, state.memoryBytes)
+    defer { state.reader = nil }
+    return .kept(wake: state.reader)
   }
 
   /// Ends the stream after the bytes already in it: normally, or with `error`. The first

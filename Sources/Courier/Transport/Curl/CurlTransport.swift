@@ -89,17 +89,9 @@
     {
       let driver = try self.driver.get()
       let policy = options.redirects ?? redirects
-      var request = request
-      var hops = 0
-      while true {
-        let response = try await sendOnce(request, options: options, policy: policy, driver: driver)
-        hops += 1
-        guard
-          let next = try policy.request(
-            after: response.head, to: request, hops: hops, credentialNames: options.credentialNames)
-        else { return response }
-        response.body.cancel()
-        request = next
+      return try await policy.following(request, credentialNames: options.credentialNames) {
+        request throws(HTTPError) in
+        try await sendOnce(request, options: options, policy: policy, driver: driver)
       }
     }
 

@@ -1,0 +1,174 @@
+// Linux only: see Curl.swift.
+#if canImport(FoundationNetworking)
+  import CCourierCurl
+  import Foundation
+  import FoundationNetworking
+  import Glibc
+
+  /// libcurl's callbacks for a transfer, on the driver's thread: the response head line by
+  /// line, body bytes (taken, paused or refused), request body bytes, upload progress.
+  extension CurlTransfer {
+    // MARK: - libcurl's callbacks (the driver's thread)
+
+    /// A line of the response head.
+    func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+      lastActivity = .now
+      var line = Substring(String(decoding: bytes, as: UTF8.self))
+      while line.last?.isNewline == true { line.removeLast() }  // "\r\n" is one Character
+      if line.hasPrefix("HTTP/") {
+        let parts = line.split(separator: " ", maxSplits: 2)
+        status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        fields = []
+      } else if line.isEmpty {
+        // The end of a head: an interim one (100 Continue) is skipped.
+        if (100..<200).contains(status) && status != 101 { return bytes.count }
+        return headEnded() ? bytes.count : 0
+      } else if let colon = line.firstIndex(of: ":") {
+        let name = String(line[..<colon])
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        fields.append(HTTPHeaders.Field(name: name, value: value))
+      }
+      return bytes.count
+    }
+
+    func headEnded() -> Bool {
+      let headers = HTTPHeaders(fields)
+      let response = HTTPResponse(status: status, headers: headers, body: Data(), url: url)
+      let lengths = Set(
+        headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
+          .map { $0.trimmingCharacters(in: .whitespaces) })
+      guard lengths.count <= 1 else {
+        return fail(.transport(URLError(.badServerResponse)))
+      }
+      let length = lengths.first.flatMap { Int64($0) }
+      let encoded = headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
+      expected = encoded ? nil : length
+      if let maximum = options.maximumBytes, let length, length > Int64(maximum) {
+        return fail(.responseTooLarge(limit: maximum))
+      }
+      head = response
+      if options.collectsBody || followed(response) {
+        sink = .collect
+        if let length, length > 0 {
+          collected.reserveCapacity(
+            Int(min(length, Int64(options.maximumBytes ?? Int.max), 1 << 26)))
+        }
+      } else if options.prefersFile {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+          "courier-download-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil),
+          let handle = FileHandle(forWritingAtPath: file.path)
+        else { return fail(.transport(URLError(.cannotCreateFile))) }
+        sink = .file(file, handle)
+      } else {
+        let (body, writer) = ResponseBody.makeStream(bufferSize: options.bufferSize) {
+          [weak self] error in self?.end(with: error)
+        }
+        sink = .stream(writer)
+        answer(.success(TransportResponse(head: response, body: body)))
+      }
+      return true
+    }
+
+    /// Body bytes, decoded: `bytes.count` when taken, `Curl.pauseTransfer` when the reader's
+    /// buffer is full, 0 to end the transfer.
+    func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Int {
+      guard failure == nil, let sink else { return 0 }
+      let count = Int64(bytes.count)
+      if let maximum = options.maximumBytes, received + count > Int64(maximum) {
+        _ = fail(.responseTooLarge(limit: maximum))
+        return 0
+      }
+      switch sink {
+      case .collect:
+        collected.append(contentsOf: bytes)
+      case .file(_, let handle):
+        guard Self.writeAll(bytes, to: handle.fileDescriptor) else {
+          _ = fail(.transport(URLError(.cannotWriteToFile)))
+          return 0
+        }
+      case .stream(let writer):
+        let driver = self.driver
+        do throws(HTTPError) {
+          guard
+            try writer.buffer.offer(
+              Data(bytes),
+              whenRoom: { [weak self] in
+                if let self { driver.resume(self) }
+              })
+          else {
+            pausedForReader = true
+            return Curl.pauseTransfer
+          }
+        } catch {
+          return 0  // the reader ended the body; its end already stops the transfer
+        }
+      }
+      received += count
+      lastActivity = .now
+      options.progress?(.received(received, of: expected))
+      return bytes.count
+    }
+
+    /// Writes all of `bytes` to `descriptor`, again after a signal (EINTR), where FileHandle
+    /// would fail; false on any other error.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+      var offset = 0
+      while offset < bytes.count {
+        let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if count > 0 {
+          offset += count
+        } else if count < 0 && errno != EINTR {
+          return false
+        }
+      }
+      return true
+    }
+
+    /// Request body bytes for libcurl to send, into `buffer`.
+    func bodyToSend(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+      guard let upload else { return 0 }
+      guard let count = upload.read(into: buffer) else { return Curl.abortRead }
+      if count > 0 { lastActivity = .now }
+      return count
+    }
+
+    /// libcurl's progress figures: request body bytes sent.
+    func progressed(uploaded: Int64, of total: Int64) {
+      guard uploaded > sent else { return }
+      sent = uploaded
+      lastActivity = .now
+      options.progress?(.sent(uploaded, of: total > 0 ? total : nil))
+    }
+
+    /// Records a failure a callback decided, for the transfer's end; returns false, for
+    /// callbacks to hand libcurl.
+    func fail(_ error: HTTPError) -> Bool {
+      if failure == nil { failure = error }
+      return false
+    }
+  }
+
+  // libcurl's callbacks: C functions, given the transfer as their user pointer.
+
+  let curlWrite: courier_curl_data_callback = { buffer, size, count, user in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+    return transfer.bodyBytes(UnsafeRawBufferPointer(start: buffer, count: size * count))
+  }
+
+  let curlHeader: courier_curl_data_callback = { buffer, size, count, user in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+    return transfer.headerLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+  }
+
+  let curlRead: courier_curl_data_callback = { buffer, size, count, user in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+    return transfer.bodyToSend(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+  }
+
+  let curlProgress: courier_curl_progress_callback = { user, _, _, uploadTotal, uploaded in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+    transfer.progressed(uploaded: uploaded, of: uploadTotal)
+    return 0
+  }
+#endif

@@ -1,0 +1,116 @@
+// Linux only: see Curl.swift.
+#if canImport(FoundationNetworking)
+  import CCourierCurl
+  import Foundation
+  import FoundationNetworking
+  import Glibc
+
+  /// Setting up a transfer's easy handle, on the caller's thread before the driver has it.
+  extension CurlTransfer {
+    // MARK: - Set-up (the caller's thread)
+
+    /// Makes and configures the easy handle; throws (and frees it) if libcurl refuses.
+    func prepare(upload: CurlUpload?, settings: CurlTransport.Settings) throws(HTTPError) {
+      guard let easy = courier_curl_easy_init() else {
+        throw Curl.unavailable("CurlTransport: curl_easy_init failed")
+      }
+      self.easy = easy
+      self.upload = upload
+      do {
+        try configure(easy, settings: settings)
+      } catch {
+        release()
+        throw error
+      }
+    }
+
+    func configure(_ easy: UnsafeMutableRawPointer, settings: CurlTransport.Settings)
+      throws(HTTPError)
+    {
+      let me = Unmanaged.passUnretained(self).toOpaque()
+      try set(Curl.Option.url, url.absoluteString)
+      try set(Curl.Option.noSignal, 1)
+      try set(Curl.Option.followLocation, 0)  // Courier follows redirects by its own policy
+      try set(Curl.Option.tcpNoDelay, 1)
+      if url.scheme?.lowercased() == "https" {
+        try set(Curl.Option.pipeWait, 1)  // wait for a connection that may multiplex (HTTP/2)
+      }
+      try set(Curl.Option.httpVersion, settings.httpVersion)
+      _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.protocolsString, "http,https")
+      if let authorities = settings.certificateAuthorities {
+        try set(Curl.Option.caInfo, authorities.path)
+      }
+      if let pins = settings.pinnedPublicKeys {
+        try set(Curl.Option.pinnedPublicKey, pins)
+      }
+      try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.writeData, me))
+      try check(courier_curl_easy_setopt_data_callback(easy, Curl.Option.writeFunction, curlWrite))
+      try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.headerData, me))
+      try check(
+        courier_curl_easy_setopt_data_callback(easy, Curl.Option.headerFunction, curlHeader))
+      if options.progress != nil {
+        try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.xferInfoData, me))
+        try check(
+          courier_curl_easy_setopt_progress_callback(
+            easy, Curl.Option.xferInfoFunction, curlProgress))
+        try set(Curl.Option.noProgress, 0)
+      }
+
+      let method = request.head.httpMethod?.uppercased() ?? "GET"
+      if let upload {
+        try set(Curl.Option.post, 1)
+        try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.readData, me))
+        try check(courier_curl_easy_setopt_data_callback(easy, Curl.Option.readFunction, curlRead))
+        try check(
+          courier_curl_easy_setopt_offset(easy, Curl.Option.postFieldSizeLarge, upload.length ?? -1)
+        )
+        if method != "POST" { try set(Curl.Option.customRequest, method) }
+      } else if method == "HEAD" {
+        try set(Curl.Option.noBody, 1)
+      } else if method != "GET" {
+        try set(Curl.Option.customRequest, method)
+      }
+
+      var list: UnsafeMutableRawPointer?
+      var sawType = false
+      var sawExpect = false
+      var encoding = ""
+      for (name, value) in request.head.allHTTPHeaderFields ?? [:] {
+        switch name.lowercased() {
+        // libcurl frames the body itself, from the upload's length.
+        case "content-length", "transfer-encoding": continue
+        // Sent, and decoded, by libcurl: what the request asks for, or all it can decode.
+        case "accept-encoding":
+          encoding = value
+          continue
+        case "content-type": sawType = true
+        case "expect": sawExpect = true
+        default: break
+        }
+        list = courier_curl_slist_append(list, "\(name): \(value)")
+      }
+      // Without these, libcurl would add a form Content-Type to a body without one, and
+      // `Expect: 100-continue` (and a wait for it) to a large one.
+      if upload != nil && !sawType { list = courier_curl_slist_append(list, "Content-Type:") }
+      if !sawExpect { list = courier_curl_slist_append(list, "Expect:") }
+      headerList = list
+      if let list {
+        try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.httpHeader, list))
+      }
+      try set(Curl.Option.acceptEncoding, encoding)
+    }
+
+    func set(_ option: Int32, _ value: Int) throws(HTTPError) {
+      try check(courier_curl_easy_setopt_long(easy, option, value))
+    }
+
+    func set(_ option: Int32, _ value: String) throws(HTTPError) {
+      // libcurl copies string options (since 7.17.0).
+      try check(courier_curl_easy_setopt_pointer(easy, option, value))
+    }
+
+    func check(_ code: Int32) throws(HTTPError) {
+      guard code == 0 else { throw HTTPError(curlCode: code) }
+    }
+  }
+#endif
