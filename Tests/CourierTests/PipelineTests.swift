@@ -18,7 +18,7 @@ struct PipelineTests {
       events.withLock { $0.append(event) }
       switch event {
       case .finished, .failed: ended.fire()
-      case .started, .waiting, .retrying, .measured: break
+      case .started, .waiting, .retrying, .measured, .cache: break
       }
     }
     return makeClient(transport: stub, configuration: configuration)
@@ -34,6 +34,7 @@ struct PipelineTests {
       case .retrying: "retrying"
       case .waiting: "waiting"
       case .measured: "measured"
+      case .cache(_, let status): "cache \(status)"
       }
     }
   }

@@ -72,6 +72,11 @@ extension HTTPClient {
     /// `secret`, `password`, `session`…): shown as `<redacted>` in every error description,
     /// log line, cURL string and event of this client.
     public var redactedNames: Set<String>
+    /// The private HTTP cache the client keeps responses in (RFC 9111); `nil` (the default)
+    /// for none. It sits inside the middleware, just before the transport, so it sees each
+    /// request as it will be sent — with the credentials authentication middleware added,
+    /// which are part of its key — and middleware sees cached answers like any other.
+    public var cache: HTTPCache?
 
     /// Creates a configuration; every parameter has a sensible default.
     public init(
@@ -89,8 +94,10 @@ extension HTTPClient {
       middleware: [any Middleware] = [],
       observer: (@Sendable (HTTPEvent) -> Void)? = nil,
       redactedNames: Set<String> = [],
-      redirects: RedirectPolicy? = nil
+      redirects: RedirectPolicy? = nil,
+      cache: HTTPCache? = nil
     ) {
+      self.cache = cache
       self.redirects = redirects
       self.headers = headers
       self.timeout = timeout

@@ -61,6 +61,7 @@ extension HTTPClient {
       urlRequest: request.head, body: request.body, options: endpoint.options,
       timeout: exchange.timeout)
     outgoing.credentialNames = redactedNames
+    outgoing.cachePolicy = endpoint.cachePolicy
     guard !configuration.middleware.isEmpty else {
       return try await transported(outgoing, exchange: exchange, events: events)
     }
@@ -72,11 +73,11 @@ extension HTTPClient {
     return try await chain(outgoing)
   }
 
-  /// The end of the middleware chain: shares the request with identical ones in flight (a
-  /// buffered GET or HEAD), waits for the concurrency limits' permits, sends it, and takes
-  /// the body where the exchange says. The response, and any error, carries the request's
-  /// credential rules (its credential names, and the request as sent) for redacting
-  /// descriptions.
+  /// The end of the middleware chain: asks the client's cache (``cached(_:_:exchange:events:)``),
+  /// shares the request with identical ones in flight (a buffered GET or HEAD), waits for
+  /// the concurrency limits' permits, sends it, and takes the body where the exchange says.
+  /// The response, and any error, carries the request's credential rules (its credential
+  /// names, and the request as sent) for redacting descriptions.
   nonisolated func transported(
     _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
@@ -85,17 +86,11 @@ extension HTTPClient {
     do throws(HTTPError) {
       guard !Task.isCancelled else { throw .cancelled }
       var response: HTTPResponse
-      if case .collect = exchange.use, configuration.coalescesRequests, request.body == nil,
-        request.method == .get || request.method == .head
-      {
-        let key = RequestCoalescer.Key(request.head, timeout: outgoing.timeout)
-        let fetch = { @Sendable () async throws(HTTPError) -> HTTPResponse in
-          try await self.sent(request, outgoing, exchange, events)
-        }
-        response = try await coalescer.response(
-          for: key, joined: { events?.waiting(for: .identicalRequest) }, fetch: fetch)
+      if let cache = configuration.cache {
+        response = try await cached(
+          request, outgoing, cache: cache, exchange: exchange, events: events)
       } else {
-        response = try await sent(request, outgoing, exchange, events)
+        response = try await networked(request, outgoing, exchange, events)
       }
       response.requestURL = request.url
       response.credentials = credentials
@@ -105,9 +100,28 @@ extension HTTPClient {
     }
   }
 
+  /// Sends `request` to the server: shared with identical ones in flight when the exchange
+  /// collects a GET or HEAD without a body. `then` runs on the server's answer once per
+  /// network call, inside the sharing (the cache stores or refreshes there).
+  nonisolated func networked(
+    _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange,
+    _ events: EventReporter?,
+    then: @escaping @Sendable (HTTPResponse) async throws(HTTPError) -> HTTPResponse = { $0 }
+  ) async throws(HTTPError) -> HTTPResponse {
+    let fetch = { @Sendable () async throws(HTTPError) -> HTTPResponse in
+      try await then(try await self.sent(request, outgoing, exchange, events))
+    }
+    guard case .collect = exchange.use, configuration.coalescesRequests, request.body == nil,
+      request.method == .get || request.method == .head
+    else { return try await fetch() }
+    let key = RequestCoalescer.Key(request.head, timeout: outgoing.timeout)
+    return try await coalescer.response(
+      for: key, joined: { events?.waiting(for: .identicalRequest) }, fetch: fetch)
+  }
+
   /// Sends through the transport holding the permits the limits ask for; the deadline
   /// starts once they are held.
-  private nonisolated func sent(
+  nonisolated func sent(
     _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange,
     _ events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {

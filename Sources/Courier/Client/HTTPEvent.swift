@@ -23,6 +23,11 @@ public enum HTTPEvent: Sendable {
   /// ``finished(_:status:duration:bytes:attempts:)`` or ``failed(_:error:duration:)``; a
   /// request answered by an identical one in flight has none of its own.
   case measured(HTTPEventRequest, HTTPTimings)
+  /// The client's ``HTTPCache`` answered (a ``HTTPCache/Status/hit``, a
+  /// ``HTTPCache/Status/revalidated`` or ``HTTPCache/Status/stale`` stored response) or
+  /// missed: published once per attempt the cache was consulted for, before
+  /// ``finished(_:status:duration:bytes:attempts:)``.
+  case cache(HTTPEventRequest, HTTPCache.Status)
   /// A response arrived and was accepted and decoded.
   case finished(
     HTTPEventRequest, status: Int, duration: Duration, bytes: Int, attempts: Int)
@@ -33,7 +38,7 @@ public enum HTTPEvent: Sendable {
   public var request: HTTPEventRequest {
     switch self {
     case .started(let request), .waiting(let request, _), .retrying(let request, _, _, _, _),
-      .measured(let request, _),
+      .measured(let request, _), .cache(let request, _),
       .finished(let request, _, _, _, _), .failed(let request, _, _):
       request
     }
@@ -100,6 +105,10 @@ struct EventReporter: Sendable {
 
   func measured(_ timings: HTTPTimings) {
     observer(.measured(request, timings))
+  }
+
+  func cache(_ status: HTTPCache.Status) {
+    observer(.cache(request, status))
   }
 
   func retrying(attempt: Int, status: Int?, error: HTTPError?, wait: Duration) {

@@ -14,6 +14,11 @@ public struct HTTPResponse: Sendable, Equatable {
   public var attempt = 1
   /// The URL that was requested, before any redirects (set by ``HTTPClient``).
   public var requestURL: URL?
+  /// Whether the response came from the client's ``HTTPCache``, and how: a fresh
+  /// ``HTTPCache/Status/hit``, a ``HTTPCache/Status/revalidated`` stored response, or from
+  /// the server (``HTTPCache/Status/miss``, or ``HTTPCache/Status/notUsed`` when no cache
+  /// was consulted). Not part of equality.
+  public var cacheStatus: HTTPCache.Status = .notUsed
   /// What counts as a credential in the request that was answered, and that request as
   /// sent: its descriptions redact and scrub them. Not part of equality.
   var credentials = Credentials()

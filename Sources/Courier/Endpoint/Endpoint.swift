@@ -70,6 +70,11 @@ public protocol Endpoint: Sendable {
   /// Switches for middleware, e.g. ``RequestOptions/noRetry``; none by default.
   var options: RequestOptions { get }
 
+  /// How the request uses the client's ``HTTPCache``, if it has one:
+  /// ``HTTPCache/Policy/useCache`` (the default), or always revalidate, reload, or only the
+  /// cache.
+  var cachePolicy: HTTPCache.Policy { get }
+
   /// Turns a successful response into the answer. Errors thrown here reach the caller as
   /// ``HTTPError/decodingFailed(reason:response:)``.
   func decode(_ response: HTTPResponse, using decoder: JSONDecoder) throws -> Response
@@ -96,6 +101,9 @@ extension Endpoint {
 
   /// No options.
   public var options: RequestOptions { [] }
+
+  /// ``HTTPCache/Policy/useCache``.
+  public var cachePolicy: HTTPCache.Policy { .useCache }
 
   /// JSON for `Decodable` types, the raw body for `Data`, UTF-8 text for `String`,
   /// nothing for ``EmptyResponse``, and `nil` for an `Optional` when the body is empty.

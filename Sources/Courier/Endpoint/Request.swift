@@ -25,6 +25,8 @@ public struct Request<Response: Sendable>: Endpoint {
   public var acceptableStatusCodes: StatusCodes?
   /// Switches for middleware.
   public var options: RequestOptions
+  /// How the request uses the client's ``HTTPCache``.
+  public var cachePolicy: HTTPCache.Policy
 
   /// Creates a request. Only `path` is required.
   public init(
@@ -35,7 +37,8 @@ public struct Request<Response: Sendable>: Endpoint {
     body: RequestBody? = nil,
     timeout: Duration? = nil,
     acceptableStatusCodes: StatusCodes? = nil,
-    options: RequestOptions = []
+    options: RequestOptions = [],
+    cachePolicy: HTTPCache.Policy = .useCache
   ) {
     self.method = method
     self.path = path
@@ -45,5 +48,6 @@ public struct Request<Response: Sendable>: Endpoint {
     self.timeout = timeout
     self.acceptableStatusCodes = acceptableStatusCodes
     self.options = options
+    self.cachePolicy = cachePolicy
   }
 }

@@ -14,6 +14,9 @@ public struct OutgoingRequest: Sendable {
   public var body: BodySource?
   /// The endpoint's options, e.g. ``RequestOptions/noRetry``.
   public var options: RequestOptions
+  /// How the request uses the client's ``HTTPCache``: the endpoint's
+  /// ``Endpoint/cachePolicy``, which a middleware may change (to reload after a failure…).
+  public var cachePolicy: HTTPCache.Policy = .useCache
   /// The timeout for each attempt, or `nil` for none.
   public var timeout: Duration?
   /// Which attempt this is, from 1; a retrying middleware counts up.

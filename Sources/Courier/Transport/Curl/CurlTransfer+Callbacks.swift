@@ -83,7 +83,7 @@
       case .collect:
         collected.append(contentsOf: bytes)
       case .file(_, let handle):
-        guard Self.writeAll(bytes, to: handle.fileDescriptor) else {
+        guard FileBytes.writeAll(bytes, to: handle.fileDescriptor) else {
           _ = fail(.transport(URLError(.cannotWriteToFile)))
           return 0
         }
@@ -108,21 +108,6 @@
       lastActivity = .now
       options.progress?(.received(received, of: expected))
       return bytes.count
-    }
-
-    /// Writes all of `bytes` to `descriptor`, again after a signal (EINTR), where FileHandle
-    /// would fail; false on any other error.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
-      var offset = 0
-      while offset < bytes.count {
-        let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if count > 0 {
-          offset += count
-        } else if count < 0 && errno != EINTR {
-          return false
-        }
-      }
-      return true
     }
 
     /// Request body bytes for libcurl to send, into `buffer`.

@@ -1,0 +1,159 @@
+import Foundation
+
+/// One stored response: what was received, when, and for which request (its key and the
+/// fingerprints of the headers it was selected by), with its freshness worked out from its
+/// headers (RFC 9111 §4.2).
+struct CacheEntry: Sendable {
+  /// What is written to disk besides the body. Request header values appear only as
+  /// digests, so a stored entry never holds a credential the request carried.
+  struct Metadata: Codable, Sendable, Equatable {
+    /// The digest of the request URL (``CacheKey/primary``).
+    var primaryKey: String
+    /// The digest of the credentials and `Vary` values (``CacheKey/variant(for:)``).
+    var variantKey: String
+    var status: Int
+    /// The response headers as name–value pairs, in order.
+    var headers: [[String]]
+    /// The URL that answered, when a redirect made it other than the request's.
+    var url: URL?
+    var requestTime: Date
+    var responseTime: Date
+    /// The lowercased names in the response's `Vary`.
+    var varyNames: [String]
+  }
+
+  var metadata: Metadata
+  var body: Data
+  /// The response headers.
+  let headers: HTTPHeaders
+  /// The response's `Cache-Control` directives.
+  let control: CacheControl
+  /// How long the response is fresh for, in seconds from its generation.
+  let lifetime: Double
+  /// Its age when it was received, in seconds (`corrected_initial_age`).
+  let initialAge: Double
+
+  /// An entry for a response received between `requestTime` and `responseTime`.
+  init(metadata: Metadata, body: Data) {
+    self.metadata = metadata
+    self.body = body
+    headers = HTTPHeaders(
+      metadata.headers.compactMap { pair in
+        pair.count == 2 ? HTTPHeaders.Field(name: pair[0], value: pair[1]) : nil
+      })
+    control = CacheControl(headers)
+    let date = headers["Date"].flatMap(HTTPDate.parse) ?? metadata.responseTime
+    lifetime = Self.lifetime(
+      status: metadata.status, headers: headers, control: control, date: date)
+    let apparentAge = max(0, metadata.responseTime.timeIntervalSince(date))
+    let ageValue = headers["Age"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    let responseDelay = max(0, metadata.responseTime.timeIntervalSince(metadata.requestTime))
+    initialAge = max(apparentAge, max(0, ageValue ?? 0) + responseDelay)
+  }
+
+  /// Status codes a cache may give a heuristic freshness (RFC 9110 §15.1).
+  static let heuristicallyCacheable: Set<Int> = [
+    200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501,
+  ]
+  /// The longest heuristic lifetime: a day, however old the resource.
+  static let heuristicLimit: Double = 24 * 60 * 60
+
+  /// The freshness lifetime (RFC 9111 §4.2.1): `max-age`; else `Expires` less `Date`; else,
+  /// for a status that allows it or a `public` response, a tenth of the time since
+  /// `Last-Modified` (§4.2.2), at most ``heuristicLimit``; else zero. An unreadable
+  /// `max-age` or `Expires` makes it zero: stale at once.
+  private static func lifetime(
+    status: Int, headers: HTTPHeaders, control: CacheControl, date: Date
+  ) -> Double {
+    if let maxAge = control.seconds("max-age") { return maxAge.or(0) }
+    if let expires = headers["Expires"] {
+      guard let expiry = HTTPDate.parse(expires) else { return 0 }
+      return max(0, expiry.timeIntervalSince(date))
+    }
+    guard heuristicallyCacheable.contains(status) || control.has("public"),
+      let lastModified = headers["Last-Modified"].flatMap(HTTPDate.parse)
+    else { return 0 }
+    return min(heuristicLimit, max(0, date.timeIntervalSince(lastModified)) / 10)
+  }
+
+  /// The entry's age at `now`, in seconds (`current_age`, RFC 9111 §4.2.3).
+  func age(at now: Date) -> Double {
+    initialAge + max(0, now.timeIntervalSince(metadata.responseTime))
+  }
+
+  /// Whether the entry may answer without asking the server (`no-cache` says never).
+  func isFresh(at now: Date, request: CacheControl) -> Bool {
+    guard !control.has("no-cache"), !request.has("no-cache") else { return false }
+    let age = age(at: now)
+    if let maxAge = request.seconds("max-age"), age > maxAge.or(0) { return false }
+    let remaining = lifetime - age
+    if let minFresh = request.seconds("min-fresh"), remaining < minFresh.or(.infinity) {
+      return false
+    }
+    if remaining > 0 { return true }
+    // A client may accept a stale answer (`max-stale`), unless the server forbids it.
+    guard !control.has("must-revalidate"), let maxStale = request.seconds("max-stale") else {
+      return false
+    }
+    return -remaining <= maxStale.or(.infinity)
+  }
+
+  /// Whether the entry may be used at all without the server: what
+  /// ``HTTPCache/Policy/onlyCache`` serves. `no-cache` and `must-revalidate` forbid a stale
+  /// or unvalidated use.
+  func isUsableOffline(at now: Date) -> Bool {
+    guard !control.has("no-cache") else { return false }
+    return lifetime > age(at: now) || !control.has("must-revalidate")
+  }
+
+  /// The validators to ask the server with: `If-None-Match` for an `ETag`,
+  /// `If-Modified-Since` for a `Last-Modified`; empty when the response had neither.
+  var conditions: HTTPHeaders {
+    var conditions = HTTPHeaders()
+    if let etag = headers["ETag"] { conditions["If-None-Match"] = etag }
+    if let lastModified = headers["Last-Modified"] {
+      conditions["If-Modified-Since"] = lastModified
+    }
+    return conditions
+  }
+
+  /// The bytes it takes in memory, roughly: body, headers and a fixed overhead.
+  var cost: Int {
+    body.count + metadata.headers.reduce(512) { $0 + $1.reduce(0) { $0 + $1.utf8.count + 16 } }
+  }
+
+  /// The stored response as an answer at `now`, with `Age` set to its current age
+  /// (RFC 9111 §4), for a request to `requestURL`.
+  func response(at now: Date, requestURL: URL?, status: HTTPCache.Status) -> HTTPResponse {
+    var headers = headers
+    headers["Age"] = String(Int(min(age(at: now), 2_147_483_648)))
+    var response = HTTPResponse(
+      status: metadata.status, headers: headers, body: body,
+      url: metadata.url ?? requestURL)
+    response.cacheStatus = status
+    return response
+  }
+
+  /// This entry with its headers updated by a `304 Not Modified` (RFC 9111 §4.3.4): each
+  /// field the 304 carries replaces the stored ones, except those that describe the stored
+  /// body; the times are the 304's.
+  func refreshed(by notModified: HTTPResponse, requestTime: Date, responseTime: Date)
+    -> CacheEntry
+  {
+    let kept: Set<String> = [
+      "content-length", "content-encoding", "content-range", "transfer-encoding", "connection",
+      "keep-alive", "set-cookie",
+    ]
+    var headers = headers
+    var replaced: Set<String> = []
+    for field in notModified.headers where !kept.contains(field.name.lowercased()) {
+      if replaced.insert(field.name.lowercased()).inserted { headers.remove(field.name) }
+      headers.add(field.name, field.value)
+    }
+    var metadata = metadata
+    metadata.headers = headers.map { [$0.name, $0.value] }
+    metadata.requestTime = requestTime
+    metadata.responseTime = responseTime
+    return CacheEntry(metadata: metadata, body: body)
+  }
+}

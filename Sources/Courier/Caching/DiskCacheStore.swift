@@ -1,0 +1,215 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The cache's entries on disk, in a directory that outlives the process, within a byte
+/// budget.
+///
+/// Each entry is one file, `<directory>/<primary key>/<variant key>`, written beside its
+/// place and renamed over it, so a reader (this process or another sharing the directory)
+/// sees a whole entry or none. A file holds a format line, a SHA-256 digest of the rest,
+/// the metadata as one line of JSON, and the body: a file that is truncated, corrupted or
+/// of another format fails its checks, is deleted, and counts as a miss. Past the budget,
+/// the files least recently used (by modification time, touched on every hit) go first.
+final class DiskCacheStore: Sendable {
+  private static let format = Data("courier-cache 1\n".utf8)
+
+  /// The directory.
+  let directory: URL
+  /// The budget in bytes.
+  let capacity: Int
+  /// The bytes the files take, as far as this process knows (other processes sharing the
+  /// directory are counted when it is next trimmed).
+  private let size: Locked<Int>
+
+  /// Opens (creating if need be) the store in `directory`.
+  ///
+  /// - Throws: ``HTTPError/invalidRequest(reason:)`` when the directory cannot be created,
+  ///   is a file, or cannot be written.
+  init(directory: URL, capacity: Int) throws(HTTPError) {
+    guard directory.isFileURL else {
+      throw .invalidRequest(reason: "the cache directory \(directory) is not a file URL")
+    }
+    let path = directory.path
+    do {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true)
+    } catch {
+      throw .invalidRequest(
+        reason: "the cache directory \(path) cannot be created (\(Self.reason(error)))")
+    }
+    let probe = directory.appendingPathComponent(".probe-\(UUID().uuidString)").path
+    guard FileBytes.writeAtomically([Data()], to: probe) else {
+      throw .invalidRequest(
+        reason:
+          "the cache directory \(path) cannot be written (\(String(cString: strerror(errno))))")
+    }
+    unlink(probe)
+    self.directory = directory
+    self.capacity = max(0, capacity)
+    size = Locked(0)
+    let files = self.files()
+    size.withLock { $0 = files.reduce(0) { $0 + $1.size } }
+  }
+
+  /// The bytes the files take.
+  var usage: Int { size.withLock { $0 } }
+
+  /// The entries stored for `primary`, each touched as used. Files that fail their
+  /// checks are deleted.
+  func entries(for primary: String) -> [CacheEntry] {
+    let folder = directory.appendingPathComponent(primary).path
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+      return []
+    }
+    var entries: [CacheEntry] = []
+    for name in names where !name.hasPrefix(".") {
+      let path = folder + "/" + name
+      guard let data = FileBytes.contents(of: path) else { continue }
+      guard let entry = Self.decode(data), entry.metadata.primaryKey == primary,
+        entry.metadata.variantKey == name
+      else {
+        remove(path)
+        continue
+      }
+      utime(path, nil)
+      entries.append(entry)
+    }
+    return entries
+  }
+
+  /// Writes `entry`, replacing the file with the same keys, then trims the directory if it
+  /// went past the budget. An entry over a quarter of the budget is not written, and a
+  /// failed write leaves the old file or none.
+  func store(_ entry: CacheEntry) {
+    let folder = directory.appendingPathComponent(entry.metadata.primaryKey).path
+    let path = folder + "/" + entry.metadata.variantKey
+    guard let encoded = Self.encode(entry), encoded.count <= capacity / 4 else {
+      remove(path)
+      return
+    }
+    mkdir(folder, 0o700)
+    let old = Self.fileSize(path)
+    guard FileBytes.writeAtomically([encoded], to: path) else { return }
+    let total = size.withLock { size in
+      size += encoded.count - old
+      return size
+    }
+    if total > capacity { trim() }
+  }
+
+  /// Deletes every entry for `primary`.
+  func remove(primary: String) {
+    let folder = directory.appendingPathComponent(primary).path
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+      remove(folder + "/" + name)
+    }
+    rmdir(folder)
+  }
+
+  /// Deletes the entry with these keys, if stored.
+  func remove(primary: String, variant: String) {
+    remove(directory.appendingPathComponent(primary).appendingPathComponent(variant).path)
+  }
+
+  /// Deletes every entry.
+  func removeAll() {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    for name in names where !name.hasPrefix(".") {
+      remove(primary: name)
+    }
+  }
+
+  // MARK: - Files
+
+  /// Deletes the file at `path`, counting it off.
+  private func remove(_ path: String) {
+    let old = Self.fileSize(path)
+    guard unlink(path) == 0 else { return }
+    size.withLock { $0 = max(0, $0 - old) }
+  }
+
+  /// Deletes the least recently used files until the directory is within nine tenths of
+  /// the budget (so that trimming is not needed again at once), counting them afresh.
+  private func trim() {
+    var files = self.files()
+    var total = files.reduce(0) { $0 + $1.size }
+    files.sort { $0.used < $1.used }
+    var index = 0
+    while total > capacity / 10 * 9, index < files.count {
+      if unlink(files[index].path) == 0 { total -= files[index].size }
+      index += 1
+    }
+    size.withLock { $0 = total }
+  }
+
+  /// Every entry file, with its size and last use; forgotten temporary files (an hour
+  /// old) are deleted on the way.
+  private func files() -> [(path: String, size: Int, used: Double)] {
+    var found: [(path: String, size: Int, used: Double)] = []
+    let manager = FileManager.default
+    let now = Date().timeIntervalSince1970
+    for folder in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? [] {
+      let folderPath = directory.path + "/" + folder
+      for name in (try? manager.contentsOfDirectory(atPath: folderPath)) ?? [] {
+        let path = folderPath + "/" + name
+        guard let attributes = try? manager.attributesOfItem(atPath: path),
+          let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970
+        else { continue }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        if name.hasPrefix(".") {
+          if now - modified > 3600 { unlink(path) }
+          continue
+        }
+        found.append((path, size, modified))
+      }
+    }
+    return found
+  }
+
+  private static func fileSize(_ path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : 0
+  }
+
+  private static func reason(_ error: any Error) -> String {
+    (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+  }
+
+  // MARK: - Format
+
+  /// The file for `entry`: format line, digest line, metadata line, body.
+  static func encode(_ entry: CacheEntry) -> Data? {
+    guard let metadata = try? JSONEncoder().encode(entry.metadata) else { return nil }
+    var rest = metadata
+    rest.append(UInt8(ascii: "\n"))
+    rest.append(entry.body)
+    var file = format
+    file.append(Data(SHA256.hex(rest).utf8))
+    file.append(UInt8(ascii: "\n"))
+    file.append(rest)
+    return file
+  }
+
+  /// The entry a file holds, or `nil` when it is not one, whole and unchanged.
+  static func decode(_ file: Data) -> CacheEntry? {
+    guard file.starts(with: format) else { return nil }
+    let afterFormat = file.index(file.startIndex, offsetBy: format.count)
+    let digestEnd = afterFormat + 64
+    guard file.count > format.count + 65, file[digestEnd] == UInt8(ascii: "\n") else {
+      return nil
+    }
+    let digest = String(decoding: file[afterFormat..<digestEnd], as: UTF8.self)
+    let rest = file[(digestEnd + 1)...]
+    guard SHA256.hex(rest) == digest,
+      let newline = rest.firstIndex(of: UInt8(ascii: "\n")),
+      let metadata = try? JSONDecoder().decode(
+        CacheEntry.Metadata.self, from: rest[rest.startIndex..<newline])
+    else { return nil }
+    return CacheEntry(metadata: metadata, body: Data(rest[(newline + 1)...]))
+  }
+}

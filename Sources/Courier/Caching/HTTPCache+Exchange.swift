@@ -1,0 +1,187 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension HTTPCache {
+  /// What the cache does with one request.
+  enum Plan: Sendable {
+    /// A stored response answers; nothing is sent.
+    case answer(HTTPResponse)
+    /// The request fails without being sent (``Policy/onlyCache`` with nothing usable).
+    case fail(HTTPError)
+    /// The request goes to the server, with the stored response's validators added when
+    /// `validating` is the response it revalidates.
+    case send(URLRequest, validating: CacheEntry?)
+  }
+
+  /// Request fields that make a request the caller's own conditional or partial one,
+  /// which the cache leaves alone.
+  static let callerConditions = [
+    "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range",
+  ]
+
+  /// Whether the cache answers `request`: a `GET` with no conditions of the caller's own.
+  static func answers(_ request: URLRequest) -> Bool {
+    (request.httpMethod ?? "GET") == "GET"
+      && !callerConditions.contains { request.value(forHTTPHeaderField: $0) != nil }
+  }
+
+  /// What to do with `request` (a `GET` the cache answers) under `policy`, when at most
+  /// `maximumBytes` of body are accepted.
+  func plan(
+    for request: URLRequest, key: CacheKey, policy: Policy, maximumBytes: Int?
+  ) -> Plan {
+    let now = clock()
+    let control = CacheControl(request: request)
+    let entry = stored(for: key, maximumBytes: maximumBytes)
+    if policy == .onlyCache || control.has("only-if-cached") {
+      guard let entry, entry.isUsableOffline(at: now) else {
+        return .fail(
+          .transport(
+            URLError(
+              .resourceUnavailable,
+              userInfo: [NSLocalizedDescriptionKey: "the cache holds no usable response"])))
+      }
+      let fresh = entry.isFresh(at: now, request: control)
+      return .answer(
+        entry.response(at: now, requestURL: request.url, status: fresh ? .hit : .stale))
+    }
+    guard policy != .reload, let entry else { return .send(request, validating: nil) }
+    if policy == .useCache, entry.isFresh(at: now, request: control) {
+      let status: Status = entry.lifetime > entry.age(at: now) ? .hit : .stale
+      return .answer(entry.response(at: now, requestURL: request.url, status: status))
+    }
+    let conditions = entry.conditions
+    guard !conditions.isEmpty else { return .send(request, validating: nil) }
+    var conditional = request
+    for field in conditions { conditional.setValue(field.value, forHTTPHeaderField: field.name) }
+    return .send(conditional, validating: entry)
+  }
+
+  /// What the server's answer to a request the cache planned becomes.
+  enum Outcome: Sendable {
+    /// The answer for the caller.
+    case response(HTTPResponse)
+    /// A `304` that does not confirm the stored response (another `ETag`): the stored one
+    /// is dropped, and the request must be sent again without conditions.
+    case sendAgain
+  }
+
+  /// Takes the server's `response` to `request` (as sent, with any validators the plan
+  /// added), which revalidated `validated`: a `304` refreshes the stored response and
+  /// answers with it; any other response is stored when RFC 9111 allows.
+  func received(
+    _ response: HTTPResponse, for request: URLRequest, key: CacheKey, validated: CacheEntry?,
+    requestTime: Date
+  ) -> Outcome {
+    let now = clock()
+    if response.status == 304, let validated {
+      if let etag = response.headers["ETag"], let stored = validated.headers["ETag"],
+        Self.weakTag(etag) != Self.weakTag(stored)
+      {
+        remove(validated)
+        return .sendAgain
+      }
+      let refreshed = validated.refreshed(by: response, requestTime: requestTime, responseTime: now)
+      if refreshed.control.has("no-store") {
+        remove(validated)
+      } else {
+        store(refreshed)
+      }
+      return .response(refreshed.response(at: now, requestURL: request.url, status: .revalidated))
+    }
+    var response = response
+    response.cacheStatus = .miss
+    if let entry = storable(response, for: request, key: key, requestTime: requestTime, now: now) {
+      store(entry)
+    } else if let validated {
+      remove(validated)
+    }
+    return .response(response)
+  }
+
+  /// After `response` to an unsafe request (not `GET`, `HEAD`, `OPTIONS` or `TRACE`): a
+  /// 2xx or 3xx removes what is stored for the request's URL, and for the `Location` and
+  /// `Content-Location` it names on the same origin (RFC 9111 §4.4).
+  func invalidate(after response: HTTPResponse, to request: URLRequest) {
+    let method = (request.httpMethod ?? "GET").uppercased()
+    guard !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method),
+      (200..<400).contains(response.status)
+    else { return }
+    remove(primary: CacheKey.primary(for: request.url))
+    for name in ["Location", "Content-Location"] {
+      guard let value = response.headers[name],
+        let target = URL(string: value, relativeTo: request.url)?.absoluteURL,
+        URLOrigin.same(target, request.url)
+      else { continue }
+      remove(primary: CacheKey.primary(for: target))
+    }
+  }
+
+  // MARK: - Storing
+
+  /// The entry to store for `response`, or `nil` when RFC 9111 §3 does not allow storing it.
+  private func storable(
+    _ response: HTTPResponse, for request: URLRequest, key: CacheKey, requestTime: Date,
+    now: Date
+  ) -> CacheEntry? {
+    let control = CacheControl(response.headers)
+    let requestControl = CacheControl(request: request)
+    let varyNames = CacheKey.varyNames(response.headers)
+    guard (200..<600).contains(response.status), response.status != 206,
+      response.status != 304, !control.has("no-store"), !requestControl.has("no-store"),
+      !varyNames.contains("*")
+    else { return nil }
+    let explicit =
+      control.has("max-age") || control.has("public") || control.has("private")
+      || response.headers.contains("Expires")
+    guard explicit || CacheEntry.heuristicallyCacheable.contains(response.status) else {
+      return nil
+    }
+    let skipped: Set<String> = [
+      "set-cookie", "set-cookie2", "connection", "keep-alive", "proxy-connection", "te",
+      "transfer-encoding", "upgrade", "age",
+    ]
+    let metadata = CacheEntry.Metadata(
+      primaryKey: key.primary, variantKey: key.variant(for: varyNames), status: response.status,
+      headers: response.headers.filter { !skipped.contains($0.name.lowercased()) }
+        .map { [$0.name, $0.value] },
+      url: response.url == request.url ? nil : response.url, requestTime: requestTime,
+      responseTime: now, varyNames: varyNames)
+    return CacheEntry(metadata: metadata, body: response.body)
+  }
+
+  /// The newest stored response that `key` selects (same credentials, same values of the
+  /// headers its `Vary` names) and whose body fits `maximumBytes`: from memory, else from
+  /// disk (and then kept in memory too).
+  private func stored(for key: CacheKey, maximumBytes: Int?) -> CacheEntry? {
+    func selected(_ entries: [CacheEntry]) -> CacheEntry? {
+      entries.filter { entry in
+        entry.metadata.variantKey == key.variant(for: entry.metadata.varyNames)
+          && entry.body.count <= (maximumBytes ?? .max)
+      }.max { $0.metadata.responseTime < $1.metadata.responseTime }
+    }
+    if let entry = selected(memory.entries(for: key.primary)) { return entry }
+    guard let disk, let entry = selected(disk.entries(for: key.primary)) else { return nil }
+    memory.store(entry)
+    return entry
+  }
+
+  private func store(_ entry: CacheEntry) {
+    memory.store(entry)
+    disk?.store(entry)
+  }
+
+  private func remove(_ entry: CacheEntry) {
+    memory.remove(entry.metadata.primaryKey, variant: entry.metadata.variantKey)
+    disk?.remove(primary: entry.metadata.primaryKey, variant: entry.metadata.variantKey)
+  }
+
+  /// An entity tag without its weakness mark, for the weak comparison (RFC 9110 §8.8.3.2).
+  private static func weakTag(_ tag: String) -> String {
+    let trimmed = tag.trimmingCharacters(in: .whitespaces)
+    return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
+  }
+}

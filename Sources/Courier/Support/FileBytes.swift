@@ -1,0 +1,66 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whole-file reads and writes with POSIX calls that go on after a signal (`EINTR`), where
+/// `FileHandle` and `Data(contentsOf:)` may fail or trap when a child process exits.
+enum FileBytes {
+  /// Writes all of `bytes` to `descriptor`; false on an error other than `EINTR`.
+  static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if count > 0 {
+        offset += count
+      } else if count < 0 && errno != EINTR {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// The whole content of the file at `path`, or `nil` when it cannot be read.
+  static func contents(of path: String) -> Data? {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count > 0 {
+        data.append(contentsOf: buffer[0..<count])
+      } else if count == 0 {
+        return data
+      } else if errno != EINTR {
+        return nil
+      }
+    }
+  }
+
+  /// Writes `parts` one after another to a new file beside `path`, then renames it over
+  /// `path` in one step: a reader sees the old file or the whole new one, never a part.
+  /// False, leaving nothing behind, when any step fails.
+  static func writeAtomically(_ parts: [Data], to path: String) -> Bool {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".tmp-\(UUID().uuidString)").path
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    guard descriptor >= 0 else { return false }
+    var written = true
+    for part in parts where written {
+      written = part.withUnsafeBytes { writeAll($0, to: descriptor) }
+    }
+    close(descriptor)
+    guard written, rename(temporary, path) == 0 else {
+      unlink(temporary)
+      return false
+    }
+    return true
+  }
+
+}

@@ -1,0 +1,181 @@
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import Courier
+
+/// The cache's disk store: what survives a restart, and what a damaged file becomes.
+@Suite("HTTPCache on disk", .timeLimit(.minutes(1)))
+struct DiskCacheTests {
+  static let movie = Movie(id: 42, title: "Heat")
+
+  /// A server of `movie` with `max-age=60`, counting the requests it receives.
+  func server(_ seen: Locked<Int>, etag: String? = nil) throws -> LoopbackServer {
+    let resource = LoopbackResource(
+      body: try JSONEncoder().encode(Self.movie), etag: etag, cacheControl: "max-age=60")
+    return try LoopbackServer { request, response in
+      seen.withLock { $0 += 1 }
+      try await resource.serve(request, with: response)
+    }
+  }
+
+  func client(_ server: LoopbackServer, _ cache: HTTPCache) -> HTTPClient {
+    HTTPClient(baseURL: server.baseURL, configuration: .init(cache: cache))
+  }
+
+  /// The entry files under `directory`.
+  func entryFiles(_ directory: URL) -> [URL] {
+    let manager = FileManager.default
+    return ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).flatMap { folder in
+      ((try? manager.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path))
+        ?? []).map { directory.appendingPathComponent(folder).appendingPathComponent($0) }
+    }
+  }
+
+  @Test("a second client, with a cache of its own on the same directory, is answered from disk")
+  func acrossClients() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let seen = Locked(0)
+    let server = try server(seen)
+    defer { server.stop() }
+    let directory = scratch.file("cache")
+    _ = try await client(server, try HTTPCache(directory: directory)).send(
+      Request<Movie>(path: "movie/42"))
+    let restarted = try HTTPCache(directory: directory)
+    #expect(restarted.diskUsage > 0)
+    let answer = try await client(server, restarted).response(for: Request<Movie>(path: "movie/42"))
+    #expect(answer.value == Self.movie)
+    #expect(answer.response.cacheStatus == .hit)
+    #expect(seen.withLock { $0 } == 1)
+  }
+
+  @Test("nothing on disk names the URL or holds a credential the request carried")
+  func noSecretsOnDisk() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let seen = Locked(0)
+    let server = try server(seen)
+    defer { server.stop() }
+    let cache = try HTTPCache(directory: scratch.file("cache"))
+    let request = Request<Movie>(
+      path: "movie/42", query: ["api_key": "query-secret-123"],
+      headers: ["Authorization": "Bearer header-secret-456"])
+    _ = try await client(server, cache).send(request)
+    let files = entryFiles(scratch.file("cache"))
+    #expect(files.count == 1)
+    for file in files {
+      let text = String(decoding: try Data(contentsOf: file), as: UTF8.self) + file.path
+      #expect(!text.contains("query-secret-123"))
+      #expect(!text.contains("header-secret-456"))
+      #expect(!text.contains("movie/42"))
+    }
+  }
+
+  @Test("a corrupted or truncated entry is a miss, replaced by the server's answer")
+  func corruptedEntry() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let seen = Locked(0)
+    let server = try server(seen)
+    defer { server.stop() }
+    let directory = scratch.file("cache")
+    _ = try await client(server, try HTTPCache(directory: directory)).send(
+      Request<Movie>(path: "movie/42"))
+    let file = try #require(entryFiles(directory).first)
+    var bytes = try Data(contentsOf: file)
+    let title = try #require(bytes.range(of: Data("Heat".utf8)))
+    bytes.replaceSubrange(title, with: Data("Hate".utf8))  // same length, other bytes
+    try bytes.write(to: file)
+    let afterCorruption = try await client(server, try HTTPCache(directory: directory))
+      .response(for: Request<Movie>(path: "movie/42"))
+    #expect(afterCorruption.value == Self.movie)
+    #expect(afterCorruption.response.cacheStatus == .miss)
+    try bytes.prefix(bytes.count / 2).write(to: file)
+    let afterTruncation = try await client(server, try HTTPCache(directory: directory))
+      .response(for: Request<Movie>(path: "movie/42"))
+    #expect(afterTruncation.value == Self.movie)
+    #expect(afterTruncation.response.cacheStatus == .miss)
+    try Data("not a cache entry".utf8).write(to: file)
+    let afterGarbage = try await client(server, try HTTPCache(directory: directory))
+      .response(for: Request<Movie>(path: "movie/42"))
+    #expect(afterGarbage.response.cacheStatus == .miss)
+    #expect(seen.withLock { $0 } == 4)
+    // The server's answer replaced the damaged file: a new cache is answered from it.
+    let healed = try await client(server, try HTTPCache(directory: directory))
+      .response(for: Request<Movie>(path: "movie/42"))
+    #expect(healed.response.cacheStatus == .hit)
+  }
+
+  @Test("a 304 is written back: a restarted cache sees the refreshed headers")
+  func refreshedOnDisk() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let seen = Locked(0)
+    let server = try server(seen, etag: "\"v1\"")
+    defer { server.stop() }
+    let directory = scratch.file("cache")
+    let cache = try HTTPCache(directory: directory)
+    _ = try await client(server, cache).send(Request<Movie>(path: "movie/42"))
+    let revalidated = try await client(server, cache).response(
+      for: Request<Movie>(path: "movie/42", cachePolicy: .revalidate))
+    #expect(revalidated.response.cacheStatus == .revalidated)
+    let restarted = try await client(server, try HTTPCache(directory: directory))
+      .response(for: Request<Movie>(path: "movie/42"))
+    #expect(restarted.response.cacheStatus == .hit)
+    #expect(seen.withLock { $0 } == 2)
+  }
+
+  @Test("the disk store stays within its budget, the least recently used going first")
+  func diskBudget() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let body = Data(repeating: 65, count: 10_000)
+    let server = try LoopbackServer { request, response in
+      try await LoopbackResource(body: body, cacheControl: "max-age=60").serve(
+        request, with: response)
+    }
+    defer { server.stop() }
+    let cache = try HTTPCache(
+      memoryCapacity: 0, directory: scratch.file("cache"), diskCapacity: 50_000)
+    let client = client(server, cache)
+    for index in 0..<20 {
+      _ = try await client.send(Request<Data>(path: "item/\(index)"))
+      #expect(cache.diskUsage <= 50_000)
+    }
+    #expect(
+      try await client.response(for: Request<Data>(path: "item/19")).response.cacheStatus == .hit)
+    #expect(
+      try await client.response(for: Request<Data>(path: "item/0")).response.cacheStatus == .miss)
+  }
+
+  @Test("a directory that cannot be created is a clear error; a good one works")
+  func badDirectory() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let file = scratch.file("a-file")
+    try Data("x".utf8).write(to: file)
+    let error = #expect(throws: HTTPError.self) {
+      try HTTPCache(directory: file.appendingPathComponent("cache"))
+    }
+    #expect(error?.invalidRequestReason?.contains("cannot be created") == true)
+    #expect(error?.invalidRequestReason?.contains(file.path) == true)
+    let web = #expect(throws: HTTPError.self) {
+      try HTTPCache(directory: URL(string: "https://example.com/cache")!)
+    }
+    #expect(web?.invalidRequestReason?.contains("not a file URL") == true)
+    #expect(
+      try HTTPCache(directory: scratch.file("good")).directory?.path == scratch.file("good").path)
+  }
+
+  #if os(Linux)
+    @Test("a directory that cannot be written is a clear error (Linux: /proc refuses files)")
+    func unwritableDirectory() {
+      let error = #expect(throws: HTTPError.self) {
+        try HTTPCache(directory: URL(fileURLWithPath: "/proc"))
+      }
+      #expect(error?.invalidRequestReason?.contains("cannot be written") == true)
+    }
+  #endif
+}
