@@ -39,10 +39,7 @@ extension HTTPCache {
     if policy == .onlyCache || control.has("only-if-cached") {
       guard let entry, entry.isUsableOffline(at: now) else {
         return .fail(
-          .transport(
-            URLError(
-              .resourceUnavailable,
-              userInfo: [NSLocalizedDescriptionKey: "the cache holds no usable response"])))
+          .transport(.resourceUnavailable, reason: "the cache holds no usable response"))
       }
       let fresh = entry.isFresh(at: now, request: control)
       return .answer(

@@ -24,6 +24,8 @@ struct Exchange: Sendable {
   var maximumBytes: Int?
   var bufferSize = 1 << 20
   var progress: (@Sendable (TransportProgress) -> Void)?
+  /// Where a transport hands a failed download's partial file (``DownloadFile/adopt(_:partial:)``).
+  var partialDownload: (@Sendable (HTTPResponse, URL) -> Void)?
   /// Where the transport's timings go (the observer's ``HTTPEvent/measured(_:_:)``).
   var timings: (@Sendable (HTTPTimings) -> Void)?
   var acceptable: StatusCodes
@@ -43,7 +45,8 @@ struct Exchange: Sendable {
     return TransportOptions(
       deadline: timeout.map { .now + $0 }, idleTimeout: idleTimeout, maximumBytes: maximumBytes,
       redirects: redirects, credentialNames: credentialNames, progress: progress,
-      collectsBody: collects, prefersFile: prefersFile, bufferSize: bufferSize, timings: timings)
+      collectsBody: collects, prefersFile: prefersFile, bufferSize: bufferSize, timings: timings,
+      partialDownload: partialDownload)
   }
 
   /// Takes the body of `response` where it goes, and returns the response: with its body
@@ -57,7 +60,7 @@ struct Exchange: Sendable {
     } else if !acceptable.contains(head.status) {
       head.body = try await Self.start(of: body)
     } else if case .download(let file) = use {
-      try await file.write(body)
+      try await file.write(body, head: head)
     } else if case .stream(let handoff) = use {
       try handoff.deliver(head: head, body: body)
       try await body.ended().get()

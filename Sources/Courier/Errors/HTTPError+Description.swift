@@ -16,8 +16,9 @@ extension HTTPError: CustomStringConvertible {
     case .transport(let error):
       let url = (error.userInfo[NSURLErrorFailingURLErrorKey] as? URL)
       let target = url.map { " for \(Redaction.url($0))" } ?? ""
-      return
-        "Transport error\(target): \(Self.name(of: error.code)) (URLError \(error.code.rawValue))."
+      let reason = (error.userInfo[Self.reasonKey] as? String).map { ": \($0)" } ?? ""
+      return "Transport error\(target): \(Self.name(of: error.code)) "
+        + "(URLError \(error.code.rawValue))\(reason)."
     case .timedOut:
       return "The request timed out."
     case .cancelled:
@@ -84,4 +85,16 @@ extension HTTPError: CustomStringConvertible {
 extension HTTPError: LocalizedError {
   /// The same text as ``description``, so `localizedDescription` reads well too.
   public var errorDescription: String? { description }
+}
+
+extension HTTPError {
+  /// The `URLError` user-info key under which Courier writes the reason of a transport
+  /// error it found itself (a range answer that does not fit, a short download), shown in
+  /// the error's description.
+  static let reasonKey = "CourierReason"
+
+  /// A ``transport(_:)`` error of `code` that Courier found itself, for `reason`.
+  static func transport(_ code: URLError.Code, reason: String) -> HTTPError {
+    .transport(URLError(code, userInfo: [NSLocalizedDescriptionKey: reason, reasonKey: reason]))
+  }
 }

@@ -7,33 +7,50 @@ import Foundation
 #endif
 
 /// Where a download's body goes: a hidden temporary file next to the destination, renamed
-/// over the destination in one step when the body is complete, and deleted on every other
-/// path (error, status, cancellation).
+/// over the destination in one step when the body is complete (and its size is what the
+/// server announced), kept as the partial file of a resumable download when asked, and
+/// deleted on every other path (error, status, cancellation).
 ///
-/// The body arrives either as a file the transport wrote (``ResponseBody/init(file:)``,
-/// as ``URLSessionTransport``'s download tasks do), moved here, or as chunks, written here
-/// as they come. Only the download's own task writes, commits or discards; progress reports
-/// come from the transport's threads and are throttled under a lock.
+/// The body of each attempt arrives either as a file the transport wrote (moved or
+/// appended here), as chunks (written here as they come), or — for an attempt that failed
+/// part-way — as the transport's partial file (``adopt(_:partial:)``). What an attempt adds
+/// is decided from its head (``begin(_:)``): the whole body replaces what was here; a
+/// `206` that continues exactly where the kept bytes end is appended to them. Only the
+/// download's own task writes, commits or discards; progress reports come from the
+/// transport's threads and are throttled under a lock.
 final class DownloadFile: Sendable {
-  private struct Progress {
-    var completedBytes: Int64 = 0
-    var expectedBytes: Int64?
+  struct State {
+    /// Bytes of the current attempt, and its expected length.
+    var attemptBytes: Int64 = 0
+    var attemptExpected: Int64?
     var reportedBytes: Int64 = -1
     var closed = false
+    /// Bytes in the file from earlier attempts, which the current attempt continues.
+    var kept: Int64 = 0
+    /// The representation's validator (a strong `ETag`, else `Last-Modified`), whether its
+    /// body was content-encoded (then ranges do not apply), and its whole length.
+    var validator: String?
+    var encoded = false
+    var total: Int64?
+    var restarts = 0
+    /// Whether an answer did not fit the kept bytes: the download must not go on.
+    var refused = false
 
     /// The progress to report now, if enough has changed since the last report: every
     /// 0.5 % or 256 KiB, whichever is more, and the end. (Each report wakes the loop, and
     /// URLSession's callbacks keep their chunk alive until they have run, so they must
     /// stay cheap.)
     mutating func due() -> TransferProgress? {
-      let step = max(256 * 1024, (expectedBytes ?? 0) / 200)
-      guard
-        completedBytes - reportedBytes >= step || completedBytes == expectedBytes
-          || reportedBytes < 0
+      let completed = kept + attemptBytes
+      let expected = total ?? attemptExpected.map { kept + $0 }
+      let step = max(256 * 1024, (expected ?? 0) / 200)
+      guard completed - reportedBytes >= step || completed == expected || reportedBytes < 0
       else { return nil }
-      guard completedBytes != reportedBytes else { return nil }
-      reportedBytes = completedBytes
-      return TransferProgress(completedBytes: completedBytes, expectedBytes: expectedBytes)
+      guard completed != reportedBytes else { return nil }
+      reportedBytes = completed
+      return TransferProgress(
+        completedBytes: completed, expectedBytes: expected, resumedBytes: kept,
+        restarts: restarts)
     }
   }
 
@@ -42,15 +59,18 @@ final class DownloadFile: Sendable {
   /// The file being written.
   let temporaryURL: URL
   private let progress: @Sendable (TransferProgress) -> Void
-  private let state = Locked(Progress())
+  let state = Locked(State())
 
-  /// A download to `destination`, reporting progress to `progress`.
+  /// A download to `destination`, reporting progress to `progress`; continuing from
+  /// `resumeData` when given.
   ///
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` when `destination` is not a file URL
-  ///   in an existing directory, or is a directory itself; nothing is sent then.
-  init(destination: URL, progress: @escaping @Sendable (TransferProgress) -> Void)
-    throws(HTTPError)
-  {
+  ///   in an existing directory, or is a directory itself, or when the partial file of
+  ///   `resumeData` is missing or does not hold the bytes it says; nothing is sent then.
+  init(
+    destination: URL, resumingFrom resumeData: DownloadResumeData? = nil,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) throws(HTTPError) {
     guard destination.isFileURL else {
       throw .invalidRequest(reason: "the download destination \(destination) is not a file URL")
     }
@@ -72,63 +92,114 @@ final class DownloadFile: Sendable {
     temporaryURL = directory.appendingPathComponent(
       ".\(destination.lastPathComponent).\(UUID().uuidString).download")
     self.progress = progress
+    if let resumeData { try resume(from: resumeData) }
   }
 
   /// The transport's report of bytes moved: received bytes are the download's progress.
-  /// (A new attempt, after a retry or redirect, counts from zero again.)
+  /// (A new attempt counts from where the kept bytes end.)
   func report(_ report: TransportProgress) {
     guard case .received(let bytes, let expected) = report else { return }
     let now = state.withLock { state -> TransferProgress? in
       guard !state.closed else { return nil }
-      if bytes < state.completedBytes { state.reportedBytes = -1 }
-      state.completedBytes = bytes
-      state.expectedBytes = expected
+      if bytes < state.attemptBytes { state.reportedBytes = -1 }
+      state.attemptBytes = bytes
+      state.attemptExpected = expected
       return state.due()
     }
     if let now { progress(now) }
   }
 
-  /// Writes `body` to the temporary file, replacing what an earlier attempt wrote: moves
-  /// it there when the transport wrote it to disk, otherwise writes its chunks.
-  func write(_ body: ResponseBody) async throws(HTTPError) {
+  /// Writes the body of an attempt whose head is `head` to the temporary file: appended to
+  /// the kept bytes when it is the rest of them, replacing them otherwise. A file the
+  /// transport wrote is moved (or appended); chunks are written as they come, and those
+  /// written stay if the body fails part-way (a resumed attempt continues after them).
+  func write(_ body: ResponseBody, head: HTTPResponse) async throws(HTTPError) {
+    let appends: Bool
+    do throws(HTTPError) {
+      appends = try begin(head)
+    } catch {
+      body.cancel()
+      throw error
+    }
     if let file = try body.takeFile() {
-      do {
-        try? FileManager.default.removeItem(at: temporaryURL)
-        try FileManager.default.moveItem(at: file, to: temporaryURL)
-      } catch {
-        try? FileManager.default.removeItem(at: file)
-        throw .transport(URLError(.cannotMoveFile))
-      }
+      try place(file, appending: appends)
       return
     }
-    guard FileManager.default.createFile(atPath: temporaryURL.path, contents: nil),
-      let handle = FileHandle(forWritingAtPath: temporaryURL.path)
-    else { throw .transport(URLError(.cannotCreateFile)) }
-    defer { try? handle.close() }
+    let flags = O_WRONLY | O_CREAT | (appends ? O_APPEND : O_TRUNC)
+    let descriptor = open(temporaryURL.path, flags, 0o600)
+    guard descriptor >= 0 else {
+      body.cancel()
+      throw .transport(URLError(.cannotCreateFile))
+    }
+    defer { close(descriptor) }
     for try await chunk in body {
-      do {
-        try handle.write(contentsOf: chunk)
-      } catch {
+      guard chunk.withUnsafeBytes({ FileBytes.writeAll($0, to: descriptor) }) else {
         body.cancel()
         throw .transport(URLError(.cannotWriteToFile))
       }
     }
   }
 
+  /// Takes the partial file of an attempt that failed part-way, from the transport
+  /// (``TransportOptions/partialDownload``): its bytes join the kept ones as ``write`` would
+  /// have put them. After the download has ended, or when it does not fit, it is deleted.
+  func adopt(_ head: HTTPResponse, partial file: URL) {
+    guard !state.withLock({ $0.closed }), let appends = try? begin(head),
+      (try? place(file, appending: appends)) != nil
+    else {
+      try? FileManager.default.removeItem(at: file)
+      return
+    }
+  }
+
+  /// Puts `file` in place of the temporary file, or appends its bytes to it.
+  private func place(_ file: URL, appending: Bool) throws(HTTPError) {
+    defer { try? FileManager.default.removeItem(at: file) }
+    if appending {
+      guard let bytes = FileBytes.contents(of: file.path),
+        Self.append(bytes, to: temporaryURL.path)
+      else { throw .transport(URLError(.cannotWriteToFile)) }
+      return
+    }
+    try? FileManager.default.removeItem(at: temporaryURL)
+    guard (try? FileManager.default.moveItem(at: file, to: temporaryURL)) != nil else {
+      throw .transport(URLError(.cannotMoveFile))
+    }
+  }
+
+  private static func append(_ bytes: Data, to path: String) -> Bool {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    return bytes.withUnsafeBytes { FileBytes.writeAll($0, to: descriptor) }
+  }
+
   /// Puts the complete file in place, replacing whatever was at the destination, and
   /// reports its final size.
+  ///
+  /// - Throws: ``HTTPError/transport(_:)`` (`badServerResponse`) when its size is not the
+  ///   length the server announced (`Content-Length`, or the total of a `Content-Range`):
+  ///   never a silently wrong file.
   func commit() throws(HTTPError) {
     if !FileManager.default.fileExists(atPath: temporaryURL.path) {
       // An empty body that never made a file.
       _ = FileManager.default.createFile(atPath: temporaryURL.path, contents: nil)
     }
-    let size =
-      (try? FileManager.default.attributesOfItem(atPath: temporaryURL.path)[.size] as? NSNumber)?
-      .int64Value ?? 0
-    let last = state.withLock { state -> TransferProgress? in
+    let size = Self.size(of: temporaryURL)
+    let (last, total) = state.withLock { state -> (TransferProgress?, Int64?) in
       state.closed = true
-      guard state.reportedBytes != size else { return nil }
-      return TransferProgress(completedBytes: size, expectedBytes: state.expectedBytes ?? size)
+      guard state.reportedBytes != size else { return (nil, state.total) }
+      let progress = TransferProgress(
+        completedBytes: size, expectedBytes: state.total ?? size, resumedBytes: state.kept,
+        restarts: state.restarts)
+      return (progress, state.total)
+    }
+    if let total, total != size {
+      state.withLock { $0.refused = true }
+      discard()
+      throw .transport(
+        .badServerResponse,
+        reason: "the downloaded file has \(size) bytes where the server announced \(total)")
     }
     if let last { progress(last) }
     guard rename(temporaryURL.path, destination.path) == 0 else {
@@ -141,5 +212,10 @@ final class DownloadFile: Sendable {
   func discard() {
     state.withLock { $0.closed = true }
     try? FileManager.default.removeItem(at: temporaryURL)
+  }
+
+  static func size(of url: URL) -> Int64 {
+    (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?
+      .int64Value ?? 0
   }
 }

@@ -25,12 +25,29 @@ public struct TransferOptions: Sendable {
   /// the most bytes held in memory for a reader that has fallen behind; 1 MiB by default.
   /// Past it, bytes wait in a temporary file until read (see ``ByteStream``).
   public var bufferSize: Int
+  /// For downloads: how many times a download whose connection dropped part-way continues
+  /// where it stopped, with `Range` and `If-Range`, when the response carried a validator
+  /// (a strong `ETag` or `Last-Modified`); 3 by default, 0 for never. A cancelled download
+  /// is never continued. Each continuation is a request of its own to the middleware and
+  /// the observer.
+  public var resumeAttempts: Int
+  /// For downloads: receives the ``DownloadResumeData`` of a download that failed or was
+  /// cancelled after part of its body reached the disk, and keeps its partial file for
+  /// ``HTTPClient/download(_:to:resumingFrom:options:)``; `nil` (the default) keeps
+  /// nothing. Called before the download throws, and only when there is something to
+  /// resume (bytes and a validator). (A transport that writes downloads to a file of its
+  /// own may hand a cancelled download's bytes over too late for it: URLSession on Linux
+  /// and CurlTransport do; such a download gives none.)
+  public var resumeData: (@Sendable (DownloadResumeData) -> Void)?
 
   /// Options with the given limits.
   public init(
     timeout: Duration? = nil, idleTimeout: Duration? = nil, maximumBytes: Int? = nil,
-    bufferSize: Int = 1 << 20
+    bufferSize: Int = 1 << 20, resumeAttempts: Int = 3,
+    resumeData: (@Sendable (DownloadResumeData) -> Void)? = nil
   ) {
+    self.resumeAttempts = resumeAttempts
+    self.resumeData = resumeData
     self.timeout = timeout
     self.idleTimeout = idleTimeout
     self.maximumBytes = maximumBytes

@@ -6,11 +6,21 @@ public struct TransferProgress: Sendable, Hashable {
   public var completedBytes: Int64
   /// The total to expect, when known (`Content-Length`, or the upload's size).
   public var expectedBytes: Int64?
+  /// For a resumed download: how many of ``completedBytes`` came before the current
+  /// attempt (from a dropped connection, or from ``DownloadResumeData``); 0 otherwise.
+  public var resumedBytes: Int64
+  /// For a download: how many times it started again from zero because the server sent
+  /// the whole body instead of the rest (the resource changed, or it serves no ranges).
+  public var restarts: Int
 
   /// Progress of `completedBytes` out of `expectedBytes`.
-  public init(completedBytes: Int64, expectedBytes: Int64?) {
+  public init(
+    completedBytes: Int64, expectedBytes: Int64?, resumedBytes: Int64 = 0, restarts: Int = 0
+  ) {
     self.completedBytes = completedBytes
     self.expectedBytes = expectedBytes
+    self.resumedBytes = resumedBytes
+    self.restarts = restarts
   }
 
   /// The part done, from 0 to 1, when the total is known.

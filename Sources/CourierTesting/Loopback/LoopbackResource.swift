@@ -50,8 +50,11 @@ public struct LoopbackResource: Sendable {
   ///   - response: Where the answer goes.
   ///   - closingAfter: When given, the connection is closed once that many body bytes have
   ///     been sent (the head promises them all): a connection that drops.
+  ///   - beforeClosing: Awaited before that close, e.g. until the client has seen the
+  ///     bytes.
   public func serve(
-    _ request: LoopbackRequest, with response: LoopbackResponse, closingAfter: Int? = nil
+    _ request: LoopbackRequest, with response: LoopbackResponse, closingAfter: Int? = nil,
+    beforeClosing: (@Sendable () async -> Void)? = nil
   ) async throws {
     var head = headers
     head["Date"] = Self.format(Date())
@@ -82,6 +85,7 @@ public struct LoopbackResource: Sendable {
     }
     try await response.writeHead(status: status, headers: head, contentLength: bytes.count)
     try await response.write(bytes.prefix(closingAfter))
+    await beforeClosing?()
     response.closeConnection()
   }
 

@@ -39,14 +39,24 @@ public struct TransportOptions: Sendable {
   /// transport that measures nothing never calls it.
   public var timings: (@Sendable (HTTPTimings) -> Void)?
 
+  /// For a download (``prefersFile``) that fails after its response head arrived and part
+  /// of its body reached the disk: the transport hands over the head and its file of those
+  /// bytes, which becomes the receiver's, instead of deleting it — what a resumed download
+  /// continues from. Called before the failure is reported when the transport itself ends
+  /// the transfer (a dropped connection); possibly after it for a cancellation. `nil` (the
+  /// default): the file is deleted.
+  public var partialDownload: (@Sendable (HTTPResponse, URL) -> Void)?
+
   /// Options; by default no limits at all.
   public init(
     deadline: ContinuousClock.Instant? = nil, idleTimeout: Duration? = nil,
     maximumBytes: Int? = nil, redirects: RedirectPolicy? = nil,
     credentialNames: Set<String> = [], progress: (@Sendable (TransportProgress) -> Void)? = nil,
     collectsBody: Bool = false, prefersFile: Bool = false, bufferSize: Int = 1 << 20,
-    timings: (@Sendable (HTTPTimings) -> Void)? = nil
+    timings: (@Sendable (HTTPTimings) -> Void)? = nil,
+    partialDownload: (@Sendable (HTTPResponse, URL) -> Void)? = nil
   ) {
+    self.partialDownload = partialDownload
     self.timings = timings
     self.deadline = deadline
     self.idleTimeout = idleTimeout

@@ -160,7 +160,12 @@
       case .file(let file, let handle):
         try? handle.close()
         if let outcome {
-          try? FileManager.default.removeItem(at: file)
+          // Part of a body goes to whoever wants it (to resume from), or is deleted.
+          if let partialDownload = options.partialDownload, let head, received > 0 {
+            partialDownload(head, file)
+          } else {
+            try? FileManager.default.removeItem(at: file)
+          }
           answer(.failure(outcome))
         } else if let head {
           options.progress?(.received(received, of: received))

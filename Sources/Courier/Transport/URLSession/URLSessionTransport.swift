@@ -258,7 +258,12 @@ public final class URLSessionTransport: HTTPTransport {
           return task
         }
         func makeTask() -> URLSessionTask {
-          if options.prefersFile && file == nil {
+          // A download that may be resumed streams where download tasks are driven by the
+          // session delegate (Apple platforms): URLSession keeps a failed one's bytes in an
+          // opaque form of its own there, so Courier writes the file itself. On Linux the
+          // completion-handler task hands its partial file over (`handOver`).
+          let resumable = options.partialDownload != nil && downloads == .sessionDelegate
+          if options.prefersFile && file == nil && !resumable {
             return DownloadTask.make(
               session: session, request: head, call: call, delegate: delegate,
               driver: downloads, ownsSession: ownsSession)

@@ -1,0 +1,178 @@
+import Foundation
+
+/// Resuming: what an attempt's head means for the bytes already kept, and where the next
+/// attempt starts (RFC 9110 §14: `Range`, `If-Range`, `206`, `Content-Range`, `416`).
+extension DownloadFile {
+  /// Decides, from an attempt's head, whether its body continues the kept bytes (true:
+  /// append) or replaces them (false), and records the representation's validator and
+  /// length. A `200` after kept bytes means the server sent everything again (the resource
+  /// changed, or it serves no ranges): the download restarts from zero, and progress counts
+  /// the restart.
+  ///
+  /// - Throws: ``HTTPError/transport(_:)`` (`badServerResponse`) for a `206` that does not
+  ///   fit: its `Content-Range` does not start where the kept bytes end, its total differs,
+  ///   or its `ETag` is not the validator the kept bytes came with. Nothing is spliced.
+  func begin(_ head: HTTPResponse) throws(HTTPError) -> Bool {
+    try state.withLock { state -> Result<Bool, HTTPError> in
+      state.attemptBytes = 0
+      state.attemptExpected = nil
+      state.reportedBytes = -1
+      if state.kept > 0 {
+        if head.status == 206 {
+          let range = ContentRange(head.headers["Content-Range"])
+          let etag = head.headers["ETag"]
+          guard let range, range.first == state.kept,
+            state.total == nil || range.total == nil || range.total == state.total,
+            etag == nil || state.validator?.hasPrefix("\"") != true || etag == state.validator
+          else {
+            state.refused = true
+            return .failure(
+              Self.misfit(
+                "the server's range answer (Content-Range: \(head.headers["Content-Range"] ?? "none"), "
+                  + "ETag: \(etag ?? "none")) does not continue the \(state.kept) bytes kept"))
+          }
+          state.total = range.total ?? state.total
+          return .success(true)
+        }
+        state.kept = 0
+        state.restarts += 1
+      }
+      let etag = head.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
+      state.validator = etag ?? head.headers["Last-Modified"]
+      let encoding = head.headers["Content-Encoding"]?.lowercased()
+      state.encoded = encoding != nil && encoding != "identity"
+      state.total = state.encoded ? nil : head.headers["Content-Length"].flatMap { Int64($0) }
+      return .success(false)
+    }.get()
+  }
+
+  /// Takes over `data`'s partial file, to continue after its bytes.
+  func resume(from data: DownloadResumeData) throws(HTTPError) {
+    let size = Self.size(of: data.partialFile)
+    guard FileManager.default.fileExists(atPath: data.partialFile.path), size == data.bytes,
+      data.bytes > 0, !data.validator.isEmpty
+    else {
+      throw .invalidRequest(
+        reason:
+          "the resume data's partial file (\(data.partialFile.path)) is missing or does not "
+          + "hold the \(data.bytes) bytes it names")
+    }
+    do {
+      try FileManager.default.moveItem(at: data.partialFile, to: temporaryURL)
+    } catch {
+      throw .invalidRequest(
+        reason: "the resume data's partial file (\(data.partialFile.path)) cannot be moved")
+    }
+    state.withLock { state in
+      state.kept = data.bytes
+      state.validator = data.validator
+      state.total = data.totalBytes
+    }
+  }
+
+  /// The conditions for the next attempt to continue where the file ends — `Range:
+  /// bytes=N-` and `If-Range` with the validator — or `nil` when it cannot: no bytes, no
+  /// validator, or a content-encoded body. Until the next head, the file's bytes count as
+  /// kept.
+  func resumeConditions() -> HTTPHeaders? {
+    let size = Self.size(of: temporaryURL)
+    return state.withLock { state in
+      guard !state.closed, size > 0, let validator = state.validator, !state.encoded else {
+        state.kept = 0
+        return nil
+      }
+      state.kept = size
+      return ["Range": "bytes=\(size)-", "If-Range": validator]
+    }
+  }
+
+  /// Whether the file holds bytes that a range request could continue: some, with a
+  /// validator, not content-encoded.
+  var canResume: Bool {
+    let size = Self.size(of: temporaryURL)
+    return state.withLock { size > 0 && $0.validator != nil && !$0.encoded && !$0.closed }
+  }
+
+  /// Whether a `416 Range Not Satisfiable` says the kept bytes are already the whole body
+  /// (`Content-Range: bytes */N` with N the bytes kept).
+  func isComplete(after notSatisfiable: HTTPResponse) -> Bool {
+    guard let range = ContentRange(notSatisfiable.headers["Content-Range"]),
+      range.first == nil, let total = range.total
+    else { return false }
+    return state.withLock { state in
+      guard state.kept > 0, state.kept == total else { return false }
+      state.total = total
+      return true
+    }
+  }
+
+  /// Drops the kept bytes: the next attempt asks for the whole body.
+  func restart() {
+    state.withLock { state in
+      state.kept = 0
+      state.restarts += 1
+    }
+    try? FileManager.default.removeItem(at: temporaryURL)
+  }
+
+  /// Ends the download keeping its file as resume data, when there is something to resume
+  /// (bytes and a validator); otherwise deletes it and returns `nil`.
+  func keptForResuming(url: String) -> DownloadResumeData? {
+    let size = Self.size(of: temporaryURL)
+    let data = state.withLock { state -> DownloadResumeData? in
+      state.closed = true
+      guard size > 0, let validator = state.validator, !state.encoded else { return nil }
+      return DownloadResumeData(
+        partialFile: temporaryURL, url: url, validator: validator, bytes: size,
+        totalBytes: state.total)
+    }
+    if data == nil { try? FileManager.default.removeItem(at: temporaryURL) }
+    return data
+  }
+
+  /// Whether a download that failed with `error` may continue with a range request: a
+  /// connection that dropped or went quiet, not a cancellation, a local file error, a
+  /// refused request or an answer that did not fit.
+  func isResumable(_ error: HTTPError) -> Bool {
+    guard !state.withLock({ $0.refused }) else { return false }
+    switch error {
+    case .transport(let urlError):
+      let local: Set<URLError.Code> = [
+        .cancelled, .cannotCreateFile, .cannotOpenFile, .cannotWriteToFile, .cannotMoveFile,
+        .cannotRemoveFile, .badURL, .unsupportedURL, .fileDoesNotExist, .noPermissionsToReadFile,
+        .resourceUnavailable,
+      ]
+      return !local.contains(urlError.code)
+    case .timedOut:
+      return true
+    default:
+      return false
+    }
+  }
+
+  static func misfit(_ reason: String) -> HTTPError {
+    .transport(.badServerResponse, reason: reason)
+  }
+}
+
+/// A `Content-Range` value: `bytes first-last/total`, or `bytes */total` (RFC 9110 §14.4).
+struct ContentRange: Equatable {
+  var first: Int64?
+  var last: Int64?
+  var total: Int64?
+
+  init?(_ value: String?) {
+    guard let value, value.hasPrefix("bytes ") else { return nil }
+    let parts = value.dropFirst(6).split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2 else { return nil }
+    total = parts[1] == "*" ? nil : Int64(parts[1])
+    guard parts[1] == "*" || total != nil else { return nil }
+    if parts[0] == "*" { return }
+    let bounds = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+    guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]),
+      first <= last, total.map({ last < $0 }) ?? true
+    else { return nil }
+    self.first = first
+    self.last = last
+  }
+}
