@@ -61,12 +61,14 @@ enum Environment: Sendable {
   }
 
   /// A client for this environment: its base URL and headers, TMDB's snake_case keys, and a
-  /// 10-second deadline per request, sending through `transport`.
-  func makeClient(transport: any HTTPTransport) -> HTTPClient {
+  /// 10-second deadline per request, sending through `transport`, keeping responses in
+  /// `cache` when given.
+  func makeClient(transport: any HTTPTransport, cache: HTTPCache? = nil) -> HTTPClient {
     let configuration = HTTPClient.Configuration(
       headers: headers,
       timeout: .seconds(10),
-      decoder: TMDBCoding.decoder())
+      decoder: TMDBCoding.decoder(),
+      cache: cache)
     return HTTPClient(baseURL: baseURL, configuration: configuration, transport: transport)
   }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// | request | answer |
 /// | --- | --- |
 /// | `GET /3/movie/popular?page=N` | a ``MoviePage``; 400 with TMDB code 22 for a page outside 1…500 |
-/// | `GET /3/movie/{id}` | a ``Movie`` with details, 25 ms late (simulated latency) |
+/// | `GET /3/movie/{id}` | a ``Movie`` with details, 25 ms late (simulated latency), cacheable for a minute (`ETag`, `If-None-Match` answered with 304) |
 /// | `GET /3/movie/{id}/recommendations` | a ``MoviePage`` |
 /// | `GET /3/movie/{id}/videos` | a ``VideoList``; slow for ``FixtureData/slowVideosID`` |
 /// | anything else, or an unknown id | 404 with TMDB's error payload, code 34 |
@@ -95,7 +95,15 @@ private struct FixtureRoutes: Sendable {
       try await send(data.popular(page: page), to: response)
     case .details(let id):
       try await Task.sleep(for: Self.detailsLatency)
-      try await send(data.movie(id: id), to: response)
+      guard let movie = data.movie(id: id) else {
+        return try await send(TMDBError.notFound, status: 404, to: response)
+      }
+      // Details may be cached for a minute, and revalidated by their ETag after that.
+      let body = try TMDBCoding.encoder().encode(movie)
+      let resource = LoopbackResource(
+        body: body, etag: "\"movie-\(id)-v1\"", cacheControl: "max-age=60",
+        headers: ["Content-Type": "application/json;charset=utf-8"])
+      try await resource.serve(request, with: response)
     case .recommendations(let id):
       try await send(data.recommendations(for: id), to: response)
     case .videos(let id):

@@ -67,7 +67,16 @@ extension MovieApi {
     typealias Response = Movie
     /// The movie's id.
     var id: Int
+    /// How the request uses a client's cache (the walkthrough's caching step varies it).
+    var cachePolicy: HTTPCache.Policy = .useCache
     var path: String { "movie/\(id)" }
+
+    /// These details asked for under `policy`.
+    func cached(_ policy: HTTPCache.Policy) -> Details {
+      var details = self
+      details.cachePolicy = policy
+      return details
+    }
   }
 
   /// A poster image, by its path (`/abc.jpg`) on the image server's base URL.

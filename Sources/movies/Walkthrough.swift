@@ -1,11 +1,12 @@
 import Courier
 import Foundation
 
-/// The seven things the example shows, each a section of output: a page of popular movies,
+/// The eight things the example shows, each a section of output: a page of popular movies,
 /// one movie's details, paging through a list (`Walkthrough+Paging.swift`), fetching many
-/// movies' details in parallel (`Walkthrough+Parallel.swift`), a poster downloaded with a
-/// progress bar (`Walkthrough+Poster.swift`), a cancelled request, and an
-/// API error decoded from its payload.
+/// movies' details in parallel (`Walkthrough+Parallel.swift`), a cache answering again
+/// (`Walkthrough+Caching.swift`), a poster downloaded with a progress bar
+/// (`Walkthrough+Poster.swift`), a cancelled request, and an API error decoded from its
+/// payload.
 struct Walkthrough: Sendable {
   /// The client every step sends through.
   let client: HTTPClient

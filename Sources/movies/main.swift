@@ -63,6 +63,9 @@ do throws(HTTPError) {
     try await walkthrough.fetchDetails(of: page.results, maxConcurrent: 8)
   }
   if let first = page.results.first {
+    print("\n── Caching ──\n")
+    let cached = environment.makeClient(transport: transport, cache: HTTPCache())
+    try await walkthrough.showCaching(of: first.id, using: cached)
     print("\n── Downloading a poster ──\n")
     let images = HTTPClient(baseURL: environment.imageBaseURL, transport: transport)
     try await walkthrough.downloadPoster(of: first, from: images)
