@@ -8,7 +8,7 @@
 #   Benchmarks/run.sh                 # the full run, about 10–15 minutes on 2 cores
 #   QUICK=1 Benchmarks/run.sh         # a smoke run, about a minute once built
 #
-# Environment: ROUNDS (5), REQUESTS (3000), BODY_REQUESTS (100), PAGES (1000), BURSTS (20),
+# Environment: ROUNDS (5), REQUESTS (3000), BODY_REQUESTS (100), PAGES (1000), BURSTS (20), CACHE_FILL (20000),
 # DOWNLOAD_PATH (100mb.bin), BENCHMARK_SECONDS (per micro-benchmark; 2 or 1), MICRO=0 to
 # skip the micro-benchmarks, SUITE=0 to skip the network suite, RESULTS (raw lines, a file).
 set -euo pipefail

@@ -9,7 +9,8 @@ same round, then the median (min-max) of those ratios.
     python3 suite.py SUITE_BINARY BASE_URL WORK_DIR    (run.sh calls it; env: see below)
 
 Environment: ROUNDS (5), REQUESTS (3000 per GET variant and round), BODY_REQUESTS (100),
-PAGES (1000), BURSTS (20), DOWNLOAD_PATH (100mb.bin), RESULTS (a file for the raw lines).
+PAGES (1000), BURSTS (20), CACHE_FILL (20000), DOWNLOAD_PATH (100mb.bin), RESULTS (a file for
+the raw lines).
 """
 import json
 import os
@@ -40,6 +41,11 @@ GROUPS = [
      ["raw", "courier", "courier-prefetch"], "raw", ["--pages", env.get("PAGES", "1000")]),
     ("64 identical concurrent GETs (10 ms server)", "coalescing", ["off", "on"],
      "off", ["--bursts", env.get("BURSTS", "20")]),
+    ("GET + decode 3 KB JSON through HTTPCache, sequential", "cache",
+     ["network", "memory-hit", "disk-hit", "revalidated"], "network",
+     ["--requests", requests, "--dir", work]),
+    ("filling a 16 MiB HTTPCache with distinct 3 KB pages", "cache", ["fill"], "fill",
+     ["--requests", env.get("CACHE_FILL", "20000"), "--dir", work]),
 ]
 
 preload = os.path.join(os.path.dirname(suite), "libMallocInterposerSwift.so")
@@ -118,6 +124,14 @@ def notes(benchmark, runs):
             spread([r["rss_at_100_kib"] - r["baseline_rss_kib"] for r in ok], mebibytes),
             spread([r["rss_at_end_kib"] - r["baseline_rss_kib"] for r in ok], mebibytes),
             spread([r["peak_rss_kib"] - r["baseline_rss_kib"] for r in ok], mebibytes))
+    if benchmark == "cache":
+        note = "answered from the cache: %s" % ("yes" if all(r["from_cache"] for r in ok) else "no")
+        if "cache_memory_kib" in ok[0]:
+            note += "; cache memory %s of %s; peak RSS growth %s" % (
+                spread([r["cache_memory_kib"] for r in ok], mebibytes),
+                mebibytes(ok[0]["cache_budget_kib"]),
+                spread([r["peak_rss_kib"] - r["baseline_rss_kib"] for r in ok], mebibytes))
+        return note
     if benchmark == "coalescing":
         return "requests reaching the server per burst: " + spread(
             [r["server_requests"] / r["units"] for r in ok], lambda v: "%.1f" % v)
