@@ -136,7 +136,7 @@ struct CacheEntry: Sendable {
 
   /// This entry with its headers updated by a `304 Not Modified` (RFC 9111 §4.3.4): each
   /// field the 304 carries replaces the stored ones, except those that describe the stored
-  /// body; the times are the 304's.
+  /// body; the times, `Date` and `Age` are the 304's.
   func refreshed(by notModified: HTTPResponse, requestTime: Date, responseTime: Date)
     -> CacheEntry
   {
@@ -145,6 +145,10 @@ struct CacheEntry: Sendable {
       "keep-alive", "set-cookie",
     ]
     var headers = headers
+    // The stored Age and Date described the old response; the 304's (or its arrival, when it
+    // has no Date) describe the refreshed one.
+    headers.remove("Age")
+    headers.remove("Date")
     var replaced: Set<String> = []
     for field in notModified.headers where !kept.contains(field.name.lowercased()) {
       if replaced.insert(field.name.lowercased()).inserted { headers.remove(field.name) }

@@ -25,6 +25,12 @@ final class DiskCacheStore: Sendable {
   /// The bytes the files take, as far as this process knows (other processes sharing the
   /// directory are counted when it is next trimmed).
   private let size: Locked<Int>
+  /// The salt of the keys (``CacheKey``), kept in the directory's `.salt` file so that
+  /// every client and process sharing the directory uses the same one.
+  let salt: String
+  /// The order in which this process used files, for ties of modification time (which
+  /// the file system records coarsely) when trimming.
+  private let uses = Locked<(tick: UInt64, byPath: [String: UInt64])>((0, [:]))
 
   /// Opens (creating if need be) the store in `directory`.
   ///
@@ -49,6 +55,10 @@ final class DiskCacheStore: Sendable {
           "the cache directory \(path) cannot be written (\(String(cString: strerror(errno))))")
     }
     unlink(probe)
+    guard let salt = Self.salt(in: directory) else {
+      throw .invalidRequest(reason: "the cache directory \(path) cannot be written (its salt)")
+    }
+    self.salt = salt
     self.directory = directory
     self.capacity = max(0, capacity)
     size = Locked(0)
@@ -77,6 +87,7 @@ final class DiskCacheStore: Sendable {
         continue
       }
       utime(path, nil)
+      used(path)
       entries.append(entry)
     }
     return entries
@@ -95,6 +106,7 @@ final class DiskCacheStore: Sendable {
     mkdir(folder, 0o700)
     let old = Self.fileSize(path)
     guard FileBytes.writeAtomically([encoded], to: path) else { return }
+    used(path)
     let total = size.withLock { size in
       size += encoded.count - old
       return size
@@ -129,8 +141,36 @@ final class DiskCacheStore: Sendable {
   /// Deletes the file at `path`, counting it off.
   private func remove(_ path: String) {
     let old = Self.fileSize(path)
+    uses.withLock { _ = $0.byPath.removeValue(forKey: path) }
     guard unlink(path) == 0 else { return }
     size.withLock { $0 = max(0, $0 - old) }
+  }
+
+  /// Notes that this process used the file at `path` now.
+  private func used(_ path: String) {
+    uses.withLock { uses in
+      uses.tick += 1
+      uses.byPath[path] = uses.tick
+    }
+  }
+
+  /// The salt in `directory`'s `.salt` file, made (32 random bytes, in hexadecimal) if
+  /// there is none: written beside it and linked into place, so that of two processes
+  /// making one at once, both end up reading the one that won.
+  private static func salt(in directory: URL) -> String? {
+    let path = directory.appendingPathComponent(".salt").path
+    if let existing = FileBytes.contents(of: path), existing.count == 64 {
+      return String(decoding: existing, as: UTF8.self)
+    }
+    var generator = SystemRandomNumberGenerator()
+    let fresh = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }
+      .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
+    let temporary = directory.appendingPathComponent(".salt-\(UUID().uuidString)").path
+    guard FileBytes.writeAtomically([Data(fresh.utf8)], to: temporary) else { return nil }
+    defer { unlink(temporary) }
+    if link(temporary, path) == 0 { return fresh }
+    guard let existing = FileBytes.contents(of: path), existing.count == 64 else { return nil }
+    return String(decoding: existing, as: UTF8.self)
   }
 
   /// Deletes the least recently used files until the directory is within nine tenths of
@@ -138,7 +178,8 @@ final class DiskCacheStore: Sendable {
   private func trim() {
     var files = self.files()
     var total = files.reduce(0) { $0 + $1.size }
-    files.sort { $0.used < $1.used }
+    let order = uses.withLock { $0.byPath }
+    files.sort { ($0.used, order[$0.path] ?? 0) < ($1.used, order[$1.path] ?? 0) }
     var index = 0
     while total > capacity / 10 * 9, index < files.count {
       if unlink(files[index].path) == 0 { total -= files[index].size }

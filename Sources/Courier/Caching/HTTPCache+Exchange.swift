@@ -85,14 +85,14 @@ extension HTTPCache {
       if refreshed.control.has("no-store") {
         remove(validated)
       } else {
-        store(refreshed)
+        store(refreshed, rules: key.rules)
       }
       return .response(refreshed.response(at: now, requestURL: request.url, status: .revalidated))
     }
     var response = response
     response.cacheStatus = .miss
     if let entry = storable(response, for: request, key: key, requestTime: requestTime, now: now) {
-      store(entry)
+      store(entry, rules: key.rules)
     } else if let validated {
       remove(validated)
     }
@@ -107,13 +107,13 @@ extension HTTPCache {
     guard !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method),
       (200..<400).contains(response.status)
     else { return }
-    remove(primary: CacheKey.primary(for: request.url))
+    remove(primary: CacheKey.primary(for: request.url, salt: salt))
     for name in ["Location", "Content-Location"] {
       guard let value = response.headers[name],
         let target = URL(string: value, relativeTo: request.url)?.absoluteURL,
         URLOrigin.same(target, request.url)
       else { continue }
-      remove(primary: CacheKey.primary(for: target))
+      remove(primary: CacheKey.primary(for: target, salt: salt))
     }
   }
 
@@ -139,7 +139,7 @@ extension HTTPCache {
     }
     let skipped: Set<String> = [
       "set-cookie", "set-cookie2", "connection", "keep-alive", "proxy-connection", "te",
-      "transfer-encoding", "upgrade", "age",
+      "transfer-encoding", "upgrade",
     ]
     let metadata = CacheEntry.Metadata(
       primaryKey: key.primary, variantKey: key.variant(for: varyNames), status: response.status,
@@ -166,9 +166,22 @@ extension HTTPCache {
     return entry
   }
 
-  private func store(_ entry: CacheEntry) {
+  /// Stores `entry` in memory and on disk — but only in memory when a URL it would write
+  /// (where a redirect led, a `Location`) carries a credential under `rules`: nothing on disk
+  /// holds one.
+  private func store(_ entry: CacheEntry, rules: Credentials) {
     memory.store(entry)
-    disk?.store(entry)
+    guard let disk else { return }
+    let urls =
+      ([entry.metadata.url?.absoluteString] + [
+        entry.headers["Location"], entry.headers["Content-Location"],
+      ])
+      .compactMap { $0 }.compactMap { URL(string: $0) }
+    guard !urls.contains(where: { rules.describe($0) != $0.absoluteString }) else {
+      disk.remove(primary: entry.metadata.primaryKey, variant: entry.metadata.variantKey)
+      return
+    }
+    disk.store(entry)
   }
 
   private func remove(_ entry: CacheEntry) {

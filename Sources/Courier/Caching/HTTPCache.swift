@@ -81,6 +81,9 @@ public final class HTTPCache: Sendable {
 
   let memory: MemoryCacheStore
   let disk: DiskCacheStore?
+  /// What every key digest starts with: the disk store's (kept in its directory, so that
+  /// every client and process using it finds the same keys), or a random one.
+  let salt: String
   /// The time; tests move it.
   let clock: @Sendable () -> Date
 
@@ -89,6 +92,7 @@ public final class HTTPCache: Sendable {
   public init(memoryCapacity: Int = 10 * 1024 * 1024) {
     memory = MemoryCacheStore(capacity: memoryCapacity)
     disk = nil
+    salt = UUID().uuidString
     clock = { Date() }
   }
 
@@ -107,7 +111,9 @@ public final class HTTPCache: Sendable {
     memoryCapacity: Int = 4 * 1024 * 1024, directory: URL, diskCapacity: Int = 100 * 1024 * 1024
   ) throws(HTTPError) {
     memory = MemoryCacheStore(capacity: memoryCapacity)
-    disk = try DiskCacheStore(directory: directory, capacity: diskCapacity)
+    let disk = try DiskCacheStore(directory: directory, capacity: diskCapacity)
+    self.disk = disk
+    salt = disk.salt
     clock = { Date() }
   }
 
@@ -115,6 +121,7 @@ public final class HTTPCache: Sendable {
   init(memory: MemoryCacheStore, disk: DiskCacheStore?, clock: @escaping @Sendable () -> Date) {
     self.memory = memory
     self.disk = disk
+    salt = disk?.salt ?? UUID().uuidString
     self.clock = clock
   }
 
@@ -137,7 +144,7 @@ public final class HTTPCache: Sendable {
 
   /// Removes every response stored for `url` (all its variants and credentials).
   public func removeResponses(for url: URL) {
-    remove(primary: CacheKey.primary(for: url))
+    remove(primary: CacheKey.primary(for: url, salt: salt))
   }
 
   func remove(primary: String) {

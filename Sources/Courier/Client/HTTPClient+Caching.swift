@@ -20,7 +20,7 @@ extension HTTPClient {
       cache.invalidate(after: response, to: request.head)
       return response
     }
-    let key = CacheKey(request.head, credentials: outgoing.credentials)
+    let key = CacheKey(request.head, credentials: outgoing.credentials, salt: cache.salt)
     let response: HTTPResponse
     switch cache.plan(
       for: request.head, key: key, policy: outgoing.cachePolicy,

@@ -73,6 +73,31 @@ struct DiskCacheTests {
     }
   }
 
+  @Test("a response whose redirect URL carries a credential is kept in memory, not on disk")
+  func redirectedCredentialNotOnDisk() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let body = try JSONEncoder().encode(Self.movie)
+    let server = try LoopbackServer { request, response in
+      if request.path == "/old" {
+        try await response.send(status: 302, headers: ["Location": "/new?api_key=hidden-777"])
+      } else {
+        try await LoopbackResource(body: body, cacheControl: "max-age=60").serve(
+          request, with: response)
+      }
+    }
+    defer { server.stop() }
+    let cache = try HTTPCache(directory: scratch.file("cache"))
+    let client = client(server, cache)
+    _ = try await client.send(Request<Movie>(path: "old"))
+    #expect(
+      try await client.response(for: Request<Movie>(path: "old")).response.cacheStatus == .hit)
+    for file in entryFiles(scratch.file("cache")) {
+      #expect(!String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("hidden-777"))
+    }
+    #expect(entryFiles(scratch.file("cache")).isEmpty)
+  }
+
   @Test("a corrupted or truncated entry is a miss, replaced by the server's answer")
   func corruptedEntry() async throws {
     let scratch = try ScratchDirectory()

@@ -124,3 +124,24 @@ struct CacheFreshnessTests {
     #expect(control.seconds("s-maxage") == nil)
   }
 }
+
+@Suite("HTTP dates")
+struct HTTPDateTests {
+  @Test("the preferred form is read by hand, the obsolete ones by a formatter, all alike")
+  func forms() {
+    let expected = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+    #expect(HTTPDate.imfFixdate("Sun, 06 Nov 1994 08:49:37 GMT") == expected)
+    #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
+    #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == expected)
+    #expect(
+      HTTPDate.imfFixdate("Tue, 29 Feb 2028 23:59:59 GMT")
+        == Date(timeIntervalSince1970: 1_835_481_599))
+    #expect(HTTPDate.imfFixdate("Sun, 06 Nov 1994 08:49:37 UTC") == nil)
+    #expect(HTTPDate.imfFixdate("Sun, 06 Xyz 1994 08:49:37 GMT") == nil)
+    #expect(HTTPDate.parse("soon") == nil)
+    for seconds in stride(from: 0.0, to: 4_000_000_000, by: 86_400 * 37 + 3_723) {
+      let date = Date(timeIntervalSince1970: seconds)
+      #expect(HTTPDate.imfFixdate(HTTPDate.format(date)) == date)
+    }
+  }
+}

@@ -42,7 +42,7 @@ struct CacheStoreTests {
     func key(_ headers: [String: String]) -> CacheKey {
       var request = URLRequest(url: URL(string: "https://api.example.com/me")!)
       for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-      return CacheKey(request, credentials: Credentials(names: ["x-tenant"]))
+      return CacheKey(request, credentials: Credentials(names: ["x-tenant"]), salt: "s1")
     }
     let plain = key([:])
     #expect(key(["Authorization": "a"]).variant(for: []) != plain.variant(for: []))
@@ -53,8 +53,15 @@ struct CacheStoreTests {
     #expect(key(["Accept": "a"]).variant(for: []) == plain.variant(for: []))
     #expect(key(["Accept": "a"]).variant(for: ["accept"]) != plain.variant(for: ["accept"]))
     #expect(key(["Accept": ""]).variant(for: ["accept"]) != plain.variant(for: ["accept"]))
-    #expect(plain.primary == CacheKey.primary(for: URL(string: "https://api.example.com/me")))
+    #expect(
+      plain.primary == CacheKey.primary(for: URL(string: "https://api.example.com/me"), salt: "s1"))
     #expect(!plain.primary.contains("example"))
+    // Another salt, other digests: a credential cannot be found by hashing guesses.
+    var request = URLRequest(url: URL(string: "https://api.example.com/me")!)
+    request.setValue("a", forHTTPHeaderField: "Authorization")
+    let salted = CacheKey(request, credentials: Credentials(), salt: "s2")
+    #expect(salted.primary != plain.primary)
+    #expect(salted.variant(for: []) != key(["Authorization": "a"]).variant(for: []))
   }
 
   @Test("the memory store keeps within its budget, evicting the least recently used")
