@@ -39,10 +39,11 @@ enum CacheCase {
     default: throw SuiteError.unknownVariant("cache", arguments.variant)
     }
     let client = HTTPClient(baseURL: base, configuration: .init(cache: cache))
+    let resource = path
     let distinct = arguments.variant == "fill"
     let fetch: Fetch = { index in
       let query: Query = distinct ? ["n": index] : Query()
-      return try await client.send(Request<MoviePage>(path: path, query: query)).results.count
+      return try await client.send(Request<MoviePage>(path: resource, query: query)).results.count
     }
     _ = try await Load.run(requests: distinct ? 1 : 200, inFlight: 1, first: requests, fetch)
     ProcessMemory.resetPeak()

@@ -63,4 +63,28 @@ enum FileBytes {
     return true
   }
 
+  /// Appends the content of the file at `source` to the file at `destination` (created if
+  /// need be), 64 KiB at a time; false when any step fails.
+  static func append(_ source: String, to destination: String) -> Bool {
+    let input = open(source, O_RDONLY)
+    guard input >= 0 else { return false }
+    defer { close(input) }
+    let output = open(destination, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    guard output >= 0 else { return false }
+    defer { close(output) }
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if count == 0 { return true }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return false
+      }
+      guard
+        buffer.withUnsafeBytes({
+          writeAll(UnsafeRawBufferPointer(rebasing: $0[0..<count]), to: output)
+        })
+      else { return false }
+    }
+  }
 }

@@ -5,44 +5,15 @@ import Foundation
 extension DownloadFile {
   /// Decides, from an attempt's head, whether its body continues the kept bytes (true:
   /// append) or replaces them (false), and records the representation's validator and
-  /// length. A `200` after kept bytes means the server sent everything again (the resource
-  /// changed, or it serves no ranges): the download restarts from zero, and progress counts
-  /// the restart.
-  ///
-  /// - Throws: ``HTTPError/transport(_:)`` (`badServerResponse`) for a `206` that does not
-  ///   fit: its `Content-Range` does not start where the kept bytes end, its total differs,
-  ///   or its `ETag` is not the validator the kept bytes came with. Nothing is spliced.
+  /// length; see ``State/begin(_:)``. When it continues them, the file is cut back to the
+  /// kept bytes first: what an earlier try of the same request wrote (a ``RetryPolicy``
+  /// retry sends the same `Range`) is not kept twice.
   func begin(_ head: HTTPResponse) throws(HTTPError) -> Bool {
     try state.withLock { state -> Result<Bool, HTTPError> in
-      state.attemptBytes = 0
-      state.attemptExpected = nil
-      state.reportedBytes = -1
-      if state.kept > 0 {
-        if head.status == 206 {
-          let range = ContentRange(head.headers["Content-Range"])
-          let etag = head.headers["ETag"]
-          guard let range, range.first == state.kept,
-            state.total == nil || range.total == nil || range.total == state.total,
-            etag == nil || state.validator?.hasPrefix("\"") != true || etag == state.validator
-          else {
-            state.refused = true
-            return .failure(
-              Self.misfit(
-                "the server's range answer (Content-Range: \(head.headers["Content-Range"] ?? "none"), "
-                  + "ETag: \(etag ?? "none")) does not continue the \(state.kept) bytes kept"))
-          }
-          state.total = range.total ?? state.total
-          return .success(true)
-        }
-        state.kept = 0
-        state.restarts += 1
+      state.begin(head).map { appends in
+        if appends { truncate(temporaryURL.path, off_t(state.kept)) }
+        return appends
       }
-      let etag = head.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
-      state.validator = etag ?? head.headers["Last-Modified"]
-      let encoding = head.headers["Content-Encoding"]?.lowercased()
-      state.encoded = encoding != nil && encoding != "identity"
-      state.total = state.encoded ? nil : head.headers["Content-Length"].flatMap { Int64($0) }
-      return .success(false)
     }.get()
   }
 
@@ -174,5 +145,62 @@ struct ContentRange: Equatable {
     else { return nil }
     self.first = first
     self.last = last
+  }
+}
+
+extension DownloadFile.State {
+  /// Decides, from an attempt's head, whether its body continues the kept bytes (true) or
+  /// replaces them (false). A `200` after kept bytes means the server sent everything again
+  /// (the resource changed, or it serves no ranges): the download restarts from zero, and
+  /// progress counts the restart. The validator kept for a later `If-Range` is a strong
+  /// `ETag`, or — only when there is no `ETag` at all — a `Last-Modified` at least a second
+  /// before the response's `Date` (RFC 9110 §8.8.2.2, §13.1.5); with neither, the download
+  /// cannot be resumed.
+  ///
+  /// Fails with ``HTTPError/transport(_:)`` (`badServerResponse`) for a `206` that does not
+  /// fit: its `Content-Range` does not start where the kept bytes end (at zero when none
+  /// are, unless the caller asked for a range), its total differs, or its `ETag` is not the
+  /// validator the kept bytes came with. Nothing is spliced.
+  mutating func begin(_ head: HTTPResponse) -> Result<Bool, HTTPError> {
+    attemptBytes = 0
+    attemptExpected = nil
+    reportedBytes = -1
+    if head.status == 206, kept > 0 || !callerRange {
+      let range = ContentRange(head.headers["Content-Range"])
+      let etag = head.headers["ETag"]
+      guard let range, range.first == kept,
+        total == nil || range.total == nil || range.total == total,
+        etag == nil || validator?.hasPrefix("\"") != true || etag == validator
+      else {
+        refused = true
+        return .failure(
+          DownloadFile.misfit(
+            "the server's range answer (Content-Range: \(head.headers["Content-Range"] ?? "none"), "
+              + "ETag: \(etag ?? "none")) does not continue the \(kept) bytes kept"))
+      }
+      total = range.total ?? total
+      if kept > 0 { return .success(true) }
+    } else if kept > 0 {
+      kept = 0
+      restarts += 1
+    }
+    let etag = head.headers["ETag"]
+    let lastModified = head.headers["Last-Modified"]
+    if let etag {
+      validator = etag.hasPrefix("W/") ? nil : etag
+    } else if let lastModified, let modified = HTTPDate.parse(lastModified),
+      let date = head.headers["Date"].flatMap(HTTPDate.parse),
+      date.timeIntervalSince(modified) >= 1
+    {
+      validator = lastModified
+    } else {
+      validator = nil
+    }
+    let encoding = head.headers["Content-Encoding"]?.lowercased()
+    encoded = encoding != nil && encoding != "identity"
+    if head.status != 206 {
+      total = encoded ? nil : head.headers["Content-Length"].flatMap { Int64($0) }
+    }
+    return .success(false)
   }
 }

@@ -35,6 +35,11 @@ final class DownloadFile: Sendable {
     var restarts = 0
     /// Whether an answer did not fit the kept bytes: the download must not go on.
     var refused = false
+    /// The number of the current attempt; a partial file handed over for another is late,
+    /// and deleted.
+    var attempt = 0
+    /// Whether the caller's own request asked for a range (its `206` is taken as it is).
+    var callerRange = false
 
     /// The progress to report now, if enough has changed since the last report: every
     /// 0.5 % or 256 KiB, whichever is more, and the end. (Each report wakes the loop, and
@@ -140,38 +145,43 @@ final class DownloadFile: Sendable {
     }
   }
 
-  /// Takes the partial file of an attempt that failed part-way, from the transport
-  /// (``TransportOptions/partialDownload``): its bytes join the kept ones as ``write`` would
-  /// have put them. After the download has ended, or when it does not fit, it is deleted.
-  func adopt(_ head: HTTPResponse, partial file: URL) {
-    guard !state.withLock({ $0.closed }), let appends = try? begin(head),
-      (try? place(file, appending: appends)) != nil
-    else {
-      try? FileManager.default.removeItem(at: file)
-      return
+  /// Starts attempt number N (counted from 1), whose partial file alone is adopted.
+  func startAttempt() -> Int {
+    state.withLock { state in
+      state.attempt += 1
+      return state.attempt
     }
+  }
+
+  /// Takes the partial file of attempt `attempt`, which failed part-way, from the transport
+  /// (``TransportOptions/partialDownload``): its bytes join the kept ones as ``write`` would
+  /// have put them, all under the lock, so that the download cannot end meanwhile. A file
+  /// that comes too late (the download ended, or another attempt began), that is not the
+  /// body of a `200` or `206`, or that does not fit, is deleted.
+  func adopt(_ head: HTTPResponse, partial file: URL, attempt: Int) {
+    let adopted = state.withLock { state -> Bool in
+      guard !state.closed, state.attempt == attempt, head.status == 200 || head.status == 206,
+        case .success(let appends) = state.begin(head)
+      else { return false }
+      if appends { truncate(temporaryURL.path, off_t(state.kept)) }
+      return (try? place(file, appending: appends)) != nil
+    }
+    if !adopted { try? FileManager.default.removeItem(at: file) }
   }
 
   /// Puts `file` in place of the temporary file, or appends its bytes to it.
   private func place(_ file: URL, appending: Bool) throws(HTTPError) {
     defer { try? FileManager.default.removeItem(at: file) }
     if appending {
-      guard let bytes = FileBytes.contents(of: file.path),
-        Self.append(bytes, to: temporaryURL.path)
-      else { throw .transport(URLError(.cannotWriteToFile)) }
+      guard FileBytes.append(file.path, to: temporaryURL.path) else {
+        throw .transport(URLError(.cannotWriteToFile))
+      }
       return
     }
     try? FileManager.default.removeItem(at: temporaryURL)
     guard (try? FileManager.default.moveItem(at: file, to: temporaryURL)) != nil else {
       throw .transport(URLError(.cannotMoveFile))
     }
-  }
-
-  private static func append(_ bytes: Data, to path: String) -> Bool {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    return bytes.withUnsafeBytes { FileBytes.writeAll($0, to: descriptor) }
   }
 
   /// Puts the complete file in place, replacing whatever was at the destination, and

@@ -74,11 +74,9 @@ extension HTTPClient {
       var exchange = self.exchange(for: endpoint, options: options, use: .download(file))
       exchange.progress = { file.report($0) }
       // The caller's own range request is theirs: it is not continued.
-      let resumes =
-        request.head.value(forHTTPHeaderField: "Range") == nil ? max(0, options.resumeAttempts) : 0
-      if resumes > 0 || options.resumeData != nil {
-        exchange.partialDownload = { head, partial in file.adopt(head, partial: partial) }
-      }
+      let callerRange = request.head.value(forHTTPHeaderField: "Range") != nil
+      let resumes = callerRange ? 0 : max(0, options.resumeAttempts)
+      file.state.withLock { $0.callerRange = callerRange }
       let started = ContinuousClock.now
       var continuations = 0
       while true {
@@ -91,6 +89,14 @@ extension HTTPClient {
         // The deadline is the whole download's: each continuation gets what is left of it.
         let left = options.timeout.map { $0 - (ContinuousClock.now - started) }
         exchange.timeout = left
+        // Only this attempt's partial file is taken: a transport may hand one over after
+        // the caller has moved on (a timeout answers at once, the task ends later).
+        let number = file.startAttempt()
+        if resumes > 0 || options.resumeData != nil {
+          exchange.partialDownload = { head, partial in
+            file.adopt(head, partial: partial, attempt: number)
+          }
+        }
         var restart = false
         do throws(HTTPError) {
           if let left, left <= .zero { throw .timedOut }

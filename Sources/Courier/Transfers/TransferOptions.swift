@@ -29,15 +29,17 @@ public struct TransferOptions: Sendable {
   /// where it stopped, with `Range` and `If-Range`, when the response carried a validator
   /// (a strong `ETag` or `Last-Modified`); 3 by default, 0 for never. A cancelled download
   /// is never continued. Each continuation is a request of its own to the middleware and
-  /// the observer.
+  /// the observer. With ``URLSessionTransport``, a download that may be resumed (this above
+  /// 0, or ``resumeData`` set) streams through a data task so that Courier writes the file
+  /// (URLSession's download tasks keep a failed one's bytes to themselves).
   public var resumeAttempts: Int
   /// For downloads: receives the ``DownloadResumeData`` of a download that failed or was
   /// cancelled after part of its body reached the disk, and keeps its partial file for
   /// ``HTTPClient/download(_:to:resumingFrom:options:)``; `nil` (the default) keeps
   /// nothing. Called before the download throws, and only when there is something to
-  /// resume (bytes and a validator). (A transport that writes downloads to a file of its
-  /// own may hand a cancelled download's bytes over too late for it: URLSession on Linux
-  /// and CurlTransport do; such a download gives none.)
+  /// resume (bytes and a validator). (``CurlTransport`` writes a download to a file of its
+  /// own and hands a cancelled one's bytes over after the cancellation: such a download
+  /// gives none.)
   public var resumeData: (@Sendable (DownloadResumeData) -> Void)?
 
   /// Options with the given limits.

@@ -77,8 +77,6 @@ final class DataTaskCall: Sendable {
   /// For a streamed body: the most bytes held in memory for a slow reader.
   let bufferSize: Int
   let progress: (@Sendable (TransportProgress) -> Void)?
-  /// Where a failed download's partial file goes (``TransportOptions/partialDownload``).
-  let partialDownload: (@Sendable (HTTPResponse, URL) -> Void)?
   /// Where the exchange's timings go when it ends.
   let timings: (@Sendable (HTTPTimings) -> Void)?
   /// What counts as a credential in this request: such headers never follow a redirect to
@@ -113,7 +111,6 @@ final class DataTaskCall: Sendable {
     collectsBody = options.collectsBody
     bufferSize = options.bufferSize
     progress = options.progress
-    partialDownload = options.partialDownload
     timings = options.timings
     credentials = options.credentials
     self.redirects = redirects

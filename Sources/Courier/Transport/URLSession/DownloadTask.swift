@@ -70,12 +70,8 @@ enum DownloadTask {
         // (Linux): either way it becomes the body's own, deleted unless a consumer takes it.
         call.finishedDownload(at: location, response: response)
       } else {
-        // A failed or cancelled download leaves its partial file behind on Linux: it goes,
-        // with the head (the handler has none after a failure; the poller learnt it), to
-        // whoever resumes downloads, or is deleted.
-        if let leftover = poller.file {
-          call.handOver(partial: leftover, response: response ?? poller.head)
-        }
+        // A failed or cancelled download leaves its partial file behind on Linux.
+        if let leftover = poller.file { try? FileManager.default.removeItem(at: leftover) }
         call.complete(data: nil, response: response, error: error)
       }
     }
@@ -106,28 +102,6 @@ extension DataTaskCall {
       return end(with: .responseTooLarge(limit: maximumBytes))
     }
     if moved { progress?(.received(bytes, of: expected >= 0 ? expected : nil)) }
-  }
-
-  /// A failed download task left `file` with part of the body: handed, with the head of
-  /// `response`, to ``partialDownload`` when it holds bytes and there is a head; deleted
-  /// otherwise.
-  func handOver(partial file: URL, response: URLResponse?) {
-    let size =
-      (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?
-      .int64Value ?? 0
-    guard let partialDownload, size > 0,
-      case .success(let head) = Self.result(data: nil, response: response, error: nil)
-    else {
-      try? FileManager.default.removeItem(at: file)
-      return
-    }
-    let owned = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "courier-partial-\(UUID().uuidString)")
-    guard (try? FileManager.default.moveItem(at: file, to: owned)) != nil else {
-      try? FileManager.default.removeItem(at: file)
-      return
-    }
-    partialDownload(head, owned)
   }
 
   /// A download task finished writing the body to `location`: it is moved to a file of the
@@ -174,11 +148,6 @@ private final class DownloadPoller: @unchecked Sendable {
 
   /// The file being written, once seen.
   var file: URL? { lock.withLock { found } }
-  /// The response head, once learnt (asked for when the first bytes are seen, if the call
-  /// hands over partial files).
-  private var learntHead: URLResponse?
-  private var askedForHead = false
-  var head: URLResponse? { lock.withLock { learntHead } }
 
   /// The file being written, as learnt when the transfer started.
   func found(_ url: URL?) {
@@ -216,18 +185,6 @@ private final class DownloadPoller: @unchecked Sendable {
     guard
       let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
     else { return }
-    // Bytes mean the head is complete: it is read (on the task's queue) before the bytes
-    // are reported, so a failure after any progress report finds it.
-    if size.int64Value > 0, call.partialDownload != nil,
-      lock.withLock({ () -> Bool in
-        defer { askedForHead = true }
-        return !askedForHead
-      })
-    {
-      LeftoverDownload.head(of: task) { [weak self] response in
-        self?.lock.withLock { self?.learntHead = response }
-      }
-    }
     call.wrote(size.int64Value, of: task.countOfBytesExpectedToReceive)
   }
 }

@@ -29,28 +29,6 @@ enum LeftoverDownload {
     #endif
   }
 
-  /// Calls `found` with the response head `task` has received so far, read on the task's
-  /// own serial work queue (where FoundationNetworking keeps it, in the protocol's transfer
-  /// state, until the task completes; a download task's `response` stays `nil` until it
-  /// succeeds). `nil` if it is not known yet or cannot be learnt.
-  static func head(of task: URLSessionTask, _ found: @escaping @Sendable (URLResponse?) -> Void) {
-    #if canImport(FoundationNetworking)
-      guard let queue = child(named: "workQueue", of: task) as? DispatchQueue else {
-        return found(nil)
-      }
-      queue.async {
-        guard let loader = child(named: "_protocolStorage", of: task).flatMap(firstChild),
-          let state = child(named: "internalState", of: loader),
-          let transfer = firstChild(of: state),
-          let response = child(named: "response", of: transfer)
-        else { return found(nil) }
-        found(response as? URLResponse ?? (response as? URLResponse?) ?? nil)
-      }
-    #else
-      found(nil)
-    #endif
-  }
-
   private static func url(of task: URLSessionTask) -> URL? {
     #if canImport(FoundationNetworking)
       guard let loader = child(named: "_protocolStorage", of: task).flatMap(firstChild) else {

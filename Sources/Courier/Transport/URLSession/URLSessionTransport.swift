@@ -258,12 +258,10 @@ public final class URLSessionTransport: HTTPTransport {
           return task
         }
         func makeTask() -> URLSessionTask {
-          // A download that may be resumed streams where download tasks are driven by the
-          // session delegate (Apple platforms): URLSession keeps a failed one's bytes in an
-          // opaque form of its own there, so Courier writes the file itself. On Linux the
-          // completion-handler task hands its partial file over (`handOver`).
-          let resumable = options.partialDownload != nil && downloads == .sessionDelegate
-          if options.prefersFile && file == nil && !resumable {
+          // A download that may be resumed streams instead: URLSession's download tasks say
+          // nothing of a failed transfer's bytes or head (Linux), or keep them in an opaque
+          // form of their own (Apple), so Courier writes the file itself.
+          if options.prefersFile && file == nil && options.partialDownload == nil {
             return DownloadTask.make(
               session: session, request: head, call: call, delegate: delegate,
               driver: downloads, ownsSession: ownsSession)
