@@ -6,16 +6,17 @@ import Foundation
 /// sequentially, answered by the network (no cache), by a fresh entry in memory, by a fresh
 /// entry on disk (memory budget 0: every hit reads and checks its file), or revalidated with
 /// nginx's `304` each time (`no-cache`); and `fill`, which stores `requests` distinct URLs in
-/// a 16 MiB memory store to show that it stays within its budget.
+/// a 16 MiB memory store to show that it stays within its budget (`fill-off`: the same
+/// requests with no cache, the memory they take anyway).
 ///
-///   Suite cache network|memory-hit|disk-hit|revalidated|fill --url URL [--requests 3000]
+///   Suite cache network|memory-hit|disk-hit|revalidated|fill|fill-off --url URL [--requests 3000]
 ///                    [--dir DIR]
 ///
 /// nginx serves `cached/` with `max-age=3600` and `revalidate/` with `no-cache` (see
 /// nginx.conf.template); both hold `page.json`.
 enum CacheCase {
   /// The variants, by name.
-  static let variants = ["network", "memory-hit", "disk-hit", "revalidated", "fill"]
+  static let variants = ["network", "memory-hit", "disk-hit", "revalidated", "fill", "fill-off"]
   /// The memory budget of the `fill` variant.
   static let fillBudget = 16 * 1024 * 1024
 
@@ -36,11 +37,12 @@ enum CacheCase {
       cache = HTTPCache()
       path = "revalidate/page.json"
     case "fill": cache = HTTPCache(memoryCapacity: fillBudget)
+    case "fill-off": cache = nil
     default: throw SuiteError.unknownVariant("cache", arguments.variant)
     }
     let client = HTTPClient(baseURL: base, configuration: .init(cache: cache))
     let resource = path
-    let distinct = arguments.variant == "fill"
+    let distinct = arguments.variant.hasPrefix("fill")
     let fetch: Fetch = { index in
       let query: Query = distinct ? ["n": index] : Query()
       return try await client.send(Request<MoviePage>(path: resource, query: query)).results.count
