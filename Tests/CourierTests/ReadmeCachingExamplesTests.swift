@@ -7,8 +7,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// The README's caching and resuming examples, compiled and run against a stub.
-@Suite("README examples: caching and resuming downloads")
+/// The caching and resuming examples of the README and of the article "Caching responses",
+/// compiled and run against a stub.
+@Suite("README and article examples: caching and resuming downloads")
 struct ReadmeCachingExamplesTests {
   enum MovieApi: Endpoint {
     typealias Response = Movie
@@ -53,6 +54,23 @@ struct ReadmeCachingExamplesTests {
       Request<Movie>(path: "movie/550", cachePolicy: .reload))
     #expect(refreshed.id == 550)
     #expect(stub.requests.count == 2)
+  }
+
+  @Test("the article's example: a miss, then a hit")
+  func article() async throws {
+    let cachesDirectory = try scratch()
+    defer { try? FileManager.default.removeItem(at: cachesDirectory) }
+    let url = URL(string: "https://api.themoviedb.org/3")!
+    let stub = StubTransport().on(
+      .get, "/3/movie/550",
+      .json(#"{"id":550,"title":"Fight Club"}"#, headers: ["Cache-Control": "max-age=60"]))
+    // The article's code, with the stub as transport.
+    let cache = try HTTPCache(directory: cachesDirectory.appendingPathComponent("api"))
+    let client = HTTPClient(baseURL: url, configuration: .init(cache: cache), transport: stub)
+    let answer = try await client.response(for: MovieApi.details(id: 550))
+    #expect(answer.response.cacheStatus == .miss)
+    let again = try await client.response(for: MovieApi.details(id: 550))
+    #expect(again.response.cacheStatus == .hit)
   }
 
   @Test("the resuming example: a failed download's resume data finishes it later")
