@@ -1,0 +1,45 @@
+#if canImport(FoundationNetworking)
+  import CourierTestSupport
+  import CourierTesting
+  import Foundation
+  import FoundationNetworking
+  import Testing
+
+  @testable import Courier
+
+  /// HTTP/2 over TLS with CurlTransport, against nginx (where it is installed).
+  @Suite(
+    "CurlTransport over HTTP/2", .timeLimit(.minutes(1)),
+    .enabled(if: NginxTLSServer.isInstalled && CurlTransport.isAvailable, "needs nginx"))
+  struct HTTP2Tests {
+    @Test("libcurl negotiates h2 over TLS, and concurrent requests share the connection")
+    func negotiatesHTTP2() async throws {
+      let body = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+      let server = try await NginxTLSServer.start(serving: ["big.bin": body])
+      defer { server.stop() }
+      let transport = CurlTransport(certificateAuthorities: server.certificate)
+      let measured = Locked<[HTTPTimings]>([])
+      let options = TransportOptions(timings: { timings in measured.withLock { $0.append(timings) }
+        })
+      let url = server.url.appendingPathComponent("big.bin")
+      let first = try await transport.send(
+        TransportRequest(head: URLRequest(url: url)), options: options)
+      #expect(first.head.status == 200)
+      #expect(try await first.body.collect() == body)
+      try await withThrowingTaskGroup(of: Data.self) { group in
+        for _ in 0..<8 {
+          group.addTask {
+            let response = try await transport.send(
+              TransportRequest(head: URLRequest(url: url)), options: options)
+            return try await response.body.collect()
+          }
+        }
+        for try await received in group { #expect(received == body) }
+      }
+      let timings = measured.withLock { $0 }
+      #expect(timings.count == 9)
+      #expect(timings.allSatisfy { $0.networkProtocol == "h2" })
+      #expect(timings.dropFirst().allSatisfy { $0.reusedConnection == true })
+    }
+  }
+#endif

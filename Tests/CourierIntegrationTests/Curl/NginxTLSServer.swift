@@ -1,0 +1,100 @@
+#if canImport(FoundationNetworking)
+  import CourierTesting
+  import Foundation
+  import Glibc
+
+  /// nginx serving a directory over HTTPS with HTTP/2 on 127.0.0.1, with a certificate made
+  /// for the test (`IP:127.0.0.1`), for what `openssl s_server` cannot show: an exchange in
+  /// HTTP/2. nginx is not part of the package: the tests that use it run only where it is
+  /// installed (``isInstalled``; `Benchmarks/run.sh` installs it). Call `stop()` when done.
+  final class NginxTLSServer: @unchecked Sendable {
+    // `@unchecked Sendable`: every property is set in `init` and never changed.
+    let directory: URL
+    let certificate: URL
+    let port: Int
+
+    /// The nginx executable, when there is one built with HTTP/2.
+    static let executable: String? = {
+      let path = "/usr/sbin/nginx"
+      guard FileManager.default.isExecutableFile(atPath: path),
+        let built = try? TLSTestServer.shell("\(path) -V 2>&1"),
+        String(decoding: built, as: UTF8.self).contains("http_v2_module")
+      else { return nil }
+      return path
+    }()
+
+    /// Whether nginx with HTTP/2 is installed.
+    static var isInstalled: Bool { executable != nil }
+
+    /// A server of `files` (name → bytes), listening. Made on a thread of its own: it waits
+    /// for child processes.
+    static func start(serving files: [String: Data]) async throws -> NginxTLSServer {
+      try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try NginxTLSServer(files) }) }.start()
+      }
+    }
+
+    private init(_ files: [String: Data]) throws {
+      guard let nginx = Self.executable else { throw CocoaError(.executableNotLoadable) }
+      directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "courier-nginx-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      chmod(directory.path, 0o755)  // nginx's workers run as another user
+      let root = directory.appendingPathComponent("root")
+      try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+      chmod(root.path, 0o755)
+      for (name, bytes) in files {
+        try bytes.write(to: root.appendingPathComponent(name))
+        chmod(root.appendingPathComponent(name).path, 0o644)
+      }
+      certificate = directory.appendingPathComponent("cert.pem")
+      let key = directory.appendingPathComponent("key.pem")
+      _ = try TLSTestServer.shell(
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
+          + " -addext subjectAltName=IP:127.0.0.1 -keyout '\(key.path)' -out '\(certificate.path)'"
+          + " 2>/dev/null")
+      let probe = try LoopbackServer { _, _ in }
+      port = probe.port
+      probe.stop()
+      let path = directory.path
+      let configuration = """
+        worker_processes 1;
+        pid \(path)/nginx.pid;
+        error_log \(path)/error.log;
+        events { worker_connections 256; }
+        http {
+          access_log off;
+          client_body_temp_path \(path)/body;
+          proxy_temp_path \(path)/proxy;
+          fastcgi_temp_path \(path)/fastcgi;
+          uwsgi_temp_path \(path)/uwsgi;
+          scgi_temp_path \(path)/scgi;
+          server {
+            listen 127.0.0.1:\(port) ssl http2;
+            ssl_certificate \(certificate.path);
+            ssl_certificate_key \(key.path);
+            location / { root \(root.path); }
+          }
+        }
+        """
+      let file = directory.appendingPathComponent("nginx.conf")
+      try configuration.write(to: file, atomically: true, encoding: .utf8)
+      // nginx starts its master in the background and returns once it listens.
+      _ = try TLSTestServer.shell("'\(nginx)' -e '\(path)/error.log' -c '\(file.path)' 2>&1")
+    }
+
+    var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
+
+    /// Ends nginx (its master, by the pid it wrote, which stops the workers) and deletes the
+    /// directory.
+    func stop() {
+      let pidFile = directory.appendingPathComponent("nginx.pid").path
+      if let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+        let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+      {
+        kill(pid, SIGTERM)
+      }
+      try? FileManager.default.removeItem(at: directory)
+    }
+  }
+#endif
