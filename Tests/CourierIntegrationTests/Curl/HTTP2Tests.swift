@@ -19,8 +19,8 @@
       defer { server.stop() }
       let transport = CurlTransport(certificateAuthorities: server.certificate)
       let measured = Locked<[HTTPTimings]>([])
-      let options = TransportOptions(timings: { timings in measured.withLock { $0.append(timings) }
-        })
+      let record: @Sendable (HTTPTimings) -> Void = { new in measured.withLock { $0.append(new) } }
+      let options = TransportOptions(timings: record)
       let url = server.url.appendingPathComponent("big.bin")
       let first = try await transport.send(
         TransportRequest(head: URLRequest(url: url)), options: options)
