@@ -333,6 +333,57 @@ struct HTTPCacheTests {
     #expect(seen.withLock { $0 } == 1)
   }
 
+  /// Pages `?page=1…3` of numbers, for paging through the cache.
+  struct Numbers: PagedEndpoint {
+    typealias Response = [Int]
+    var page = 1
+    var path: String { "numbers" }
+    var query: Query { ["page": page] }
+    func nextPage(after response: [Int], metadata: HTTPResponse) -> Numbers? {
+      page < 3 ? Numbers(page: page + 1) : nil
+    }
+  }
+
+  @Test("paging goes through the cache like any request: a second pass sends nothing")
+  func pagingUsesTheCache() async throws {
+    let seen = Locked(0)
+    let loopback = try Loopback(configuration: .init(cache: HTTPCache())) { request, response in
+      seen.withLock { $0 += 1 }
+      let page = Int(request.queryValues("page").first ?? "") ?? 0
+      let body = Data("[\(page * 10), \(page * 10 + 1)]".utf8)
+      try await LoopbackResource(
+        body: body, cacheControl: "max-age=60", headers: ["Content-Type": "application/json"]
+      ).serve(request, with: response)
+    }
+    defer { loopback.stop() }
+    for _ in 0..<2 {
+      var all: [Int] = []
+      for try await page in loopback.client.pages(Numbers()) { all += page }
+      #expect(all == [10, 11, 20, 21, 30, 31])
+    }
+    #expect(seen.withLock { $0 } == 3)
+  }
+
+  @Test("a successful DELETE removes what is stored under its Content-Location too")
+  func contentLocationInvalidated() async throws {
+    let seen = Locked(0)
+    let resource = LoopbackResource(body: Self.movieJSON, cacheControl: "max-age=60")
+    let loopback = try Loopback(configuration: .init(cache: HTTPCache())) { request, response in
+      seen.withLock { $0 += 1 }
+      if request.method == "DELETE" {
+        try await response.send(status: 200, headers: ["Content-Location": "/3/movies/7"])
+      } else {
+        try await resource.serve(request, with: response)
+      }
+    }
+    defer { loopback.stop() }
+    _ = try await loopback.client.send(Request<Movie>(path: "movies/7"))
+    _ = try await loopback.client.send(Request<EmptyResponse>(method: .delete, path: "trash/7"))
+    let again = try await loopback.client.response(for: Request<Movie>(path: "movies/7"))
+    #expect(again.response.cacheStatus == .miss)
+    #expect(seen.withLock { $0 } == 3)
+  }
+
   @Test("downloads and streams pass the cache by")
   func downloadsPassBy() async throws {
     let scratch = try ScratchDirectory()
