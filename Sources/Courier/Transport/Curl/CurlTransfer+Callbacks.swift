@@ -13,23 +13,43 @@
     /// A line of the response head.
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
       lastActivity = .now
-      var line = Substring(String(decoding: bytes, as: UTF8.self))
-      while line.last?.isNewline == true { line.removeLast() }  // "\r\n" is one Character
-      if line.hasPrefix("HTTP/") {
-        let parts = line.split(separator: " ", maxSplits: 2)
-        status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        fields = []
-      } else if line.isEmpty {
+      // Read as bytes: Character-level string work here cost 7 % of a small request.
+      var end = bytes.count
+      while end > 0, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
+      if end == 0 {
         // The end of a head: an interim one (100 Continue) is skipped.
         if (100..<200).contains(status) && status != 101 { return bytes.count }
         return headEnded() ? bytes.count : 0
-      } else if let colon = line.firstIndex(of: ":") {
-        let name = String(line[..<colon])
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      }
+      let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
+      if line.starts(with: Self.statusLinePrefix) {
+        // "HTTP/1.1 200 OK", "HTTP/2 200": the status is the digits after the first space.
+        var index = line.firstIndex(of: 32).map { $0 + 1 } ?? end
+        var code = 0
+        var digits = 0
+        while index < end, (48...57).contains(line[index]), digits < 3 {
+          code = code * 10 + Int(line[index] - 48)
+          index += 1
+          digits += 1
+        }
+        status = digits == 3 ? code : 0
+        fields = []
+      } else if let colon = line.firstIndex(of: 58) {
+        var start = colon + 1
+        var stop = end
+        while start < stop, line[start] == 32 || line[start] == 9 { start += 1 }
+        while stop > start, line[stop - 1] == 32 || line[stop - 1] == 9 { stop -= 1 }
+        let name = String(
+          decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
+        let value = String(
+          decoding: UnsafeRawBufferPointer(rebasing: line[start..<stop]), as: UTF8.self)
         fields.append(HTTPHeaders.Field(name: name, value: value))
       }
       return bytes.count
     }
+
+    /// `HTTP/`, the start of a status line.
+    private static let statusLinePrefix: [UInt8] = Array("HTTP/".utf8)
 
     func headEnded() -> Bool {
       let headers = HTTPHeaders(fields)
