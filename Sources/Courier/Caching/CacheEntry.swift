@@ -46,9 +46,18 @@ struct CacheEntry: Sendable {
     lifetime = Self.lifetime(
       status: metadata.status, headers: headers, control: control, date: date)
     let apparentAge = max(0, metadata.responseTime.timeIntervalSince(date))
-    let ageValue = headers["Age"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    let ageValue = Self.deltaSeconds(headers["Age"])
     let responseDelay = max(0, metadata.responseTime.timeIntervalSince(metadata.requestTime))
     initialAge = max(apparentAge, max(0, ageValue ?? 0) + responseDelay)
+  }
+
+  /// An `Age` value (RFC 9111 §5.1): delta-seconds, digits only, the first of a list, at
+  /// most 2³¹; `nil` when it is not one.
+  static func deltaSeconds(_ value: String?) -> Double? {
+    guard let first = value?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces),
+      !first.isEmpty, first.utf8.allSatisfy({ (48...57).contains($0) })
+    else { return nil }
+    return Double(first.prefix(10)).map { min($0, 2_147_483_648) } ?? 2_147_483_648
   }
 
   /// Status codes a cache may give a heuristic freshness (RFC 9110 §15.1).

@@ -155,22 +155,37 @@ final class DiskCacheStore: Sendable {
   }
 
   /// The salt in `directory`'s `.salt` file, made (32 random bytes, in hexadecimal) if
-  /// there is none: written beside it and linked into place, so that of two processes
-  /// making one at once, both end up reading the one that won.
+  /// there is none or it is not one: written beside it and linked into place, so that of two
+  /// processes making one at once, both end up reading the one that won (where the file
+  /// system has no hard links, renamed into place). A replaced salt orphans the entries made
+  /// with the old one, so they are deleted.
   private static func salt(in directory: URL) -> String? {
     let path = directory.appendingPathComponent(".salt").path
-    if let existing = FileBytes.contents(of: path), existing.count == 64 {
-      return String(decoding: existing, as: UTF8.self)
+    func existing() -> String? {
+      guard let bytes = FileBytes.contents(of: path), bytes.count == 64,
+        bytes.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+      else { return nil }
+      return String(decoding: bytes, as: UTF8.self)
     }
+    if let salt = existing() { return salt }
+    let damaged = FileManager.default.fileExists(atPath: path)
     var generator = SystemRandomNumberGenerator()
     let fresh = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }
       .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
     let temporary = directory.appendingPathComponent(".salt-\(UUID().uuidString)").path
     guard FileBytes.writeAtomically([Data(fresh.utf8)], to: temporary) else { return nil }
     defer { unlink(temporary) }
+    if damaged {
+      guard rename(temporary, path) == 0 else { return nil }
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+      where !name.hasPrefix(".") {
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+      }
+      return fresh
+    }
     if link(temporary, path) == 0 { return fresh }
-    guard let existing = FileBytes.contents(of: path), existing.count == 64 else { return nil }
-    return String(decoding: existing, as: UTF8.self)
+    if errno != EEXIST { return rename(temporary, path) == 0 ? fresh : nil }
+    return existing()
   }
 
   /// Deletes the least recently used files until the directory is within nine tenths of
@@ -181,10 +196,15 @@ final class DiskCacheStore: Sendable {
     let order = uses.withLock { $0.byPath }
     files.sort { ($0.used, order[$0.path] ?? 0) < ($1.used, order[$1.path] ?? 0) }
     var index = 0
+    var deleted: [String] = []
     while total > capacity / 10 * 9, index < files.count {
-      if unlink(files[index].path) == 0 { total -= files[index].size }
+      if unlink(files[index].path) == 0 {
+        total -= files[index].size
+        deleted.append(files[index].path)
+      }
       index += 1
     }
+    uses.withLock { uses in for path in deleted { uses.byPath[path] = nil } }
     size.withLock { $0 = total }
   }
 
@@ -196,6 +216,14 @@ final class DiskCacheStore: Sendable {
     let now = Date().timeIntervalSince1970
     for folder in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? [] {
       let folderPath = directory.path + "/" + folder
+      if folder.hasPrefix("."), folder != ".salt" {
+        // A forgotten temporary salt or probe file.
+        let modified =
+          (try? manager.attributesOfItem(atPath: folderPath)[.modificationDate])
+          .flatMap { $0 as? Date }?.timeIntervalSince1970 ?? now
+        if now - modified > 3600 { unlink(folderPath) }
+        continue
+      }
       for name in (try? manager.contentsOfDirectory(atPath: folderPath)) ?? [] {
         let path = folderPath + "/" + name
         guard let attributes = try? manager.attributesOfItem(atPath: path),

@@ -40,8 +40,11 @@ enum HTTPDate {
     guard let day = number(5..<7), let year = number(12..<16), let hour = number(17..<19),
       let minute = number(20..<22), let second = number(23..<25),
       let monthIndex = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
-      (1...31).contains(day), hour < 24, minute < 60, second < 61
+      year >= 1, hour < 24, minute < 60, second < 61
     else { return nil }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    guard (1...lengths[monthIndex]).contains(day) else { return nil }
     // Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm).
     let month = monthIndex + 1
     let shiftedYear = month <= 2 ? year - 1 : year

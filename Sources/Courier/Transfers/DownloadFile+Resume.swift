@@ -10,7 +10,8 @@ extension DownloadFile {
   /// retry sends the same `Range`) is not kept twice.
   func begin(_ head: HTTPResponse) throws(HTTPError) -> Bool {
     try state.withLock { state -> Result<Bool, HTTPError> in
-      state.begin(head).map { appends in
+      state.written = state.attempt  // a late partial file of this attempt is refused now
+      return state.begin(head).map { appends in
         if appends { truncate(temporaryURL.path, off_t(state.kept)) }
         return appends
       }
@@ -92,7 +93,9 @@ extension DownloadFile {
     let size = Self.size(of: temporaryURL)
     let data = state.withLock { state -> DownloadResumeData? in
       state.closed = true
-      guard size > 0, let validator = state.validator, !state.encoded else { return nil }
+      // The caller's own range starts elsewhere than byte 0: not something to resume.
+      guard size > 0, let validator = state.validator, !state.encoded, !state.callerRange
+      else { return nil }
       return DownloadResumeData(
         partialFile: temporaryURL, url: url, validator: validator, bytes: size,
         totalBytes: state.total)

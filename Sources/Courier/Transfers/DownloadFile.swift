@@ -40,6 +40,8 @@ final class DownloadFile: Sendable {
     var attempt = 0
     /// Whether the caller's own request asked for a range (its `206` is taken as it is).
     var callerRange = false
+    /// The last attempt whose body ``write(_:head:)`` began to write.
+    var written = 0
 
     /// The progress to report now, if enough has changed since the last report: every
     /// 0.5 % or 256 KiB, whichever is more, and the end. (Each report wakes the loop, and
@@ -156,12 +158,13 @@ final class DownloadFile: Sendable {
   /// Takes the partial file of attempt `attempt`, which failed part-way, from the transport
   /// (``TransportOptions/partialDownload``): its bytes join the kept ones as ``write`` would
   /// have put them, all under the lock, so that the download cannot end meanwhile. A file
-  /// that comes too late (the download ended, or another attempt began), that is not the
-  /// body of a `200` or `206`, or that does not fit, is deleted.
+  /// that comes too late (the download ended, another attempt began, or a retry of this one
+  /// began writing), that is not the body of a `200` or `206`, or that does not fit, is
+  /// deleted.
   func adopt(_ head: HTTPResponse, partial file: URL, attempt: Int) {
     let adopted = state.withLock { state -> Bool in
-      guard !state.closed, state.attempt == attempt, head.status == 200 || head.status == 206,
-        case .success(let appends) = state.begin(head)
+      guard !state.closed, state.attempt == attempt, state.written != attempt,
+        head.status == 200 || head.status == 206, case .success(let appends) = state.begin(head)
       else { return false }
       if appends { truncate(temporaryURL.path, off_t(state.kept)) }
       return (try? place(file, appending: appends)) != nil

@@ -175,6 +175,25 @@ struct DiskCacheTests {
       try await client.response(for: Request<Data>(path: "item/0")).response.cacheStatus == .miss)
   }
 
+  @Test("a damaged salt file is replaced, and the entries made with the old salt go")
+  func damagedSalt() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let seen = Locked(0)
+    let server = try server(seen)
+    defer { server.stop() }
+    let directory = scratch.file("cache")
+    _ = try await client(server, try HTTPCache(directory: directory)).send(
+      Request<Movie>(path: "movie/42"))
+    #expect(entryFiles(directory).count == 1)
+    try Data("not a salt".utf8).write(to: directory.appendingPathComponent(".salt"))
+    let cache = try HTTPCache(directory: directory)
+    #expect(entryFiles(directory).isEmpty)
+    let answer = try await client(server, cache).response(for: Request<Movie>(path: "movie/42"))
+    #expect(answer.response.cacheStatus == .miss)
+    #expect(try Data(contentsOf: directory.appendingPathComponent(".salt")).count == 64)
+  }
+
   @Test("a directory that cannot be created is a clear error; a good one works")
   func badDirectory() throws {
     let scratch = try ScratchDirectory()

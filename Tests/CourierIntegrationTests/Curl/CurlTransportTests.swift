@@ -134,6 +134,35 @@
       #expect(both[1].reusedConnection == true)
     }
 
+    @Test("the head: a folded line continues its field, trailers do not end the head again")
+    func headParsing() async throws {
+      let server = try LoopbackServer { request, response in
+        if request.path == "/folded" {
+          try await response.sendRaw(
+            Data(
+              ("HTTP/1.1 200 OK\r\nX-Folded: first\r\n  second\r\nContent-Length: 2\r\n"
+                + "Connection: close\r\n\r\nok").utf8))
+        } else {
+          try await response.sendRaw(
+            Data(
+              ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Trailer\r\n"
+                + "Connection: close\r\n\r\n2\r\nok\r\n0\r\nX-Trailer: late\r\n\r\n").utf8))
+        }
+      }
+      defer { server.stop() }
+      let transport = CurlTransport()
+      let folded = try await transport.send(
+        URLRequest(url: server.baseURL.appendingPathComponent("folded")))
+      #expect(folded.headers["X-Folded"] == "first second")
+      #expect(folded.text == "ok")
+      // Streamed (not collected): the trailers' blank line once replaced the reader's body.
+      let streamed = try await transport.send(
+        get(server.baseURL.appendingPathComponent("trailers")), options: TransportOptions())
+      #expect(streamed.head.status == 200)
+      #expect(streamed.head.headers["X-Trailer"] == nil)
+      #expect(try await streamed.body.collect() == Data("ok".utf8))
+    }
+
     @Test("20,000 requests with 256 in flight: every one answered, descriptors back to the pool")
     func soak() async throws {
       let server = try LoopbackServer { _, response in try await response.send(text: "ok") }

@@ -289,6 +289,27 @@ struct ResumableDownloadTests {
     #expect(scratch.contents == ["f"])
   }
 
+  @Test("a download of the caller's own range is not continued, and gives no resume data")
+  func callerRange() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let flaky = try Flaky(
+      LoopbackResource(body: patternBytes(300_000), etag: "\"v1\""), dropAfter: 50_000)
+    defer { flaky.server.stop() }
+    let kept = Locked<DownloadResumeData?>(nil)
+    let options = TransferOptions(resumeData: { data in kept.withLock { $0 = data } })
+    await #expect(throws: HTTPError.self) {
+      try await run(
+        flaky.client.download(
+          Request<Data>(path: "f", headers: ["Range": "bytes=100000-"]), to: scratch.file("f"),
+          options: options),
+        opening: flaky.cut)
+    }
+    #expect(flaky.requests.count == 1)
+    #expect(kept.withLock { $0 } == nil)
+    #expect(scratch.contents.isEmpty)
+  }
+
   @Test("resume data whose partial file is missing or of another size is refused, sending nothing")
   func badResumeData() async throws {
     let scratch = try ScratchDirectory()

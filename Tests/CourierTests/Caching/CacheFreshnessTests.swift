@@ -57,6 +57,16 @@ struct CacheFreshnessTests {
     #expect(self.entry(["Date": date(-50)]).initialAge == 50)
   }
 
+  @Test("Age is delta-seconds only: digits, the first of a list, clamped")
+  func ageValues() {
+    #expect(CacheEntry.deltaSeconds("90") == 90)
+    #expect(CacheEntry.deltaSeconds(" 90 , 100") == 90)
+    #expect(CacheEntry.deltaSeconds("99999999999999") == 2_147_483_648)
+    for bad in ["inf", "nan", "0x1A", "1e3", "-5", "", "1.5"] {
+      #expect(CacheEntry.deltaSeconds(bad) == nil, "\(bad)")
+    }
+  }
+
   @Test("heuristic: a tenth of the time since Last-Modified, capped at a day, only where allowed")
   func heuristic() {
     #expect(entry(["Last-Modified": date(-1000), "Date": date(0)]).lifetime == 100)
@@ -139,6 +149,8 @@ struct HTTPDateTests {
     #expect(HTTPDate.imfFixdate("Sun, 06 Nov 1994 08:49:37 UTC") == nil)
     #expect(HTTPDate.imfFixdate("Sun, 06 Xyz 1994 08:49:37 GMT") == nil)
     #expect(HTTPDate.parse("soon") == nil)
+    #expect(HTTPDate.imfFixdate("Sat, 31 Feb 2026 08:49:37 GMT") == nil)
+    #expect(HTTPDate.imfFixdate("Sat, 29 Feb 2025 08:49:37 GMT") == nil)
     for seconds in stride(from: 0.0, to: 4_000_000_000, by: 86_400 * 37 + 3_723) {
       let date = Date(timeIntervalSince1970: seconds)
       #expect(HTTPDate.imfFixdate(HTTPDate.format(date)) == date)

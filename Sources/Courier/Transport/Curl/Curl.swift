@@ -57,6 +57,7 @@
       static let pinnedPublicKey: Int32 = 10_230
       static let pipeWait: Int32 = 237
       static let protocolsString: Int32 = 10_318
+      static let suppressConnectHeaders: Int32 = 265
     }
 
     enum MultiOption {

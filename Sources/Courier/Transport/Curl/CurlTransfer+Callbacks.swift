@@ -13,6 +13,9 @@
     /// A line of the response head.
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
       lastActivity = .now
+      // After the final head come only trailers (and their blank line): they are not the
+      // head's, and must not end it again.
+      guard head == nil else { return bytes.count }
       // Read as bytes: Character-level string work here cost 7 % of a small request.
       var end = bytes.count
       while end > 0, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
@@ -32,8 +35,18 @@
           index += 1
           digits += 1
         }
-        status = digits == 3 ? code : 0
+        // Three digits, then a space or the end ("HTTP/2 200"); "2000" is no status.
+        status = digits == 3 && (index == end || line[index] == 32) ? code : 0
         fields = []
+      } else if line[0] == 32 || line[0] == 9, !fields.isEmpty {
+        // An obsolete folded line (RFC 9112 §5.2): it continues the previous value.
+        var start = 0
+        var stop = end
+        while start < stop, line[start] == 32 || line[start] == 9 { start += 1 }
+        while stop > start, line[stop - 1] == 32 || line[stop - 1] == 9 { stop -= 1 }
+        let more = String(
+          decoding: UnsafeRawBufferPointer(rebasing: line[start..<stop]), as: UTF8.self)
+        fields[fields.count - 1].value += more.isEmpty ? "" : " " + more
       } else if let colon = line.firstIndex(of: 58) {
         var start = colon + 1
         var stop = end

@@ -32,6 +32,8 @@
       try set(Curl.Option.noSignal, 1)
       try set(Curl.Option.followLocation, 0)  // Courier follows redirects by its own policy
       try set(Curl.Option.tcpNoDelay, 1)
+      // A proxy's answer to CONNECT (https_proxy) is not the response: keep it from the head.
+      try set(Curl.Option.suppressConnectHeaders, 1)
       if url.scheme?.lowercased() == "https" {
         try set(Curl.Option.pipeWait, 1)  // wait for a connection that may multiplex (HTTP/2)
       }

@@ -160,13 +160,18 @@
       case .file(let file, let handle):
         try? handle.close()
         if let outcome {
-          // Part of a body goes to whoever wants it (to resume from), or is deleted.
+          // Part of a body goes to whoever wants it (to resume from), or is deleted. It is
+          // handed over off the driver's thread (the receiver may copy it), and before the
+          // failure is reported.
           if let partialDownload = options.partialDownload, let head, received > 0 {
-            partialDownload(head, file)
+            DispatchQueue.global().async {
+              partialDownload(head, file)
+              self.answer(.failure(outcome))
+            }
           } else {
             try? FileManager.default.removeItem(at: file)
+            answer(.failure(outcome))
           }
-          answer(.failure(outcome))
         } else if let head {
           options.progress?(.received(received, of: received))
           answer(.success(TransportResponse(head: head, body: ResponseBody(file: file))))
