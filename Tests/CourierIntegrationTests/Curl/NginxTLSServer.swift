@@ -53,9 +53,34 @@
         "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
           + " -addext subjectAltName=IP:127.0.0.1 -keyout '\(key.path)' -out '\(certificate.path)'"
           + " 2>/dev/null")
-      let probe = try LoopbackServer { _, _ in }
-      port = probe.port
-      probe.stop()
+      // A port the OS had free a moment ago; another test may take it before nginx binds
+      // it, so nginx is started again on another port until it runs (its pid file says so).
+      var started: Int?
+      for _ in 0..<5 where started == nil {
+        let probe = try LoopbackServer { _, _ in }
+        let candidate = probe.port
+        probe.stop()
+        let file = try Self.configure(
+          directory: directory, port: candidate, root: root, certificate: certificate, key: key)
+        _ = try TLSTestServer.shell(
+          "'\(nginx)' -e '\(directory.path)/error.log' -c '\(file.path)' 2>&1")
+        if FileManager.default.fileExists(
+          atPath: directory.appendingPathComponent("nginx.pid").path)
+        {
+          started = candidate
+        }
+      }
+      guard let started else {
+        try? FileManager.default.removeItem(at: directory)
+        throw CocoaError(.executableLoad)
+      }
+      port = started
+    }
+
+    /// Writes nginx's configuration for `port` and returns its file.
+    private static func configure(
+      directory: URL, port: Int, root: URL, certificate: URL, key: URL
+    ) throws -> URL {
       let path = directory.path
       let configuration = """
         worker_processes 1;
@@ -79,8 +104,7 @@
         """
       let file = directory.appendingPathComponent("nginx.conf")
       try configuration.write(to: file, atomically: true, encoding: .utf8)
-      // nginx starts its master in the background and returns once it listens.
-      _ = try TLSTestServer.shell("'\(nginx)' -e '\(path)/error.log' -c '\(file.path)' 2>&1")
+      return file
     }
 
     var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
