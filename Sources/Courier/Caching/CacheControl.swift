@@ -64,41 +64,23 @@ struct CacheControl: Sendable, Equatable {
     }
   }
 
-  /// `name[=value]` pairs of one field, split at commas outside quoted strings; quotes are
-  /// removed from quoted values.
+  /// `name[=value]` pairs of one field: tokens, with a token or quoted-string value, between
+  /// commas; what cannot be read is skipped up to the next comma.
   private static func split(_ field: String) -> [(String, String)] {
+    var scanner = HeaderScanner(field)
     var pairs: [(String, String)] = []
-    var current = ""
-    var quoted = false
-    var escaped = false
-    func flush() {
-      let part = current.trimmingCharacters(in: .whitespaces)
-      current = ""
-      guard !part.isEmpty else { return }
-      let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
-      var value = pieces.count > 1 ? pieces[1].trimmingCharacters(in: .whitespaces) : ""
-      if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-        value = String(value.dropFirst().dropLast())
+    while !scanner.isAtEnd {
+      scanner.skipWhitespace()
+      let name = scanner.token().lowercased()
+      scanner.skipWhitespace()
+      var value = ""
+      if scanner.take("=") {
+        scanner.skipWhitespace()
+        value = (scanner.next == "\"" ? scanner.quotedString() : scanner.token()) ?? ""
       }
-      guard !name.isEmpty else { return }
-      pairs.append((name, value))
+      if !name.isEmpty { pairs.append((name, value)) }
+      scanner.skipPast(",")
     }
-    for character in field {
-      if escaped {
-        escaped = false
-      } else if quoted && character == "\\" {
-        escaped = true
-        continue
-      } else if character == "\"" {
-        quoted.toggle()
-      } else if character == "," && !quoted {
-        flush()
-        continue
-      }
-      current.append(character)
-    }
-    flush()
     return pairs
   }
 }

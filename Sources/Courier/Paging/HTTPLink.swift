@@ -23,7 +23,7 @@ public struct HTTPLink: Sendable, Equatable {
 
   /// The links in a `Link` header value; malformed link-values are skipped, the rest kept.
   public static func parse(_ header: String, relativeTo base: URL? = nil) -> [HTTPLink] {
-    var scanner = LinkScanner(Array(header.unicodeScalars))
+    var scanner = HeaderScanner(header)
     var links: [HTTPLink] = []
     while !scanner.isAtEnd {
       if let link = scanner.linkValue(relativeTo: base) {
@@ -48,18 +48,9 @@ extension HTTPResponse {
   }
 }
 
-/// Reads link-values: `<uri-reference> *( ";" param [ "=" ( token / quoted-string ) ] )`.
-private struct LinkScanner {
-  private let scalars: [Unicode.Scalar]
-  private var index = 0
-
-  init(_ scalars: [Unicode.Scalar]) {
-    self.scalars = scalars
-  }
-
-  var isAtEnd: Bool { index >= scalars.count }
-
-  /// One link-value, or `nil` (leaving the scanner inside it) when it is malformed.
+extension HeaderScanner {
+  /// One link-value, `<uri-reference> *( ";" param [ "=" ( token / quoted-string ) ] )`, or
+  /// `nil` (leaving the scanner inside it) when it is malformed.
   mutating func linkValue(relativeTo base: URL?) -> HTTPLink? {
     skipWhitespace()
     guard take("<") else { return nil }
@@ -95,68 +86,5 @@ private struct LinkScanner {
     }
     let relations = (parameters["rel"] ?? "").lowercased().split(separator: " ").map(String.init)
     return HTTPLink(url: url, relations: relations, parameters: parameters)
-  }
-
-  /// Moves past the next `separator` that is outside `<…>` and quotes, or to the end.
-  mutating func skipPast(_ separator: Unicode.Scalar) {
-    var inBrackets = false
-    var inQuotes = false
-    while !isAtEnd {
-      let scalar = scalars[index]
-      index += 1
-      if inQuotes {
-        if scalar == "\\" {
-          index += 1
-        } else if scalar == "\"" {
-          inQuotes = false
-        }
-      } else if scalar == "\"" {
-        inQuotes = true
-      } else if scalar == "<" {
-        inBrackets = true
-      } else if scalar == ">" {
-        inBrackets = false
-      } else if scalar == separator && !inBrackets {
-        return
-      }
-    }
-  }
-
-  private mutating func take(_ scalar: Unicode.Scalar) -> Bool {
-    guard !isAtEnd, scalars[index] == scalar else { return false }
-    index += 1
-    return true
-  }
-
-  private mutating func skipWhitespace() {
-    while !isAtEnd && (scalars[index] == " " || scalars[index] == "\t") { index += 1 }
-  }
-
-  private mutating func token() -> String {
-    let start = index
-    while !isAtEnd, scalars[index].isASCII,
-      HeaderValidation.isTokenByte(UInt8(scalars[index].value))
-    {
-      index += 1
-    }
-    return String(String.UnicodeScalarView(scalars[start..<index]))
-  }
-
-  private mutating func quotedString() -> String? {
-    guard take("\"") else { return nil }
-    var value = String.UnicodeScalarView()
-    while !isAtEnd {
-      let scalar = scalars[index]
-      index += 1
-      if scalar == "\"" { return String(value) }
-      if scalar == "\\" {
-        guard !isAtEnd else { return nil }
-        value.append(scalars[index])
-        index += 1
-      } else {
-        value.append(scalar)
-      }
-    }
-    return nil
   }
 }

@@ -1,10 +1,11 @@
 import Foundation
 
 /// HTTP dates (RFC 9110 §5.6.7): read in any of the three forms a recipient must accept,
-/// written in the preferred one (`Sun, 06 Nov 1994 08:49:37 GMT`).
-enum HTTPDate {
+/// written in the preferred one (`Sun, 06 Nov 1994 08:49:37 GMT`). `package`: the loopback
+/// server of CourierTesting reads and writes them too.
+package enum HTTPDate {
   /// The date `text` names, or `nil` when it is in none of the three forms.
-  static func parse(_ text: String) -> Date? {
+  package static func parse(_ text: String) -> Date? {
     if let date = imfFixdate(text) { return date }
     let formatter = formatter()
     for format in [
@@ -58,7 +59,7 @@ enum HTTPDate {
   }
 
   /// `date` in the preferred form.
-  static func format(_ date: Date) -> String {
+  package static func format(_ date: Date) -> String {
     let formatter = formatter()
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
     return formatter.string(from: date)

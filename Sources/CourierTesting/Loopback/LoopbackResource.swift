@@ -130,20 +130,12 @@ public struct LoopbackResource: Sendable {
     tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
   }
 
-  private static func formatter() -> DateFormatter {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-    return formatter
-  }
-
   /// `date` as an HTTP date.
   public static func format(_ date: Date) -> String {
-    formatter().string(from: date)
+    HTTPDate.format(date)
   }
 
   private static func parse(_ text: String) -> Date? {
-    formatter().date(from: text)
+    HTTPDate.parse(text)
   }
 }

@@ -10,13 +10,44 @@ import Testing
 struct DiskCacheTests {
   static let movie = Movie(id: 42, title: "Heat")
 
-  /// A server of `movie` with `max-age=60`, counting the requests it receives.
-  func server(_ seen: Locked<Int>, etag: String? = nil) throws -> LoopbackServer {
-    let resource = LoopbackResource(
-      body: try JSONEncoder().encode(Self.movie), etag: etag, cacheControl: "max-age=60")
-    return try LoopbackServer { request, response in
-      seen.withLock { $0 += 1 }
-      try await resource.serve(request, with: response)
+  /// A scratch directory with `cache` in it, and a server of `movie` with `max-age=60`
+  /// that counts the requests it receives. Call `stop()` when done.
+  struct Fixture {
+    let scratch: ScratchDirectory
+    let seen = Locked(0)
+    let server: LoopbackServer
+
+    init(etag: String? = nil) throws {
+      scratch = try ScratchDirectory()
+      let resource = LoopbackResource(
+        body: try JSONEncoder().encode(DiskCacheTests.movie), etag: etag,
+        cacheControl: "max-age=60")
+      let seen = seen
+      server = try LoopbackServer { request, response in
+        seen.withLock { $0 += 1 }
+        try await resource.serve(request, with: response)
+      }
+    }
+
+    /// The cache directory.
+    var directory: URL { scratch.file("cache") }
+    /// How many requests reached the server.
+    var requests: Int { seen.withLock { $0 } }
+
+    /// A client of the server that caches in `cache`.
+    func client(_ cache: HTTPCache) -> HTTPClient {
+      HTTPClient(baseURL: server.baseURL, configuration: .init(cache: cache))
+    }
+
+    /// `movie/42` through a fresh cache on the directory, as a new launch would ask.
+    func fetch() async throws -> DecodedResponse<Movie> {
+      try await client(try HTTPCache(directory: directory)).response(
+        for: Request<Movie>(path: "movie/42"))
+    }
+
+    func stop() {
+      server.stop()
+      scratch.remove()
     }
   }
 
@@ -33,37 +64,30 @@ struct DiskCacheTests {
     }
   }
 
-  @Test("a second client, with a cache of its own on the same directory, is answered from disk")
+  @Test(
+    "a second client, with a cache of its own on the same disk.directory, is answered from disk")
   func acrossClients() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let seen = Locked(0)
-    let server = try server(seen)
-    defer { server.stop() }
-    let directory = scratch.file("cache")
-    _ = try await client(server, try HTTPCache(directory: directory)).send(
-      Request<Movie>(path: "movie/42"))
-    let restarted = try HTTPCache(directory: directory)
+    let disk = try Fixture()
+    defer { disk.stop() }
+    _ = try await disk.fetch()
+    let restarted = try HTTPCache(directory: disk.directory)
     #expect(restarted.diskUsage > 0)
-    let answer = try await client(server, restarted).response(for: Request<Movie>(path: "movie/42"))
+    let answer = try await disk.client(restarted).response(for: Request<Movie>(path: "movie/42"))
     #expect(answer.value == Self.movie)
     #expect(answer.response.cacheStatus == .hit)
-    #expect(seen.withLock { $0 } == 1)
+    #expect(disk.requests == 1)
   }
 
   @Test("nothing on disk names the URL or holds a credential the request carried")
   func noSecretsOnDisk() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let seen = Locked(0)
-    let server = try server(seen)
-    defer { server.stop() }
-    let cache = try HTTPCache(directory: scratch.file("cache"))
+    let disk = try Fixture()
+    defer { disk.stop() }
+    let cache = try HTTPCache(directory: disk.directory)
     let request = Request<Movie>(
       path: "movie/42", query: ["api_key": "query-secret-123"],
       headers: ["Authorization": "Bearer header-secret-456"])
-    _ = try await client(server, cache).send(request)
-    let files = entryFiles(scratch.file("cache"))
+    _ = try await disk.client(cache).send(request)
+    let files = entryFiles(disk.directory)
     #expect(files.count == 1)
     for file in files {
       let text = String(decoding: try Data(contentsOf: file), as: UTF8.self) + file.path
@@ -100,56 +124,42 @@ struct DiskCacheTests {
 
   @Test("a corrupted or truncated entry is a miss, replaced by the server's answer")
   func corruptedEntry() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let seen = Locked(0)
-    let server = try server(seen)
-    defer { server.stop() }
-    let directory = scratch.file("cache")
-    _ = try await client(server, try HTTPCache(directory: directory)).send(
-      Request<Movie>(path: "movie/42"))
-    let file = try #require(entryFiles(directory).first)
+    let disk = try Fixture()
+    defer { disk.stop() }
+    _ = try await disk.fetch()
+    let file = try #require(entryFiles(disk.directory).first)
     var bytes = try Data(contentsOf: file)
     let title = try #require(bytes.range(of: Data("Heat".utf8)))
     bytes.replaceSubrange(title, with: Data("Hate".utf8))  // same length, other bytes
     try bytes.write(to: file)
-    let afterCorruption = try await client(server, try HTTPCache(directory: directory))
-      .response(for: Request<Movie>(path: "movie/42"))
+    let afterCorruption = try await disk.fetch()
     #expect(afterCorruption.value == Self.movie)
     #expect(afterCorruption.response.cacheStatus == .miss)
     try bytes.prefix(bytes.count / 2).write(to: file)
-    let afterTruncation = try await client(server, try HTTPCache(directory: directory))
-      .response(for: Request<Movie>(path: "movie/42"))
+    let afterTruncation = try await disk.fetch()
     #expect(afterTruncation.value == Self.movie)
     #expect(afterTruncation.response.cacheStatus == .miss)
     try Data("not a cache entry".utf8).write(to: file)
-    let afterGarbage = try await client(server, try HTTPCache(directory: directory))
-      .response(for: Request<Movie>(path: "movie/42"))
+    let afterGarbage = try await disk.fetch()
     #expect(afterGarbage.response.cacheStatus == .miss)
-    #expect(seen.withLock { $0 } == 4)
+    #expect(disk.requests == 4)
     // The server's answer replaced the damaged file: a new cache is answered from it.
-    let healed = try await client(server, try HTTPCache(directory: directory))
-      .response(for: Request<Movie>(path: "movie/42"))
+    let healed = try await disk.fetch()
     #expect(healed.response.cacheStatus == .hit)
   }
 
   @Test("a 304 is written back: a restarted cache sees the refreshed headers")
   func refreshedOnDisk() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let seen = Locked(0)
-    let server = try server(seen, etag: "\"v1\"")
-    defer { server.stop() }
-    let directory = scratch.file("cache")
-    let cache = try HTTPCache(directory: directory)
-    _ = try await client(server, cache).send(Request<Movie>(path: "movie/42"))
-    let revalidated = try await client(server, cache).response(
+    let disk = try Fixture(etag: "\"v1\"")
+    defer { disk.stop() }
+    let cache = try HTTPCache(directory: disk.directory)
+    _ = try await disk.client(cache).send(Request<Movie>(path: "movie/42"))
+    let revalidated = try await disk.client(cache).response(
       for: Request<Movie>(path: "movie/42", cachePolicy: .revalidate))
     #expect(revalidated.response.cacheStatus == .revalidated)
-    let restarted = try await client(server, try HTTPCache(directory: directory))
-      .response(for: Request<Movie>(path: "movie/42"))
+    let restarted = try await disk.fetch()
     #expect(restarted.response.cacheStatus == .hit)
-    #expect(seen.withLock { $0 } == 2)
+    #expect(disk.requests == 2)
   }
 
   @Test("the disk store stays within its budget, the least recently used going first")
@@ -177,21 +187,16 @@ struct DiskCacheTests {
 
   @Test("a damaged salt file is replaced, and the entries made with the old salt go")
   func damagedSalt() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let seen = Locked(0)
-    let server = try server(seen)
-    defer { server.stop() }
-    let directory = scratch.file("cache")
-    _ = try await client(server, try HTTPCache(directory: directory)).send(
-      Request<Movie>(path: "movie/42"))
-    #expect(entryFiles(directory).count == 1)
-    try Data("not a salt".utf8).write(to: directory.appendingPathComponent(".salt"))
-    let cache = try HTTPCache(directory: directory)
-    #expect(entryFiles(directory).isEmpty)
-    let answer = try await client(server, cache).response(for: Request<Movie>(path: "movie/42"))
+    let disk = try Fixture()
+    defer { disk.stop() }
+    _ = try await disk.fetch()
+    #expect(entryFiles(disk.directory).count == 1)
+    try Data("not a salt".utf8).write(to: disk.directory.appendingPathComponent(".salt"))
+    let cache = try HTTPCache(directory: disk.directory)
+    #expect(entryFiles(disk.directory).isEmpty)
+    let answer = try await disk.client(cache).response(for: Request<Movie>(path: "movie/42"))
     #expect(answer.response.cacheStatus == .miss)
-    #expect(try Data(contentsOf: directory.appendingPathComponent(".salt")).count == 64)
+    #expect(try Data(contentsOf: disk.directory.appendingPathComponent(".salt")).count == 64)
   }
 
   @Test("a directory that cannot be created is a clear error; a good one works")

@@ -47,12 +47,8 @@
         try bytes.write(to: root.appendingPathComponent(name))
         chmod(root.appendingPathComponent(name).path, 0o644)
       }
-      certificate = directory.appendingPathComponent("cert.pem")
-      let key = directory.appendingPathComponent("key.pem")
-      _ = try TLSTestServer.shell(
-        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
-          + " -addext subjectAltName=IP:127.0.0.1 -keyout '\(key.path)' -out '\(certificate.path)'"
-          + " 2>/dev/null")
+      let key: URL
+      (certificate, key) = try TLSTestServer.makeCertificate(in: directory)
       // A port the OS had free a moment ago; another test may take it before nginx binds
       // it, so nginx is started again on another port until it runs (its pid file says so).
       var started: Int?

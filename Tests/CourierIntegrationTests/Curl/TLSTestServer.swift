@@ -31,12 +31,8 @@
       directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "courier-tls-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      certificate = directory.appendingPathComponent("cert.pem")
-      let key = directory.appendingPathComponent("key.pem")
-      _ = try Self.shell(
-        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
-          + " -addext subjectAltName=IP:127.0.0.1 -keyout '\(key.path)' -out '\(certificate.path)'"
-          + " 2>/dev/null")
+      let key: URL
+      (certificate, key) = try Self.makeCertificate(in: directory)
       publicKeyHash = String(
         decoding: try Self.shell(
           "openssl x509 -in '\(certificate.path)' -pubkey -noout | openssl pkey -pubin -outform der"
@@ -69,6 +65,18 @@
     }
 
     var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
+
+    /// A self-signed certificate for `IP:127.0.0.1`, valid for a day, and its key, made with
+    /// `openssl` in `directory` (on this thread: it waits for the child process).
+    static func makeCertificate(in directory: URL) throws -> (certificate: URL, key: URL) {
+      let certificate = directory.appendingPathComponent("cert.pem")
+      let key = directory.appendingPathComponent("key.pem")
+      _ = try shell(
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
+          + " -addext subjectAltName=IP:127.0.0.1 -keyout '\(key.path)' -out '\(certificate.path)'"
+          + " 2>/dev/null")
+      return (certificate, key)
+    }
 
     /// Ends the server. (Not waited for: Foundation's `waitUntilExit()` was seen never to
     /// return inside a test run; a killed process is gone at once.)

@@ -1,0 +1,182 @@
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import Courier
+
+/// Resume data across clients and launches, and what is made of range answers, over real
+/// sockets.
+@Suite("Resume data and range answers", .timeLimit(.minutes(2)))
+struct ResumeDataTests {
+  @Test("resume data from one client lets another finish the download, from a fresh URL")
+  func resumeDataAcrossClients() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let body = patternBytes(600_000)
+    let flaky = try FlakyServer(
+      LoopbackResource(body: body, etag: "\"v1\""), dropAfter: 250_000)
+    defer { flaky.server.stop() }
+    let kept = Locked<DownloadResumeData?>(nil)
+    let options = TransferOptions(
+      resumeAttempts: 0, resumeData: { data in kept.withLock { $0 = data } })
+    await #expect(throws: HTTPError.self) {
+      try await runTransfer(
+        flaky.client.download(
+          Request<Data>(path: "f", query: ["api_key": "secret-key-1"]), to: scratch.file("f"),
+          options: options
+        ), opening: flaky.cut)
+    }
+    let data = try #require(kept.withLock { $0 })
+    #expect(data.bytes > 0 && data.bytes <= 250_000)
+    #expect(data.validator == "\"v1\"")
+    #expect(data.totalBytes == 600_000)
+    #expect(FileManager.default.fileExists(atPath: data.partialFile.path))
+    let encoded = try JSONEncoder().encode(data)
+    #expect(!String(decoding: encoded, as: UTF8.self).contains("secret-key-1"))
+    let decoded = try JSONDecoder().decode(DownloadResumeData.self, from: encoded)
+    // Another client, another path on the server (a fresh URL for the same file).
+    let other = HTTPClient(baseURL: flaky.server.baseURL)
+    let (file, last) = try await runTransfer(
+      other.download(Request<Data>(path: "mirror/f"), to: scratch.file("f"), resumingFrom: decoded))
+    #expect(try Data(contentsOf: file.url) == body)
+    #expect(rangeStart(flaky.requests.last) == Int(data.bytes))
+    #expect(flaky.requests.last?.path == "/mirror/f")
+    #expect(last?.resumedBytes == data.bytes)
+    #expect(scratch.contents == ["f"])
+  }
+
+  @Test("a download of the caller's own range is not continued, and gives no resume data")
+  func callerRange() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let flaky = try FlakyServer(
+      LoopbackResource(body: patternBytes(300_000), etag: "\"v1\""), dropAfter: 50_000)
+    defer { flaky.server.stop() }
+    let kept = Locked<DownloadResumeData?>(nil)
+    let options = TransferOptions(resumeData: { data in kept.withLock { $0 = data } })
+    await #expect(throws: HTTPError.self) {
+      try await runTransfer(
+        flaky.client.download(
+          Request<Data>(path: "f", headers: ["Range": "bytes=100000-"]), to: scratch.file("f"),
+          options: options),
+        opening: flaky.cut)
+    }
+    #expect(flaky.requests.count == 1)
+    #expect(kept.withLock { $0 } == nil)
+    #expect(scratch.contents.isEmpty)
+  }
+
+  @Test("resume data whose partial file is missing or of another size is refused, sending nothing")
+  func badResumeData() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let flaky = try FlakyServer(
+      LoopbackResource(body: patternBytes(1000), etag: "\"v1\""), dropAfter: 0)
+    defer { flaky.server.stop() }
+    let partial = scratch.file("partial")
+    try patternBytes(100).write(to: partial)
+    for data in [
+      DownloadResumeData(
+        partialFile: scratch.file("gone"), url: "", validator: "\"v1\"", bytes: 100,
+        totalBytes: 1000),
+      DownloadResumeData(
+        partialFile: partial, url: "", validator: "\"v1\"", bytes: 200, totalBytes: 1000),
+    ] {
+      let error = await #expect(throws: HTTPError.self) {
+        try await flaky.client.download(
+          Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data
+        ).finished()
+      }
+      #expect(error?.invalidRequestReason?.contains("partial file") == true)
+    }
+    #expect(flaky.requests.isEmpty)
+  }
+
+  @Test("a range answer that does not fit — another start, total or ETag — is an error, no splice")
+  func misfittingRange() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let answers: [HTTPHeaders] = [
+      ["Content-Range": "bytes 50-99/200", "ETag": "\"v1\""],  // another start
+      ["Content-Range": "bytes 100-199/300", "ETag": "\"v1\""],  // another total
+      ["Content-Range": "bytes 100-199/200", "ETag": "\"v2\""],  // another representation
+      ["ETag": "\"v1\""],  // no Content-Range at all
+    ]
+    for headers in answers {
+      let server = try LoopbackServer { _, response in
+        try await response.send(status: 206, headers: headers, body: patternBytes(100))
+      }
+      defer { server.stop() }
+      let partial = scratch.file("partial")
+      try patternBytes(100).write(to: partial)
+      let data = DownloadResumeData(
+        partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: 200)
+      let error = await #expect(throws: HTTPError.self) {
+        try await HTTPClient(baseURL: server.baseURL).download(
+          Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data
+        ).finished()
+      }
+      guard case .transport(let urlError) = error else {
+        Issue.record("expected a transport error for \(headers), got \(String(describing: error))")
+        continue
+      }
+      #expect(urlError.code == .badServerResponse)
+      #expect(scratch.contents.isEmpty, "nothing is left for \(headers)")
+      #expect(server.requestCount == 1)
+    }
+  }
+
+  @Test("the final file must have the announced total: a short one is an error")
+  func totalChecked() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { _, response in
+      try await response.send(
+        status: 206, headers: ["Content-Range": "bytes 100-199/300", "ETag": "\"v1\""],
+        body: patternBytes(100))
+    }
+    defer { server.stop() }
+    let partial = scratch.file("partial")
+    try patternBytes(100).write(to: partial)
+    let data = DownloadResumeData(
+      partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: nil)
+    let error = await #expect(throws: HTTPError.self) {
+      try await HTTPClient(baseURL: server.baseURL).download(
+        Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data
+      ).finished()
+    }
+    #expect("\(String(describing: error))".contains("300"))
+    #expect(scratch.contents.isEmpty)
+  }
+
+  @Test("a 416 completes a download that already has every byte, and restarts one that does not")
+  func rangeNotSatisfiable() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let body = patternBytes(1000)
+    let flaky = try FlakyServer(
+      LoopbackResource(body: body, etag: "\"v1\""), drops: 0, dropAfter: 0)
+    defer { flaky.server.stop() }
+    let whole = scratch.file("whole")
+    try body.write(to: whole)
+    let complete = try await flaky.client.download(
+      Request<Data>(path: "f"), to: scratch.file("f"),
+      resumingFrom: DownloadResumeData(
+        partialFile: whole, url: "", validator: "\"v1\"", bytes: 1000, totalBytes: nil)
+    ).finished()
+    #expect(try Data(contentsOf: complete.url) == body)
+    #expect(flaky.requests.count == 1)
+    // The partial file is longer than the (shrunk) resource: 416, then the whole body.
+    let longer = scratch.file("longer")
+    try patternBytes(1500).write(to: longer)
+    let (restarted, last) = try await runTransfer(
+      flaky.client.download(
+        Request<Data>(path: "f"), to: scratch.file("g"),
+        resumingFrom: DownloadResumeData(
+          partialFile: longer, url: "", validator: "\"v1\"", bytes: 1500, totalBytes: nil)))
+    #expect(try Data(contentsOf: restarted.url) == body)
+    #expect(last?.restarts == 1)
+    #expect(flaky.requests.count == 3)
+  }
+}
