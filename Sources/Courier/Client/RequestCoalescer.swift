@@ -158,17 +158,7 @@ private final class SharedCall: Sendable {
       let waiting = self.state.withLock { $0.finish(result) }
       for continuation in waiting { continuation.resume(returning: result) }
     }
-    let task: Task<Void, Never>
-    // Toolchains before Swift 6.2 have no `Task.immediate` at all, hence `#if compiler`.
-    #if compiler(>=6.2)
-      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        task = Task.immediate { await run() }
-      } else {
-        task = Task { await run() }
-      }
-    #else
-      task = Task { await run() }
-    #endif
+    let task = immediateTask(run)
     state.withLock { $0.started(task) }?.cancel()
   }
 

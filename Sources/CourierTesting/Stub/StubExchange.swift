@@ -68,17 +68,7 @@ final class StubExchange: Sendable {
     // The answer runs in a task of its own, so that a deadline or the caller's cancellation
     // ends the wait even when a handler ignores cancellation. Started immediately, it runs
     // on this thread until it first suspends: a canned answer is ready without a thread hop.
-    let work: Task<Void, Never>
-    // Toolchains before Swift 6.2 have no `Task.immediate` at all, hence `#if compiler`.
-    #if compiler(>=6.2)
-      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        work = Task.immediate { await body() }
-      } else {
-        work = Task { await body() }
-      }
-    #else
-      work = Task { await body() }
-    #endif
+    let work = immediateTask(body)
     let (ended, cancelled) = state.withLock { state in
       state.work = work
       state.timerToken = token

@@ -2,6 +2,7 @@ import Courier
 import CourierTestSupport
 import CourierTesting
 import Foundation
+import Testing
 
 /// A server of `resource` whose first `drops` answers close the connection after `dropAfter`
 /// body bytes, recording the requests it saw.
@@ -30,6 +31,19 @@ struct FlakyServer {
   let cut: Gate
 
   var client: HTTPClient { HTTPClient(baseURL: server.baseURL) }
+
+  /// Downloads `request` to `destination` with `options`, the connection dropping as set
+  /// up, and records an issue unless the download fails.
+  func expectFailure(
+    _ request: Request<Data> = Request<Data>(path: "f"), to destination: URL,
+    options: TransferOptions = TransferOptions(),
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    await #expect(throws: HTTPError.self, sourceLocation: sourceLocation) {
+      try await runTransfer(
+        client.download(request, to: destination, options: options), opening: cut)
+    }
+  }
   var requests: [LoopbackRequest] { seen.withLock { $0 } }
 }
 

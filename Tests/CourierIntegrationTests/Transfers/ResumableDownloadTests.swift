@@ -57,10 +57,7 @@ struct ResumableDownloadTests {
         lastModified: Date(timeIntervalSince1970: 1_700_000_000)),
       dropAfter: 100_000)
     defer { flaky.server.stop() }
-    await #expect(throws: HTTPError.self) {
-      try await runTransfer(
-        flaky.client.download(Request<Data>(path: "f"), to: scratch.file("f")), opening: flaky.cut)
-    }
+    await flaky.expectFailure(to: scratch.file("f"))
     #expect(flaky.requests.count == 1)
     #expect(scratch.contents.isEmpty)
   }
@@ -161,10 +158,7 @@ struct ResumableDownloadTests {
     defer { scratch.remove() }
     let flaky = try FlakyServer(LoopbackResource(body: patternBytes(300_000)), dropAfter: 100_000)
     defer { flaky.server.stop() }
-    await #expect(throws: HTTPError.self) {
-      try await runTransfer(
-        flaky.client.download(Request<Data>(path: "f"), to: scratch.file("f")), opening: flaky.cut)
-    }
+    await flaky.expectFailure(to: scratch.file("f"))
     #expect(flaky.requests.count == 1)
     #expect(scratch.contents.isEmpty)
   }
@@ -176,21 +170,9 @@ struct ResumableDownloadTests {
     let flaky = try FlakyServer(
       LoopbackResource(body: patternBytes(300_000), etag: "\"v1\""), drops: 10, dropAfter: 50_000)
     defer { flaky.server.stop() }
-    await #expect(throws: HTTPError.self) {
-      try await runTransfer(
-        flaky.client.download(
-          Request<Data>(path: "f"), to: scratch.file("f"),
-          options: TransferOptions(resumeAttempts: 2)),
-        opening: flaky.cut)
-    }
+    await flaky.expectFailure(to: scratch.file("f"), options: TransferOptions(resumeAttempts: 2))
     #expect(flaky.requests.count == 3)
-    await #expect(throws: HTTPError.self) {
-      try await runTransfer(
-        flaky.client.download(
-          Request<Data>(path: "f"), to: scratch.file("f"),
-          options: TransferOptions(resumeAttempts: 0)),
-        opening: flaky.cut)
-    }
+    await flaky.expectFailure(to: scratch.file("f"), options: TransferOptions(resumeAttempts: 0))
     #expect(flaky.requests.count == 4)
     #expect(scratch.contents.isEmpty)
   }
