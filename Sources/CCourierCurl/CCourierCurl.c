@@ -19,9 +19,7 @@ typedef void *(*multi_init_fn)(void);
 typedef int (*multi_cleanup_fn)(void *);
 typedef int (*multi_setopt_fn)(void *, int, ...);
 typedef int (*multi_handle_fn)(void *, void *);
-typedef int (*multi_perform_fn)(void *, int *);
-typedef int (*multi_poll_fn)(void *, void *, unsigned int, int, int *);
-typedef int (*multi_wakeup_fn)(void *);
+typedef int (*multi_socket_action_fn)(void *, int, int, int *);
 
 struct courier_curl_message {
   int msg;
@@ -49,9 +47,7 @@ static struct {
   multi_setopt_fn multi_setopt;
   multi_handle_fn multi_add_handle;
   multi_handle_fn multi_remove_handle;
-  multi_perform_fn multi_perform;
-  multi_poll_fn multi_poll;
-  multi_wakeup_fn multi_wakeup;
+  multi_socket_action_fn multi_socket_action;
   multi_info_read_fn multi_info_read;
 } curl;
 
@@ -61,7 +57,7 @@ static struct {
 static int find(void *library, const char *name, void **slot, char *error, size_t error_size) {
   *slot = dlsym(library, name);
   if (*slot == NULL) {
-    snprintf(error, error_size, "libcurl has no %s (it needs libcurl 7.68 or later)", name);
+    snprintf(error, error_size, "libcurl has no %s (it is older than Courier needs)", name);
     return -1;
   }
   return 0;
@@ -94,10 +90,9 @@ int courier_curl_load(char *error, size_t error_size) {
       find(library, "curl_multi_add_handle", (void **)&curl.multi_add_handle, error, error_size) ||
       find(library, "curl_multi_remove_handle", (void **)&curl.multi_remove_handle, error,
            error_size) ||
-      find(library, "curl_multi_perform", (void **)&curl.multi_perform, error, error_size) ||
-      find(library, "curl_multi_poll", (void **)&curl.multi_poll, error, error_size) ||
-      find(library, "curl_multi_wakeup", (void **)&curl.multi_wakeup, error, error_size) ||
-      find(library, "curl_multi_info_read", (void **)&curl.multi_info_read, error, error_size)) {
+      find(library, "curl_multi_info_read", (void **)&curl.multi_info_read, error, error_size) ||
+      find(library, "curl_multi_socket_action", (void **)&curl.multi_socket_action, error,
+           error_size)) {
     return -1;
   }
   int code = curl.global_init(COURIER_CURL_GLOBAL_ALL);
@@ -148,19 +143,18 @@ int courier_curl_multi_cleanup(void *multi) { return curl.multi_cleanup(multi); 
 int courier_curl_multi_setopt_long(void *multi, int option, long value) {
   return curl.multi_setopt(multi, option, value);
 }
+int courier_curl_multi_setopt_pointer(void *multi, int option, const void *value) {
+  return curl.multi_setopt(multi, option, value);
+}
+int courier_curl_multi_socket_action(void *multi, int socket, int flags, int *running) {
+  return curl.multi_socket_action(multi, socket, flags, running);
+}
 int courier_curl_multi_add_handle(void *multi, void *easy) {
   return curl.multi_add_handle(multi, easy);
 }
 int courier_curl_multi_remove_handle(void *multi, void *easy) {
   return curl.multi_remove_handle(multi, easy);
 }
-int courier_curl_multi_perform(void *multi, int *running) {
-  return curl.multi_perform(multi, running);
-}
-int courier_curl_multi_poll(void *multi, int timeout_ms, int *descriptors) {
-  return curl.multi_poll(multi, NULL, 0, timeout_ms, descriptors);
-}
-int courier_curl_multi_wakeup(void *multi) { return curl.multi_wakeup(multi); }
 
 int courier_curl_multi_next_done(void *multi, void **easy, int *result) {
   int left = 0;

@@ -46,9 +46,30 @@ int courier_curl_multi_cleanup(void *multi);
 int courier_curl_multi_setopt_long(void *multi, int option, long value);
 int courier_curl_multi_add_handle(void *multi, void *easy);
 int courier_curl_multi_remove_handle(void *multi, void *easy);
-int courier_curl_multi_perform(void *multi, int *running);
-int courier_curl_multi_poll(void *multi, int timeout_ms, int *descriptors);
-int courier_curl_multi_wakeup(void *multi);
+/// `curl_multi_socket_action`: libcurl acts on `socket` (`CURL_SOCKET_TIMEOUT`, -1: on its timer).
+int courier_curl_multi_socket_action(void *multi, int socket, int flags, int *running);
+int courier_curl_multi_setopt_pointer(void *multi, int option, const void *value);
+
+/// An event loop for a multi handle in libcurl's socket mode (CCourierCurlLoop.c; Linux): the
+/// sockets libcurl asks to watch are kept in an epoll set, and libcurl's timer as a due time,
+/// so that one thread can sleep in `courier_curl_loop_wait` without touching the multi handle
+/// while others call libcurl on it (under the caller's lock). NULL where it cannot be made.
+typedef struct courier_curl_loop courier_curl_loop;
+courier_curl_loop *courier_curl_loop_create(void *multi);
+void courier_curl_loop_destroy(courier_curl_loop *loop);
+/// Milliseconds until libcurl's timer is due (0: now), or -1 when it has none.
+long courier_curl_loop_timer(courier_curl_loop *loop);
+/// Whether libcurl's timer is due; if so it is spent (libcurl's timers do not repeat: after
+/// `curl_multi_socket_action(CURL_SOCKET_TIMEOUT)` libcurl sets the next one, if any).
+int courier_curl_loop_timer_fired(courier_curl_loop *loop);
+/// Sleeps until a watched socket is ready, `courier_curl_loop_wake` is called, or `timeout_ms`
+/// pass; writes the ready sockets and their `CURL_CSELECT_*` flags (at most `capacity`) and
+/// returns how many, or -1.
+int courier_curl_loop_wait(
+  courier_curl_loop *loop, int timeout_ms, int *sockets, int *flags, int capacity);
+/// Ends a `courier_curl_loop_wait` under way, or the next one, at once. Any thread.
+void courier_curl_loop_wake(courier_curl_loop *loop);
+
 /// The next finished transfer: returns 1 with its handle and result code, or 0 when none is left.
 int courier_curl_multi_next_done(void *multi, void **easy, int *result);
 

@@ -134,6 +134,43 @@
       #expect(both[1].reusedConnection == true)
     }
 
+    @Test(
+      "once every answer is in, the transport's thread sleeps: no timer of libcurl's is left due")
+    func sleepsWhenIdle() async throws {
+      let server = try LoopbackServer { request, response in
+        try await response.send(text: "got \(request.body.count) bytes")
+      }
+      defer { server.stop() }
+      let transport = CurlTransport()
+      let url = server.baseURL.appendingPathComponent("idle")
+      for _ in 0..<3 {
+        let got = try await transport.send(URLRequest(url: url))
+        #expect(String(decoding: got.body, as: UTF8.self) == "got 0 bytes")
+      }
+      var post = URLRequest(url: url)
+      post.httpMethod = "POST"
+      post.httpBody = Data(repeating: 1, count: 100_000)
+      let posted = try await transport.send(post)
+      #expect(String(decoding: posted.body, as: UTF8.self) == "got 100000 bytes")
+      // A thread kept awake by a spent timer would never sleep: the watchdog fails the test.
+      await watched { await transport.sleepsIdle() }
+    }
+
+    @Test("Content-Length read as bytes: repeats are one length, a disagreement refuses the head")
+    func contentLength() {
+      #expect(CurlTransfer.contentLength(["512"]) == .some(512))
+      #expect(CurlTransfer.contentLength([" 12\t"]) == .some(12))
+      #expect(CurlTransfer.contentLength(["5, 5"]) == .some(5))
+      #expect(CurlTransfer.contentLength(["5", "5"]) == .some(5))
+      #expect(CurlTransfer.contentLength([]) == .some(nil))
+      // Not a length: the body is read to the end of the connection, as without one.
+      #expect(CurlTransfer.contentLength(["abc"]) == .some(nil))
+      #expect(CurlTransfer.contentLength(["+5"]) == .some(nil))
+      // Disagreeing lengths: no way to tell where the body ends (RFC 9112 §6.3).
+      #expect(CurlTransfer.contentLength(["5, 6"]) == nil)
+      #expect(CurlTransfer.contentLength(["5", "6"]) == nil)
+    }
+
     @Test("the head: a folded line continues its field, trailers do not end the head again")
     func headParsing() async throws {
       let server = try LoopbackServer { request, response in

@@ -19,9 +19,12 @@ public struct TransportRequest: Sendable {
   public init(head: URLRequest, body: BodySource? = nil) {
     var head = head
     var body = body
-    if body == nil, let data = head.httpBody, !data.isEmpty { body = .data(data) }
-    head.httpBody = nil
-    head.httpBodyStream = nil
+    if let data = head.httpBody {
+      if body == nil, !data.isEmpty { body = .data(data) }
+      head.httpBody = nil
+    }
+    // Each setter copies the request's storage (NSMutableURLRequest on Linux): only when set.
+    if head.httpBodyStream != nil { head.httpBodyStream = nil }
     self.head = head
     self.body = body
   }

@@ -86,6 +86,8 @@
     static let continueTransfer: Int32 = 0
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS where the server offers it, HTTP/1.1 else.
     static let http2OverTLS = 4
+    /// `CURL_SOCKET_TIMEOUT`: `curl_multi_socket_action` on libcurl's timer, not a socket.
+    static let socketTimeout: Int32 = -1
     /// `CURLPIPE_MULTIPLEX`.
     static let multiplex = 2
   }

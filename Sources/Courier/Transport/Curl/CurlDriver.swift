@@ -3,18 +3,24 @@
   import CCourierCurl
   import Foundation
 
-  /// A libcurl multi handle and the one thread that drives it: every call on the multi
-  /// handle and its transfers' easy handles happens there (libcurl's handles are not
-  /// thread-safe), and callers reach it through a command queue and `curl_multi_wakeup`.
+  /// A libcurl multi handle in socket mode, and the thread that sleeps on its sockets.
   ///
-  /// The loop: take the commands, let libcurl move bytes (`curl_multi_perform`, which runs
-  /// the transfers' callbacks), finish the transfers it is done with, end those past their
-  /// deadline or idle too long, and sleep in `curl_multi_poll` until a socket is ready, a
-  /// command arrives or the next timeout is due.
+  /// libcurl's handles are not thread-safe: every call on the multi handle and on its
+  /// transfers' easy handles (and so every libcurl callback) happens under `lock`, on
+  /// whichever thread holds it. The driver's thread holds it only while it has work: it
+  /// sleeps in `courier_curl_loop_wait` (epoll, on the sockets libcurl asks to watch) without
+  /// it. So the thread that submits a request usually takes the lock at once and has libcurl
+  /// send the request right there, instead of waking the driver's thread to do it: a
+  /// sequential request costs one thread wake-up fewer, and the driver wakes only when the
+  /// response arrives, a timer is due, or a new deadline comes before its alarm.
   ///
-  /// `@unchecked Sendable`: `commands` is a lock-guarded box; `active` and `multi`'s use
-  /// belong to the driver's thread (`multi` itself is set once; `curl_multi_wakeup` is the
-  /// one call libcurl allows from any thread).
+  /// Requests from other threads (add, remove, resume) go through `commands`; the lock is
+  /// only ever tried from them, never waited for, so a caller's thread is not held up by
+  /// the driver's work. Whoever holds the lock runs the commands, and looks for more after
+  /// letting it go (``release()``), so none is left behind.
+  ///
+  /// `@unchecked Sendable`: `commands` is a lock-guarded box; everything else is used under
+  /// `lock` (`multi` and `loop` are set once).
   final class CurlDriver: @unchecked Sendable {
     private enum Command {
       case add(CurlTransfer)
@@ -24,10 +30,20 @@
     }
 
     private let multi: UnsafeMutableRawPointer
+    private let loop: OpaquePointer
+    private let lock = NSLock()
     private let commands = Locked<[Command]>([])
-    /// The transfers in the multi handle, by easy handle (the driver's thread's).
+    // Under `lock`:
+    /// The transfers in the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var stopping = false
+    /// When the driver's thread will wake by itself, if it is asleep.
+    private var alarm: ContinuousClock.Instant?
+    /// Whether the driver's thread has ended and freed the multi handle.
+    private var closed = false
+    /// Callers of ``sleepsIdle()``, resumed when the thread next goes to sleep with nothing
+    /// to do.
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// A driver whose multi handle keeps up to `maximumConnectionsPerHost` connections to a
     /// host (HTTP/2 multiplexes many requests over one).
@@ -36,7 +52,12 @@
       guard let multi = courier_curl_multi_init() else {
         throw Curl.unavailable("CurlTransport: curl_multi_init failed")
       }
+      guard let loop = courier_curl_loop_create(multi) else {
+        _ = courier_curl_multi_cleanup(multi)
+        throw Curl.unavailable("CurlTransport: no event loop (epoll) for libcurl")
+      }
       self.multi = multi
+      self.loop = loop
       _ = courier_curl_multi_setopt_long(multi, Curl.MultiOption.pipelining, Curl.multiplex)
       _ = courier_curl_multi_setopt_long(
         multi, Curl.MultiOption.maxHostConnections, maximumConnectionsPerHost)
@@ -49,41 +70,99 @@
     func remove(_ transfer: CurlTransfer) { submit(.remove(transfer)) }
     func resume(_ transfer: CurlTransfer) { submit(.resume(transfer)) }
 
+    /// Returns once the driver's thread goes to sleep with no transfer and nothing due (for
+    /// tests: a timer of libcurl's left due would keep it awake, spinning).
+    func sleepsIdle() async {
+      await withCheckedContinuation { continuation in
+        lock.lock()
+        idleWaiters.append(continuation)
+        lock.unlock()
+        courier_curl_loop_wake(loop)
+      }
+    }
+
     /// Ends the loop once the transfers under way have finished; the multi handle is freed.
     func shutdown() { submit(.shutdown) }
 
+    /// Queues `command` and runs it here and now if the lock is free; otherwise its holder
+    /// runs it before letting go.
     private func submit(_ command: Command) {
       commands.withLock { $0.append(command) }
-      _ = courier_curl_multi_wakeup(multi)
+      guard lock.try() else { return }
+      work()
+      release()
     }
 
-    // MARK: - The driver's thread
-
-    private func run() {
+    /// Lets the lock go (waking the sleeping driver's thread if something is now due before
+    /// its alarm), then takes it back and works while commands are waiting that arrived while
+    /// it was held (their threads found it taken); after a few rounds it leaves them to the
+    /// driver's thread, woken for them, so that a caller's thread is not kept working for
+    /// others.
+    private func release() {
+      var rounds = 0
       while true {
-        for command in commands.withLock({ commands in
-          defer { commands.removeAll(keepingCapacity: true) }
-          return commands
-        }) {
-          handle(command)
-        }
-        // The transport is gone: the transfers under way (a body still being read) finish
-        // first, as a URLSession's tasks do after `finishTasksAndInvalidate()`.
-        if stopping && active.isEmpty { break }
-        var running: Int32 = 0
-        _ = courier_curl_multi_perform(multi, &running)
-        var easy: UnsafeMutableRawPointer?
-        var code: Int32 = 0
-        while courier_curl_multi_next_done(multi, &easy, &code) == 1 {
-          if let easy, let transfer = active[easy] {
-            take(transfer)?.finished(code: code)
-          }
-        }
-        let wake = enforceTimeouts()
-        var descriptors: Int32 = 0
-        _ = courier_curl_multi_poll(multi, wake, &descriptors)
+        var wake = needsAlarmSooner()
+        lock.unlock()
+        let pending = commands.withLock { !$0.isEmpty }
+        if pending && rounds == 4 { wake = true }
+        if wake { courier_curl_loop_wake(loop) }
+        guard pending, rounds < 4, lock.try() else { return }
+        work()
+        rounds += 1
       }
-      _ = courier_curl_multi_cleanup(multi)
+    }
+
+    // MARK: - Under the lock
+
+    /// Runs the commands, libcurl's timer if it is due, and finishes what libcurl is done
+    /// with.
+    private func work() {
+      guard !closed else { return endAfterClosing() }
+      for command in commands.withLock({ commands in
+        defer { commands.removeAll(keepingCapacity: true) }
+        return commands
+      }) {
+        handle(command)
+      }
+      // libcurl asks for "now" (0) after adding a handle or resuming one: sending starts here.
+      var rounds = 0
+      while rounds < 8, courier_curl_loop_timer_fired(loop) == 1 {
+        var running: Int32 = 0
+        _ = courier_curl_multi_socket_action(multi, Curl.socketTimeout, 0, &running)
+        rounds += 1
+      }
+      finishDone()
+    }
+
+    /// After the driver's thread has ended (its transport is gone), a command can only be a
+    /// late one about a transfer that has ended; one that has not is failed.
+    private func endAfterClosing() {
+      for command in commands.withLock({ commands in
+        defer { commands.removeAll() }
+        return commands
+      }) {
+        if case .add(let transfer) = command {
+          transfer.end(with: Curl.unavailable("CurlTransport: the transport has shut down"))
+          transfer.abandoned()
+        }
+      }
+    }
+
+    private func finishDone() {
+      var easy: UnsafeMutableRawPointer?
+      var code: Int32 = 0
+      while courier_curl_multi_next_done(multi, &easy, &code) == 1 {
+        if let easy, let transfer = active[easy] {
+          take(transfer)?.finished(code: code)
+        }
+      }
+    }
+
+    /// Whether the sleeping driver's alarm is later than what is now due: libcurl's timer, or
+    /// a transfer's deadline.
+    private func needsAlarmSooner() -> Bool {
+      guard let alarm else { return false }
+      return nextDue(now: .now, enforcing: false) < alarm
     }
 
     private func handle(_ command: Command) {
@@ -119,12 +198,13 @@
       return transfer
     }
 
-    /// Ends the transfers past their deadline or idle for too long, and returns how long
-    /// the loop may sleep, in milliseconds, before the next one is due (at most a second).
-    private func enforceTimeouts() -> Int32 {
-      let now = ContinuousClock.now
+    /// The sooner of libcurl's timer and the transfers' deadlines and idle ends (at most a
+    /// second away); `enforcing` ends the transfers past theirs on the way.
+    private func nextDue(now: ContinuousClock.Instant, enforcing: Bool) -> ContinuousClock.Instant {
       var next = now + .seconds(1)
-      for transfer in Array(active.values) {
+      let timer = courier_curl_loop_timer(loop)
+      if timer >= 0 { next = min(next, now + .milliseconds(timer)) }
+      for transfer in active.values {
         var due = transfer.deadline
         // A transfer paused for its reader is waiting on the caller, not idle.
         if let idle = transfer.options.idleTimeout, !transfer.pausedForReader {
@@ -132,15 +212,56 @@
           due = due.map { min($0, idleEnd) } ?? idleEnd
         }
         guard let due else { continue }
-        if due <= now {
+        if enforcing && due <= now {
           transfer.end(with: .timedOut)
           take(transfer)?.abandoned()
         } else {
           next = min(next, due)
         }
       }
-      let milliseconds = (next - now) / .milliseconds(1)
-      return Int32(max(0, min(1000, milliseconds.rounded(.up))))
+      return next
+    }
+
+    // MARK: - The driver's thread
+
+    private func run() {
+      let capacity = 64
+      var sockets = [Int32](repeating: 0, count: capacity)
+      var flags = [Int32](repeating: 0, count: capacity)
+      lock.lock()
+      while true {
+        work()
+        // The transport is gone: the transfers under way (a body still being read) finish
+        // first, as a URLSession's tasks do after `finishTasksAndInvalidate()`.
+        if stopping && active.isEmpty { break }
+        let now = ContinuousClock.now
+        let due = nextDue(now: now, enforcing: true)
+        finishDone()
+        alarm = due
+        var idle: [CheckedContinuation<Void, Never>] = []
+        if active.isEmpty && due - now >= .milliseconds(1) { swap(&idle, &idleWaiters) }
+        lock.unlock()
+        for waiter in idle { waiter.resume() }
+        // Commands that came while the lock was held are run next, after a look at the
+        // sockets; one that comes from now on is run by its own thread (the lock is free).
+        let pending = commands.withLock { !$0.isEmpty }
+        let milliseconds = pending ? 0 : ((due - now) / .milliseconds(1)).rounded(.up)
+        let ready = courier_curl_loop_wait(
+          loop, Int32(max(0, min(1000, milliseconds))), &sockets, &flags, Int32(capacity))
+        lock.lock()
+        alarm = nil
+        for index in 0..<Int(max(0, ready)) {
+          var running: Int32 = 0
+          _ = courier_curl_multi_socket_action(multi, sockets[index], flags[index], &running)
+        }
+      }
+      _ = courier_curl_multi_cleanup(multi)
+      closed = true
+      lock.unlock()
+    }
+
+    deinit {
+      courier_curl_loop_destroy(loop)
     }
   }
 #endif

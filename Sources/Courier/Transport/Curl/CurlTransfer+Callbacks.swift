@@ -5,10 +5,10 @@
   import FoundationNetworking
   import Glibc
 
-  /// libcurl's callbacks for a transfer, on the driver's thread: the response head line by
+  /// libcurl's callbacks for a transfer, under the driver's lock: the response head line by
   /// line, body bytes (taken, paused or refused), request body bytes, upload progress.
   extension CurlTransfer {
-    // MARK: - libcurl's callbacks (the driver's thread)
+    // MARK: - libcurl's callbacks (under the driver's lock)
 
     /// A line of the response head.
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -67,13 +67,9 @@
     func headEnded() -> Bool {
       let headers = HTTPHeaders(fields)
       let response = HTTPResponse(status: status, headers: headers, body: Data(), url: url)
-      let lengths = Set(
-        headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
-          .map { $0.trimmingCharacters(in: .whitespaces) })
-      guard lengths.count <= 1 else {
+      guard let length = Self.contentLength(headers.values(for: "Content-Length")) else {
         return fail(.transport(URLError(.badServerResponse)))
       }
-      let length = lengths.first.flatMap { Int64($0) }
       let encoded = headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
       expected = encoded ? nil : length
       if let maximum = options.maximumBytes, let length, length > Int64(maximum) {
@@ -101,6 +97,34 @@
         answer(.success(TransportResponse(head: response, body: body)))
       }
       return true
+    }
+
+    /// The body's length from the `Content-Length` values, read as bytes: `.some(nil)` when
+    /// there is none or it is not a number, `nil` when they disagree (`5, 6`; a repeated
+    /// `5, 5` is one length).
+    static func contentLength(_ values: [String]) -> Int64?? {
+      var found: Substring.UTF8View?
+      for value in values {
+        for part in value.utf8.split(separator: 44) {
+          var start = part.startIndex
+          var end = part.endIndex
+          while start < end, part[start] == 32 || part[start] == 9 {
+            start = part.index(after: start)
+          }
+          while end > start,
+            part[part.index(before: end)] == 32 || part[part.index(before: end)] == 9
+          {
+            end = part.index(before: end)
+          }
+          let number = part[start..<end]
+          if let found, !found.elementsEqual(number) { return nil }
+          found = number
+        }
+      }
+      guard let found, !found.isEmpty, found.allSatisfy({ (48...57).contains($0) }) else {
+        return .some(nil)
+      }
+      return .some(Int64(Substring(found)))
     }
 
     /// Body bytes, decoded: `bytes.count` when taken, `Curl.pauseTransfer` when the reader's

@@ -6,15 +6,16 @@
   import Glibc
 
   /// One request on libcurl: its easy handle, set up on the caller's thread and then driven
-  /// by the ``CurlDriver``'s thread, whose callbacks build the head and take the body.
+  /// by the ``CurlDriver`` (under its lock, on whichever thread holds it), whose callbacks
+  /// build the head and take the body.
   ///
   /// The caller is answered exactly once, by whichever comes first: the head (streaming),
   /// the whole exchange (collected, or written to a file), a failure, the caller's
   /// cancellation, or a timeout. Cancellation and timeouts answer at once and then have the
   /// driver take the handle out of the multi handle, which closes its connection.
   ///
-  /// `@unchecked Sendable`: what the callers' threads and the driver's share is `phase`, a
-  /// lock-guarded box; everything else is touched by the driver's thread alone once the
+  /// `@unchecked Sendable`: what the callers' threads and the driver share is `phase`, a
+  /// lock-guarded box; everything else is touched under the driver's lock alone once the
   /// transfer is submitted (and by the submitting thread alone before).
   final class CurlTransfer: @unchecked Sendable {
     typealias Continuation = CheckedContinuation<Result<TransportResponse, HTTPError>, Never>
@@ -45,7 +46,7 @@
     let followed: @Sendable (HTTPResponse) -> Bool
     let phase = Locked(Phase.idle)
 
-    // The driver's thread's alone, once submitted:
+    // Under the driver's lock alone, once submitted:
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutableRawPointer?
     var upload: CurlUpload?
@@ -144,7 +145,7 @@
       continuation?.resume(returning: result)
     }
 
-    // MARK: - The end (the driver's thread)
+    // MARK: - The end (under the driver's lock)
 
     /// libcurl finished the transfer with `code` (the handle is out of the multi handle).
     func finished(code: Int32) {
@@ -161,7 +162,7 @@
         try? handle.close()
         if let outcome {
           // Part of a body goes to whoever wants it (to resume from), or is deleted. It is
-          // handed over off the driver's thread (the receiver may copy it), and before the
+          // handed over off the driver's lock (the receiver may copy it), and before the
           // failure is reported.
           if let partialDownload = options.partialDownload, let head, received > 0 {
             DispatchQueue.global().async {

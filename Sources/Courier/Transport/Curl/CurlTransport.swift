@@ -5,8 +5,8 @@
 
   /// The transport over libcurl's multi interface, for Linux: the system's `libcurl.so.4`
   /// (the one FoundationNetworking itself runs on), loaded when the first transport is made,
-  /// driven by one thread of the transport's own, with no package dependency and nothing to
-  /// install.
+  /// with no package dependency and nothing to install. Requests are sent from the caller's
+  /// thread; one thread of the transport's own waits on its sockets for the answers.
   ///
   /// ```swift
   /// let client = HTTPClient(baseURL: url, transport: CurlTransport())
@@ -83,6 +83,11 @@
     /// brotli/1.0.9 zstd/1.5.4 nghttp2/1.52.0"; `nil` when it cannot be loaded.
     public static var libraryVersion: String? { Curl.version }
 
+    /// Returns once the transport's thread sleeps with nothing to do (for tests).
+    func sleepsIdle() async {
+      if case .success(let driver) = driver { await driver.sleepsIdle() }
+    }
+
     /// Sends `request` within `options`' limits, following redirects by the policy.
     public func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
       -> TransportResponse
@@ -95,7 +100,8 @@
       }
     }
 
-    /// One exchange: a transfer set up here and driven by the driver's thread.
+    /// One exchange: a transfer set up here and handed to the driver (usually sent from this
+    /// thread at once).
     private func sendOnce(
       _ request: TransportRequest, options: TransportOptions, policy: RedirectPolicy,
       driver: CurlDriver

@@ -3,7 +3,7 @@
   import Foundation
   import Glibc
 
-  /// A request body as libcurl reads it, a buffer at a time on the driver's thread: bytes in
+  /// A request body as libcurl reads it, a buffer at a time under the driver's lock: bytes in
   /// memory, or a file (the body's own, or a temporary one holding a streamed body, deleted
   /// when the transfer ends).
   final class CurlUpload {
