@@ -112,8 +112,20 @@ enum URLBuilder {
 
   /// The lowercased scheme when `text` starts like `scheme://`.
   private static func scheme(of text: String) -> String? {
-    guard let range = text.range(of: "://") else { return nil }
-    let candidate = text[..<range.lowerBound]
+    // "://" looked for byte by byte (Foundation's range(of:) bridges to NSString).
+    let bytes = text.utf8
+    var index = bytes.startIndex
+    var found: String.Index?
+    while index < bytes.endIndex, found == nil {
+      if bytes[index] == UInt8(ascii: ":"),
+        bytes[index...].starts(with: "://".utf8)
+      {
+        found = index
+      }
+      index = bytes.index(after: index)
+    }
+    guard let found else { return nil }
+    let candidate = text[..<found]
     guard let first = candidate.first, first.isLetter,
       candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
     else { return nil }

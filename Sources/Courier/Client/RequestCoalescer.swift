@@ -28,6 +28,14 @@ final class RequestCoalescer: Sendable {
       headers = request.allHTTPHeaderFields ?? [:]
       self.timeout = timeout
     }
+
+    /// Hashes the method and URL only (equality still compares everything): requests for
+    /// one URL with different headers are rare, and hashing a dictionary hashes each of its
+    /// fields with a hasher of its own.
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(method)
+      hasher.combine(url)
+    }
   }
 
   private let calls = Locked<[Key: SharedCall]>([:])
