@@ -9,6 +9,7 @@ typedef int (*global_init_fn)(long flags);
 typedef char *(*version_fn)(void);
 typedef void *(*easy_init_fn)(void);
 typedef void (*easy_cleanup_fn)(void *);
+typedef void (*easy_reset_fn)(void *);
 typedef int (*easy_setopt_fn)(void *, int, ...);
 typedef int (*easy_getinfo_fn)(void *, int, ...);
 typedef int (*easy_pause_fn)(void *, int);
@@ -36,6 +37,7 @@ static struct {
   version_fn version;
   easy_init_fn easy_init;
   easy_cleanup_fn easy_cleanup;
+  easy_reset_fn easy_reset;
   easy_setopt_fn easy_setopt;
   easy_getinfo_fn easy_getinfo;
   easy_pause_fn easy_pause;
@@ -78,6 +80,7 @@ int courier_curl_load(char *error, size_t error_size) {
       find(library, "curl_version", (void **)&curl.version, error, error_size) ||
       find(library, "curl_easy_init", (void **)&curl.easy_init, error, error_size) ||
       find(library, "curl_easy_cleanup", (void **)&curl.easy_cleanup, error, error_size) ||
+      find(library, "curl_easy_reset", (void **)&curl.easy_reset, error, error_size) ||
       find(library, "curl_easy_setopt", (void **)&curl.easy_setopt, error, error_size) ||
       find(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo, error, error_size) ||
       find(library, "curl_easy_pause", (void **)&curl.easy_pause, error, error_size) ||
@@ -107,6 +110,7 @@ const char *courier_curl_version(void) { return curl.version(); }
 
 void *courier_curl_easy_init(void) { return curl.easy_init(); }
 void courier_curl_easy_cleanup(void *easy) { curl.easy_cleanup(easy); }
+void courier_curl_easy_reset(void *easy) { curl.easy_reset(easy); }
 
 int courier_curl_easy_setopt_long(void *easy, int option, long value) {
   return curl.easy_setopt(easy, option, value);

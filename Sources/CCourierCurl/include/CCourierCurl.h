@@ -27,6 +27,8 @@ const char *courier_curl_version(void);
 
 void *courier_curl_easy_init(void);
 void courier_curl_easy_cleanup(void *easy);
+/// `curl_easy_reset`: every option back to its default, the handle's memory kept for reuse.
+void courier_curl_easy_reset(void *easy);
 int courier_curl_easy_setopt_long(void *easy, int option, long value);
 int courier_curl_easy_setopt_pointer(void *easy, int option, const void *value);
 int courier_curl_easy_setopt_offset(void *easy, int option, int64_t value);

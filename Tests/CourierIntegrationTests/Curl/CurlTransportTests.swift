@@ -47,6 +47,32 @@
       #expect(reader.buffer.peakMemoryBytes <= bufferSize + 64 * 1024)
     }
 
+    @Test("a slow reader's body past the size limit: the paused transfer fails, it never stalls")
+    func limitWhileResuming() async throws {
+      let server = try LoopbackServer { _, response in
+        // No Content-Length to refuse early: the limit is found as the bytes arrive.
+        try await response.writeHead(headers: ["Content-Type": "application/octet-stream"])
+        for index in 0..<64 { try await response.write(patternBytes(64 * 1024, from: index)) }
+        await response.clientDisconnected()
+      }
+      defer { server.stop() }
+      let transport = CurlTransport()
+      let response = try await transport.send(
+        get(server.baseURL.appendingPathComponent("endless")),
+        options: TransportOptions(maximumBytes: 1_000_000, bufferSize: 16 * 1024))
+      // Read slowly, so that the transfer pauses and resumes all along (the bytes that cross
+      // the limit may come as it resumes, which libcurl 7.88 reports from curl_easy_pause).
+      let failure = await watched {
+        do {
+          for try await _ in response.body { await Task.yield() }
+          return HTTPError?.none
+        } catch {
+          return error as? HTTPError
+        }
+      }
+      #expect(failure == .some(.responseTooLarge(limit: 1_000_000)))
+    }
+
     @Test("gzip is decoded, and the size limit counts decoded bytes")
     func gzip() async throws {
       let plain = Data(repeating: 0x61, count: 200_000)

@@ -33,6 +33,16 @@
     private let loop: OpaquePointer
     private let lock = NSLock()
     private let commands = Locked<[Command]>([])
+    /// Easy handles of finished transfers, for the next ones; none are kept once the
+    /// driver's thread has ended.
+    private let spares = Locked<(handles: [SpareHandle], closed: Bool)>(([], false))
+    private static let maximumSpares = 64
+
+    /// An easy handle no transfer uses (`@unchecked Sendable`: it is only ever used by the
+    /// thread that took it out of `spares`).
+    private struct SpareHandle: @unchecked Sendable {
+      let easy: UnsafeMutableRawPointer
+    }
     // Under `lock`:
     /// The transfers in the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
@@ -66,28 +76,53 @@
       thread.start()
     }
 
-    func add(_ transfer: CurlTransfer) { submit(.add(transfer)) }
-    func remove(_ transfer: CurlTransfer) { submit(.remove(transfer)) }
-    func resume(_ transfer: CurlTransfer) { submit(.resume(transfer)) }
+    /// Starts `transfer`: sent from this thread when the lock is free.
+    func add(_ transfer: CurlTransfer) { submit(.add(transfer), here: true) }
+    /// Stops `transfer`, closing its connection: the driver's thread is woken for it. (Not
+    /// here: this runs from cancellation handlers, and working here would run other
+    /// transfers' callbacks on the cancelling thread.)
+    func remove(_ transfer: CurlTransfer) { submit(.remove(transfer), here: false) }
+    /// Unpauses `transfer` once its reader has room: the driver's thread is woken for it.
+    func resume(_ transfer: CurlTransfer) { submit(.resume(transfer), here: false) }
+
+    /// An easy handle for a new transfer: a spare one, reset, or a new one.
+    func makeHandle() -> UnsafeMutableRawPointer? {
+      spares.withLock { $0.handles.popLast()?.easy } ?? courier_curl_easy_init()
+    }
+
+    /// Takes back the handle of a transfer that is not (or no longer) in the multi handle:
+    /// kept, reset, for the next transfer (a handle's memory, kilobytes of it, is not
+    /// allocated and freed per request, often on different threads), or freed.
+    func recycle(_ easy: UnsafeMutableRawPointer) {
+      courier_curl_easy_reset(easy)
+      let kept = spares.withLock { spares in
+        guard !spares.closed, spares.handles.count < Self.maximumSpares else { return false }
+        spares.handles.append(SpareHandle(easy: easy))
+        return true
+      }
+      if !kept { courier_curl_easy_cleanup(easy) }
+    }
 
     /// Returns once the driver's thread goes to sleep with no transfer and nothing due (for
     /// tests: a timer of libcurl's left due would keep it awake, spinning).
     func sleepsIdle() async {
       await withCheckedContinuation { continuation in
         lock.lock()
-        idleWaiters.append(continuation)
+        let closed = self.closed
+        if !closed { idleWaiters.append(continuation) }
         lock.unlock()
-        courier_curl_loop_wake(loop)
+        if closed { continuation.resume() } else { courier_curl_loop_wake(loop) }
       }
     }
 
     /// Ends the loop once the transfers under way have finished; the multi handle is freed.
-    func shutdown() { submit(.shutdown) }
+    func shutdown() { submit(.shutdown, here: false) }
 
-    /// Queues `command` and runs it here and now if the lock is free; otherwise its holder
-    /// runs it before letting go.
-    private func submit(_ command: Command) {
+    /// Queues `command`; with `here`, runs it on this thread if the lock is free (otherwise
+    /// its holder runs it before letting go), else wakes the driver's thread for it.
+    private func submit(_ command: Command, here: Bool) {
       commands.withLock { $0.append(command) }
+      guard here else { return courier_curl_loop_wake(loop) }
       guard lock.try() else { return }
       work()
       release()
@@ -184,8 +219,11 @@
           return
         }
         transfer.pausedForReader = false
-        // libcurl may hand the held bytes to the write callback right here.
-        _ = courier_curl_easy_pause(easy, Curl.continueTransfer)
+        // libcurl may hand the held bytes to the write callback right here; if it refuses
+        // them (past the size limit), libcurl 7.88 returns at once without rearming the
+        // transfer, which would then stall: it is finished here.
+        let code = courier_curl_easy_pause(easy, Curl.continueTransfer)
+        if code != 0 { take(transfer)?.finished(code: code) }
       case .shutdown:
         stopping = true
       }
@@ -234,9 +272,12 @@
         // The transport is gone: the transfers under way (a body still being read) finish
         // first, as a URLSession's tasks do after `finishTasksAndInvalidate()`.
         if stopping && active.isEmpty { break }
-        let now = ContinuousClock.now
-        let due = nextDue(now: now, enforcing: true)
+        _ = nextDue(now: .now, enforcing: true)
         finishDone()
+        // Read after the transfers taken out above: removing one can set libcurl's timer
+        // (a request waiting for a connection may start now).
+        var now = ContinuousClock.now
+        let due = nextDue(now: now, enforcing: false)
         alarm = due
         var idle: [CheckedContinuation<Void, Never>] = []
         if active.isEmpty && due - now >= .milliseconds(1) { swap(&idle, &idleWaiters) }
@@ -245,6 +286,7 @@
         // Commands that came while the lock was held are run next, after a look at the
         // sockets; one that comes from now on is run by its own thread (the lock is free).
         let pending = commands.withLock { !$0.isEmpty }
+        now = .now
         let milliseconds = pending ? 0 : ((due - now) / .milliseconds(1)).rounded(.up)
         let ready = courier_curl_loop_wait(
           loop, Int32(max(0, min(1000, milliseconds))), &sockets, &flags, Int32(capacity))
@@ -257,7 +299,22 @@
       }
       _ = courier_curl_multi_cleanup(multi)
       closed = true
+      let spare = spares.withLock { spares in
+        spares.closed = true
+        defer { spares.handles = [] }
+        return spares.handles
+      }
+      for handle in spare { courier_curl_easy_cleanup(handle.easy) }
+      let idle = idleWaiters
+      idleWaiters = []
       lock.unlock()
+      for waiter in idle { waiter.resume() }
+      // A command whose thread found the lock taken just now is run (ended) here; later
+      // ones find it free.
+      if commands.withLock({ !$0.isEmpty }), lock.try() {
+        work()
+        lock.unlock()
+      }
     }
 
     deinit {

@@ -11,7 +11,7 @@
 
     /// Makes and configures the easy handle; throws (and frees it) if libcurl refuses.
     func prepare(upload: CurlUpload?, settings: CurlTransport.Settings) throws(HTTPError) {
-      guard let easy = courier_curl_easy_init() else {
+      guard let easy = driver.makeHandle() else {
         throw Curl.unavailable("CurlTransport: curl_easy_init failed")
       }
       self.easy = easy

@@ -233,9 +233,9 @@
           reusedConnection: connects == 0))
     }
 
-    /// Frees the handle and what it points at.
+    /// Gives the handle back to the driver, for the next transfer, and frees what it points at.
     func release() {
-      if let easy { courier_curl_easy_cleanup(easy) }
+      if let easy { driver.recycle(easy) }
       easy = nil
       if let headerList { courier_curl_slist_free_all(headerList) }
       headerList = nil
