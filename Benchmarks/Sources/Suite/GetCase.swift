@@ -15,7 +15,8 @@ import Foundation
 enum GetCase {
   /// The variants, by name.
   static let variants = [
-    "raw", "async-data", "naive", "courier", "courier-session", "courier-curl", "ahc",
+    "raw", "async-data", "naive", "courier", "courier-session", "courier-curl", "courier-curl-solo",
+    "curl-transport", "ahc",
   ]
 
   /// Runs one variant and prints its report.
@@ -79,6 +80,19 @@ enum GetCase {
       case "courier-curl":
         return courier(
           HTTPClient(baseURL: base, transport: CurlTransport()), path: path, decoding: decoding)
+      case "courier-curl-solo":
+        // The same without sharing identical requests: what the coalescer's task costs.
+        let configuration = HTTPClient.Configuration(coalescesRequests: false)
+        return courier(
+          HTTPClient(baseURL: base, configuration: configuration, transport: CurlTransport()),
+          path: path, decoding: decoding)
+      case "curl-transport":
+        // CurlTransport alone, through the contract's buffered send: what the pipeline adds.
+        let transport = CurlTransport()
+        return decoded { index in
+          let response: HTTPResponse = try await transport.send(URLRequest(url: url(index)))
+          return response.body
+        }
     #endif
     case "ahc":
       return AsyncHTTPClientFetchers.get(url: url, decoding: decoding)
