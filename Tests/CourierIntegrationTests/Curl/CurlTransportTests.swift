@@ -182,6 +182,35 @@
       await watched { await transport.sleepsIdle() }
     }
 
+    @Test("a reused easy handle carries nothing of the request before it")
+    func reusedHandles() async throws {
+      let server = try LoopbackServer { request, response in
+        let marker = request.headers["X-Marker"] ?? "-"
+        try await response.send(text: "\(request.method) \(request.body.count) \(marker)")
+      }
+      defer { server.stop() }
+      let transport = CurlTransport()
+      let url = server.baseURL.appendingPathComponent("reuse")
+      var post = URLRequest(url: url)
+      post.httpMethod = "PUT"
+      post.httpBody = Data("body".utf8)
+      post.setValue("first", forHTTPHeaderField: "X-Marker")
+      var head = URLRequest(url: url)
+      head.httpMethod = "HEAD"
+      // Each request waits until the one before is over and its handle back among the spares
+      // (the transport's thread asleep), so that the next one takes that handle.
+      var answers: [HTTPResponse] = []
+      for request in [post, URLRequest(url: url), head, URLRequest(url: url)] {
+        answers.append(try await transport.send(request))
+        await watched { await transport.sleepsIdle() }
+      }
+      #expect(
+        answers.map { String(decoding: $0.body, as: UTF8.self) } == [
+          "PUT 4 first", "GET 0 -", "", "GET 0 -",
+        ])
+      #expect(answers[2].status == 200)
+    }
+
     @Test("Content-Length read as bytes: repeats are one length, a disagreement refuses the head")
     func contentLength() {
       #expect(CurlTransfer.contentLength(["512"]) == .some(512))
