@@ -7,6 +7,15 @@
 // 64-bit integer on every platform Courier runs on).
 typedef int (*global_init_fn)(long flags);
 typedef char *(*version_fn)(void);
+// The start of curl_version_info_data, which every version of the struct begins with.
+struct courier_curl_version_info {
+  int age;
+  const char *version;
+  unsigned int version_num;
+  const char *host;
+  int features;
+};
+typedef struct courier_curl_version_info *(*version_info_fn)(int);
 typedef void *(*easy_init_fn)(void);
 typedef void (*easy_cleanup_fn)(void *);
 typedef void (*easy_reset_fn)(void *);
@@ -35,6 +44,7 @@ typedef struct courier_curl_message *(*multi_info_read_fn)(void *, int *);
 static struct {
   global_init_fn global_init;
   version_fn version;
+  version_info_fn version_info;
   easy_init_fn easy_init;
   easy_cleanup_fn easy_cleanup;
   easy_reset_fn easy_reset;
@@ -78,6 +88,7 @@ int courier_curl_load(char *error, size_t error_size) {
   }
   if (find(library, "curl_global_init", (void **)&curl.global_init, error, error_size) ||
       find(library, "curl_version", (void **)&curl.version, error, error_size) ||
+      find(library, "curl_version_info", (void **)&curl.version_info, error, error_size) ||
       find(library, "curl_easy_init", (void **)&curl.easy_init, error, error_size) ||
       find(library, "curl_easy_cleanup", (void **)&curl.easy_cleanup, error, error_size) ||
       find(library, "curl_easy_reset", (void **)&curl.easy_reset, error, error_size) ||
@@ -107,6 +118,14 @@ int courier_curl_load(char *error, size_t error_size) {
 }
 
 const char *courier_curl_version(void) { return curl.version(); }
+
+#define COURIER_CURLVERSION_FIRST 0
+#define COURIER_CURL_VERSION_ASYNCHDNS (1 << 7)
+
+int courier_curl_resolves_asynchronously(void) {
+  struct courier_curl_version_info *info = curl.version_info(COURIER_CURLVERSION_FIRST);
+  return info != NULL && (info->features & COURIER_CURL_VERSION_ASYNCHDNS) != 0;
+}
 
 void *courier_curl_easy_init(void) { return curl.easy_init(); }
 void courier_curl_easy_cleanup(void *easy) { curl.easy_cleanup(easy); }

@@ -25,6 +25,10 @@ int courier_curl_load(char *error, size_t error_size);
 /// `curl_version()`: "libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 brotli/1.0.9 nghttp2/1.52.0 …".
 const char *courier_curl_version(void);
 
+/// Whether libcurl resolves host names without blocking (`CURL_VERSION_ASYNCHDNS`: a threaded
+/// resolver or c-ares), so that starting a transfer never waits for DNS.
+int courier_curl_resolves_asynchronously(void);
+
 void *courier_curl_easy_init(void);
 void courier_curl_easy_cleanup(void *easy);
 /// `curl_easy_reset`: every option back to its default, the handle's memory kept for reuse.

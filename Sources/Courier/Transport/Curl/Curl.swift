@@ -26,6 +26,14 @@
       return String(cString: text)
     }
 
+    /// Whether libcurl looks host names up without blocking (almost every build: a threaded
+    /// resolver or c-ares). Only then is a request started on its caller's thread, which must
+    /// never wait for a DNS answer; otherwise the driver's thread starts it.
+    static let resolvesAsynchronously: Bool = {
+      guard case .success = library else { return false }
+      return courier_curl_resolves_asynchronously() != 0
+    }()
+
     static func unavailable(_ message: String) -> HTTPError {
       .transport(URLError(.cannotLoadFromNetwork, userInfo: [NSLocalizedDescriptionKey: message]))
     }

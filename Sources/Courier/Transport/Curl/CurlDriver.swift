@@ -76,8 +76,11 @@
       thread.start()
     }
 
-    /// Starts `transfer`: sent from this thread when the lock is free.
-    func add(_ transfer: CurlTransfer) { submit(.add(transfer), here: true) }
+    /// Starts `transfer`: sent from this thread when the lock is free (and libcurl resolves
+    /// names without blocking; see ``Curl/resolvesAsynchronously``).
+    func add(_ transfer: CurlTransfer) {
+      submit(.add(transfer), here: Curl.resolvesAsynchronously)
+    }
     /// Stops `transfer`, closing its connection: the driver's thread is woken for it. (Not
     /// here: this runs from cancellation handlers, and working here would run other
     /// transfers' callbacks on the cancelling thread.)
