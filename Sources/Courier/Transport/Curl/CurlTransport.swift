@@ -6,7 +6,8 @@
   /// The transport over libcurl's multi interface, for Linux: the system's `libcurl.so.4`
   /// (the one FoundationNetworking itself runs on), loaded when the first transport is made,
   /// with no package dependency and nothing to install. Requests are sent from the caller's
-  /// thread; one thread of the transport's own waits on its sockets for the answers.
+  /// thread (where libcurl resolves names without blocking, as common builds do); one thread
+  /// of the transport's own waits on its sockets for the answers.
   ///
   /// ```swift
   /// let client = HTTPClient(baseURL: url, transport: CurlTransport())
