@@ -33,16 +33,8 @@
     private let loop: OpaquePointer
     private let lock = NSLock()
     private let commands = Locked<[Command]>([])
-    /// Easy handles of finished transfers, for the next ones; none are kept once the
-    /// driver's thread has ended.
-    private let spares = Locked<(handles: [SpareHandle], closed: Bool)>(([], false))
-    private static let maximumSpares = 64
-
-    /// An easy handle no transfer uses (`@unchecked Sendable`: it is only ever used by the
-    /// thread that took it out of `spares`).
-    private struct SpareHandle: @unchecked Sendable {
-      let easy: UnsafeMutableRawPointer
-    }
+    /// Easy handles of finished transfers, for the next ones (freed when the thread ends).
+    let handles = CurlHandles(maximum: 64)
     // Under `lock`:
     /// The transfers in the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
@@ -87,24 +79,6 @@
     func remove(_ transfer: CurlTransfer) { submit(.remove(transfer), here: false) }
     /// Unpauses `transfer` once its reader has room: the driver's thread is woken for it.
     func resume(_ transfer: CurlTransfer) { submit(.resume(transfer), here: false) }
-
-    /// An easy handle for a new transfer: a spare one, reset, or a new one.
-    func makeHandle() -> UnsafeMutableRawPointer? {
-      spares.withLock { $0.handles.popLast()?.easy } ?? courier_curl_easy_init()
-    }
-
-    /// Takes back the handle of a transfer that is not (or no longer) in the multi handle:
-    /// kept, reset, for the next transfer (a handle's memory, kilobytes of it, is not
-    /// allocated and freed per request, often on different threads), or freed.
-    func recycle(_ easy: UnsafeMutableRawPointer) {
-      courier_curl_easy_reset(easy)
-      let kept = spares.withLock { spares in
-        guard !spares.closed, spares.handles.count < Self.maximumSpares else { return false }
-        spares.handles.append(SpareHandle(easy: easy))
-        return true
-      }
-      if !kept { courier_curl_easy_cleanup(easy) }
-    }
 
     /// Returns once the driver's thread goes to sleep with no transfer and nothing due (for
     /// tests: a timer of libcurl's left due would keep it awake, spinning).
@@ -302,12 +276,7 @@
       }
       _ = courier_curl_multi_cleanup(multi)
       closed = true
-      let spare = spares.withLock { spares in
-        spares.closed = true
-        defer { spares.handles = [] }
-        return spares.handles
-      }
-      for handle in spare { courier_curl_easy_cleanup(handle.easy) }
+      handles.close()
       let idle = idleWaiters
       idleWaiters = []
       lock.unlock()

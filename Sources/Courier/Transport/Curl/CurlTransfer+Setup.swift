@@ -11,7 +11,7 @@
 
     /// Makes and configures the easy handle; throws (and frees it) if libcurl refuses.
     func prepare(upload: CurlUpload?, settings: CurlTransport.Settings) throws(HTTPError) {
-      guard let easy = driver.makeHandle() else {
+      guard let easy = driver.handles.make() else {
         throw Curl.unavailable("CurlTransport: curl_easy_init failed")
       }
       self.easy = easy

@@ -235,7 +235,7 @@
 
     /// Gives the handle back to the driver, for the next transfer, and frees what it points at.
     func release() {
-      if let easy { driver.recycle(easy) }
+      if let easy { driver.handles.recycle(easy) }
       easy = nil
       if let headerList { courier_curl_slist_free_all(headerList) }
       headerList = nil
