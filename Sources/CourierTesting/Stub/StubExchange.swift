@@ -27,14 +27,14 @@ final class StubExchange: Sendable {
   private let head = FirstOutcome<Result<TransportResponse, HTTPError>>()
   private let state = Locked(State())
   private let timer: DeadlineTimer
-  private let clock: TransferClock
+  private let watch: DeadlineWatch
 
   init(options: TransportOptions, timer: DeadlineTimer) {
     self.options = options
     self.timer = timer
     let head = self.head
     let state = self.state
-    clock = TransferClock(deadline: options.deadline, idleTimeout: options.idleTimeout) {
+    watch = DeadlineWatch(options, clock: timer.clock) {
       head.finish(.failure(.timedOut))
       Self.cancel(state, with: .timedOut)
     }
@@ -56,7 +56,7 @@ final class StubExchange: Sendable {
   func run(_ answer: @escaping @Sendable (StubExchange) async throws(HTTPError) -> Void)
     async throws(HTTPError) -> TransportResponse
   {
-    let token = clock.firstWake.map { timer.schedule(clock, at: $0) }
+    let token = watch.firstWake.map { timer.schedule(watch, at: $0) }
     let body: @Sendable () async -> Void = {
       do throws(HTTPError) {
         try await answer(self)
@@ -96,11 +96,11 @@ final class StubExchange: Sendable {
     if let token { timer.cancel(token) }
   }
 
-  /// Waits `delay` (none when `nil`); cancellation ends the wait.
+  /// Waits `delay` on the stub's clock (none when `nil`); cancellation ends the wait.
   func wait(_ delay: Duration?) async throws(HTTPError) {
     guard let delay else { return }
     do {
-      try await Task.sleep(for: delay)
+      try await timer.clock.wait(for: delay)
     } catch {
       throw .cancelled
     }
@@ -196,7 +196,7 @@ final class StubExchange: Sendable {
       return (state.received, state.expected)
     }
     if let limit = options.maximumBytes, count > limit { throw .responseTooLarge(limit: limit) }
-    clock.touch()
+    watch.touch()
     try writer.write(chunk)
     options.progress?(.received(Int64(count), of: expected))
   }

@@ -45,7 +45,7 @@ public struct StubTransport: HTTPTransport {
 
   private var routes: [Route] = []
   private let recorder = Locked<[URLRequest]>([])
-  private let timer = DeadlineTimer()
+  private let timer: DeadlineTimer
 
   /// How long each request waits before it is answered; the wait ends with
   /// `HTTPError.cancelled` when the calling task is cancelled.
@@ -57,8 +57,17 @@ public struct StubTransport: HTTPTransport {
 
   /// A stub with no routes yet.
   public init(delay: Duration? = nil, redirects: RedirectPolicy = .default) {
+    self.init(delay: delay, redirects: redirects, clock: ContinuousClock())
+  }
+
+  /// A stub whose delays, deadlines and idle timeouts run on `clock` (a manual clock, in
+  /// tests of time-based rules).
+  package init(
+    delay: Duration? = nil, redirects: RedirectPolicy = .default, clock: any TransportClock
+  ) {
     self.delay = delay
     self.redirects = redirects
+    timer = DeadlineTimer(clock: clock)
   }
 
   /// Every request sent so far, in the order they arrived.

@@ -12,7 +12,8 @@
   /// it. So the thread that submits a request usually takes the lock at once and has libcurl
   /// send the request right there, instead of waking the driver's thread to do it: a
   /// sequential request costs one thread wake-up fewer, and the driver wakes only when the
-  /// response arrives, a timer is due, or a new deadline comes before its alarm.
+  /// response arrives or libcurl's timer is due. (Deadlines and idle timeouts are kept by the
+  /// transport's ``DeadlineTimer``, as for every transport.)
   ///
   /// Requests from other threads (add, remove, resume) go through `commands`; the lock is
   /// only ever tried from them, never waited for, so a caller's thread is not held up by
@@ -170,11 +171,10 @@
       }
     }
 
-    /// Whether the sleeping driver's alarm is later than what is now due: libcurl's timer, or
-    /// a transfer's deadline.
+    /// Whether the sleeping driver's alarm is later than libcurl's timer now is.
     private func needsAlarmSooner() -> Bool {
       guard let alarm else { return false }
-      return nextDue(now: .now, enforcing: false) < alarm
+      return nextDue(now: .now) < alarm
     }
 
     private func handle(_ command: Command) {
@@ -196,6 +196,7 @@
           return
         }
         transfer.pausedForReader = false
+        transfer.call.resumedByReader()
         // libcurl may hand the held bytes to the write callback right here; if it refuses
         // them (past the size limit), libcurl 7.88 returns at once without rearming the
         // transfer, which would then stall: it is finished here.
@@ -213,28 +214,11 @@
       return transfer
     }
 
-    /// The sooner of libcurl's timer and the transfers' deadlines and idle ends (at most a
-    /// second away); `enforcing` ends the transfers past theirs on the way.
-    private func nextDue(now: ContinuousClock.Instant, enforcing: Bool) -> ContinuousClock.Instant {
-      var next = now + .seconds(1)
+    /// When libcurl's timer is due (at most a second away). Deadlines and idle timeouts are
+    /// the transport's ``DeadlineTimer``'s, which ends a transfer through its exchange.
+    private func nextDue(now: ContinuousClock.Instant) -> ContinuousClock.Instant {
       let timer = courier_curl_loop_timer(loop)
-      if timer >= 0 { next = min(next, now + .milliseconds(timer)) }
-      for transfer in active.values {
-        var due = transfer.deadline
-        // A transfer paused for its reader is waiting on the caller, not idle.
-        if let idle = transfer.options.idleTimeout, !transfer.pausedForReader {
-          let idleEnd = transfer.lastActivity + idle
-          due = due.map { min($0, idleEnd) } ?? idleEnd
-        }
-        guard let due else { continue }
-        if enforcing && due <= now {
-          transfer.end(with: .timedOut)
-          take(transfer)?.abandoned()
-        } else {
-          next = min(next, due)
-        }
-      }
-      return next
+      return now + .milliseconds(timer >= 0 ? min(timer, 1000) : 1000)
     }
 
     // MARK: - The driver's thread
@@ -249,12 +233,11 @@
         // The transport is gone: the transfers under way (a body still being read) finish
         // first, as a URLSession's tasks do after `finishTasksAndInvalidate()`.
         if stopping && active.isEmpty { break }
-        _ = nextDue(now: .now, enforcing: true)
         finishDone()
         // Read after the transfers taken out above: removing one can set libcurl's timer
         // (a request waiting for a connection may start now).
         var now = ContinuousClock.now
-        let due = nextDue(now: now, enforcing: false)
+        let due = nextDue(now: now)
         alarm = due
         var idle: [CheckedContinuation<Void, Never>] = []
         if active.isEmpty && due - now >= .milliseconds(1) { swap(&idle, &idleWaiters) }

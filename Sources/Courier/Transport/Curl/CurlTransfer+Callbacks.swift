@@ -12,7 +12,7 @@
 
     /// A line of the response head.
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
-      lastActivity = .now
+      call.touch()
       // After the final head come only trailers (and their blank line): they are not the
       // head's, and must not end it again.
       guard head == nil else { return bytes.count }
@@ -76,7 +76,7 @@
         return fail(.responseTooLarge(limit: maximum))
       }
       head = response
-      if options.collectsBody || followed(response) {
+      if options.collectsBody || redirects.follows(response) {
         sink = .collect
         if let length, length > 0 {
           collected.reserveCapacity(
@@ -90,11 +90,11 @@
         else { return fail(.transport(URLError(.cannotCreateFile))) }
         sink = .file(file, handle)
       } else {
-        let (body, writer) = ResponseBody.makeStream(bufferSize: options.bufferSize) {
-          [weak self] error in self?.end(with: error)
+        // Nobody waits for the head (the caller was cancelled): the transfer ends.
+        guard let writer = call.receivedHead(response, bufferSize: options.bufferSize) else {
+          return fail(.cancelled)
         }
         sink = .stream(writer)
-        answer(.success(TransportResponse(head: response, body: body)))
       }
       return true
     }
@@ -155,6 +155,7 @@
               })
           else {
             pausedForReader = true
+            call.pausedForReader()
             return Curl.pauseTransfer
           }
         } catch {
@@ -162,7 +163,7 @@
         }
       }
       received += count
-      lastActivity = .now
+      call.touch()
       options.progress?(.received(received, of: expected))
       return bytes.count
     }
@@ -171,7 +172,7 @@
     func bodyToSend(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
       guard let upload else { return 0 }
       guard let count = upload.read(into: buffer) else { return Curl.abortRead }
-      if count > 0 { lastActivity = .now }
+      if count > 0 { call.touch() }
       return count
     }
 
@@ -179,7 +180,7 @@
     func progressed(uploaded: Int64, of total: Int64) {
       guard uploaded > sent else { return }
       sent = uploaded
-      lastActivity = .now
+      call.touch()
       options.progress?(.sent(uploaded, of: total > 0 ? total : nil))
     }
 

@@ -14,18 +14,21 @@
   /// cancellation, or a timeout. Cancellation and timeouts answer at once and then have the
   /// driver take the handle out of the multi handle, which closes its connection.
   ///
-  /// `@unchecked Sendable`: what the callers' threads and the driver share is `phase`, a
-  /// lock-guarded box; everything else is touched under the driver's lock alone once the
+  /// `@unchecked Sendable`: what the callers' threads and the driver share is `call`, whose
+  /// state is lock-guarded; everything else is touched under the driver's lock alone once the
   /// transfer is submitted (and by the submitting thread alone before).
   final class CurlTransfer: @unchecked Sendable {
-    typealias Continuation = CheckedContinuation<Result<TransportResponse, HTTPError>, Never>
+    typealias Continuation = TransportCall<Handle>.Continuation
 
-    enum Phase {
-      case idle
-      case endedBeforeStart(HTTPError)
-      case waiting(Continuation)
-      case streaming(ResponseBodyWriter)
-      case finished
+    /// The transfer as its exchange starts and stops it: handed to the driver, taken out of
+    /// it (which closes its connection), or given back unsent.
+    struct Handle: ExchangeTransfer {
+      let transfer: CurlTransfer
+      func begin() { transfer.driver.add(transfer) }
+      func stop() { transfer.driver.remove(transfer) }
+      func discard() { transfer.release() }
+      var bytesMoved: Int64? { nil }
+      func exchangeEnded() {}
     }
 
     /// Where the body of the response goes.
@@ -42,9 +45,10 @@
     let options: TransportOptions
     let url: URL
     let driver: CurlDriver
-    /// Whether the transport follows this head itself (a redirect): its body is collected.
-    let followed: @Sendable (HTTPResponse) -> Bool
-    let phase = Locked(Phase.idle)
+    /// How this request follows redirects: a redirect it follows is collected.
+    let redirects: RedirectPolicy
+    /// The exchange: its state machine and deadlines.
+    let call: TransportCall<Handle>
 
     // Under the driver's lock alone, once submitted:
     var easy: UnsafeMutableRawPointer?
@@ -60,104 +64,58 @@
     var sent: Int64 = 0
     /// A failure a callback decided (over the limit, a malformed head): the transfer's result.
     var failure: HTTPError?
-    /// When a byte last moved either way, for the idle timeout.
-    var lastActivity: ContinuousClock.Instant
     /// Whether the reader's buffer is full and the transfer paused until it drains.
     var pausedForReader = false
     let startedAt: ContinuousClock.Instant
-    /// When the exchange must have ended, from the options.
-    let deadline: ContinuousClock.Instant?
 
     init(
       request: TransportRequest, url: URL, options: TransportOptions, driver: CurlDriver,
-      deadline: ContinuousClock.Instant?,
-      followed: @escaping @Sendable (HTTPResponse) -> Bool
+      redirects: RedirectPolicy, timer: DeadlineTimer
     ) {
       self.request = request
       self.url = url
       self.options = options
       self.driver = driver
-      self.deadline = deadline
-      self.followed = followed
+      self.redirects = redirects
+      call = TransportCall(options: options, timer: timer)
       startedAt = .now
-      lastActivity = startedAt
     }
 
     // MARK: - The caller's side
 
     /// Waits for the answer; the transfer is handed to the driver unless it ended first.
     func start(_ continuation: Continuation) {
-      let ended = phase.withLock { phase -> HTTPError? in
-        if case .endedBeforeStart(let error) = phase {
-          phase = .finished
-          return error
-        }
-        phase = .waiting(continuation)
-        return nil
-      }
-      if let ended {
-        release()
-        return continuation.resume(returning: .failure(ended))
-      }
-      driver.add(self)
+      call.start(continuation) { Handle(transfer: self) }
     }
 
     /// Ends the exchange now with `error` (cancelled, timed out, stopped by the reader),
     /// unless it has ended, and has the driver stop the transfer.
     func end(with error: HTTPError) {
-      let (continuation, writer, started) = phase.withLock {
-        phase -> (Continuation?, ResponseBodyWriter?, Bool) in
-        switch phase {
-        case .idle:
-          phase = .endedBeforeStart(error)
-          return (nil, nil, false)
-        case .waiting(let continuation):
-          phase = .finished
-          return (continuation, nil, true)
-        case .streaming(let writer):
-          phase = .finished
-          return (nil, writer, true)
-        case .endedBeforeStart, .finished:
-          return (nil, nil, false)
-        }
-      }
-      continuation?.resume(returning: .failure(error))
-      writer?.fail(error)
-      if started { driver.remove(self) }
+      call.end(with: error)
     }
 
     /// Whether the caller has its answer and the body, if any, has ended.
-    var hasEnded: Bool {
-      phase.withLock { if case .finished = $0 { true } else { false } }
-    }
-
-    /// Answers the caller still waiting.
-    func answer(_ result: Result<TransportResponse, HTTPError>) {
-      let continuation = phase.withLock { phase -> Continuation? in
-        guard case .waiting(let continuation) = phase else { return nil }
-        if case .success = result, case .stream(let writer) = sink {
-          phase = .streaming(writer)
-        } else {
-          phase = .finished
-        }
-        return continuation
-      }
-      continuation?.resume(returning: result)
-    }
+    var hasEnded: Bool { call.isFinished }
 
     // MARK: - The end (under the driver's lock)
 
     /// libcurl finished the transfer with `code` (the handle is out of the multi handle).
     func finished(code: Int32) {
       reportTimings()
+      // The handle goes back and the upload's temporary file away before the caller is
+      // answered, so that it finds nothing of the exchange left.
+      release()
       var outcome: HTTPError? = failure
       if outcome == nil && code != 0 { outcome = HTTPError(curlCode: code, url: url) }
       if outcome == nil && head == nil { outcome = .transport(URLError(.badServerResponse)) }
       switch sink {
-      case .stream(let writer):
-        if let outcome { writer.fail(outcome) } else { writer.finish() }
-        if let outcome { answer(.failure(outcome)) }
-        phase.withLock { $0 = .finished }
+      case .stream:
+        // The caller has the head (a stream is opened with it): the body ends.
+        if let outcome {
+          call.complete(.failure(outcome))
+        } else if let head {
+          call.complete(.success(TransportResponse(head: head, body: ResponseBody(Data()))))
+        }
       case .file(let file, let handle):
         try? handle.close()
         if let outcome {
@@ -167,25 +125,24 @@
           if let partialDownload = options.partialDownload, let head, received > 0 {
             DispatchQueue.global().async {
               partialDownload(head, file)
-              self.answer(.failure(outcome))
+              self.call.complete(.failure(outcome))
             }
           } else {
             try? FileManager.default.removeItem(at: file)
-            answer(.failure(outcome))
+            call.complete(.failure(outcome))
           }
         } else if let head {
           options.progress?(.received(received, of: received))
-          answer(.success(TransportResponse(head: head, body: ResponseBody(file: file))))
+          call.complete(.success(TransportResponse(head: head, body: ResponseBody(file: file))))
         }
       case .collect, nil:
         if let outcome {
-          answer(.failure(outcome))
+          call.complete(.failure(outcome))
         } else if let head {
-          answer(.success(TransportResponse(head: head, body: ResponseBody(collected))))
+          call.complete(.success(TransportResponse(head: head, body: ResponseBody(collected))))
         }
       }
       collected = Data()
-      release()
     }
 
     /// The driver stopped the transfer before libcurl finished it (the caller has its

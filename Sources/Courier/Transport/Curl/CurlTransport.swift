@@ -41,6 +41,8 @@
     public let redirects: RedirectPolicy
     private let settings: Settings
     private let driver: Result<CurlDriver, HTTPError>
+    /// Times every request's deadline and idle timeout.
+    private let deadlines = DeadlineTimer()
 
     /// A transport with its own connections and thread.
     ///
@@ -121,13 +123,8 @@
         }
       }
       let transfer = CurlTransfer(
-        request: request, url: url, options: options, driver: driver,
-        deadline: options.deadline
-      ) { head in
-        guard case .follow = policy else { return false }
-        return RedirectPolicy.redirectStatuses.contains(head.status)
-          && head.headers["Location"] != nil
-      }
+        request: request, url: url, options: options, driver: driver, redirects: policy,
+        timer: deadlines)
       try transfer.prepare(upload: upload, settings: settings)
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in

@@ -6,10 +6,11 @@ import Foundation
 
 /// The delegate of a session that ``URLSessionTransport`` owns (and, by way of
 /// ``TaskDelegate``, of each task on a session it borrows): hands each task's callbacks to
-/// its ``DataTaskCall``, and decides on redirects by the call's policy and credential rule.
+/// its ``DataTaskCall``, answers challenges, and declines every redirect, which the transport
+/// follows itself.
 ///
-/// FoundationNetworking follows redirects of completion-handler tasks without asking any
-/// session delegate, so the transport runs delegate-driven tasks to keep credentials home.
+/// FoundationNetworking follows redirects of completion-handler tasks without asking the
+/// session's delegate, so such tasks carry a ``TaskDelegate``.
 ///
 /// `@unchecked Sendable`: its only state, `calls`, is a lock-guarded box.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -114,72 +115,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
   }
 
+  /// Never follows: the task completes with the redirect, which the transport follows
+  /// itself by the one redirect decision every transport uses
+  /// (``RedirectPolicy/following(_:credentialNames:sendOnce:)``), re-sending a body where
+  /// FoundationNetworking would drop it and keeping credentials home.
   func urlSession(
     _ session: URLSession, task: URLSessionTask,
     willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
-    guard let call = call(for: task) else {
-      completionHandler(nil)  // not Courier's task: not followed
-      return
-    }
-    // Checked on the raw Location: FoundationNetworking rewrites a host-less `file:` URL
-    // into a path on the same origin before asking, and follows `ftp:` as it is.
-    if call.redirects != .never {
-      do throws(HTTPError) {
-        let location = Self.location(of: response) ?? request.url?.absoluteString ?? ""
-        _ = try RedirectPolicy.target(location, from: response.url)
-        _ = try RedirectPolicy.target(request.url?.absoluteString ?? "", from: response.url)
-      } catch {
-        // Not followed: the task completes with this 3xx, which the call reports as this
-        // error. (Cancelling the task here could crash FoundationNetworking; see below.)
-        call.failOnCompletion(with: error)
-        completionHandler(nil)
-        return
-      }
-    }
-    guard case .follow(let maximum) = call.redirects,
-      !Self.resendsBody(
-        status: response.statusCode, method: task.originalRequest?.httpMethod,
-        hasBody: call.sendsBody)
-    else {
-      // Not followed here; a 307/308 with a body is re-sent by the transport itself.
-      completionHandler(nil)
-      return
-    }
-    guard call.countRedirect() <= maximum else {
-      // Not followed: the task completes with this 3xx, which the call reports as too many
-      // redirects. The task is not cancelled: cancelling a task whose redirect decision is
-      // in flight crashes FoundationNetworking ("task not in the registry").
-      call.failOnCompletion(with: .transport(URLError(.httpTooManyRedirects)))
-      completionHandler(nil)
-      return
-    }
-    completionHandler(
-      call.credentials.keepingHome(request, from: task.originalRequest?.url, to: request.url))
-  }
-
-  /// The `Location` header of a redirect, found whatever its case.
-  static func location(of response: HTTPURLResponse) -> String? {
-    for (name, value) in response.allHeaderFields {
-      if let name = name.base as? String ?? name as? String,
-        name.caseInsensitiveCompare("Location") == .orderedSame
-      {
-        return value as? String
-      }
-    }
-    return nil
-  }
-
-  /// Whether a redirect must re-send the body, which FoundationNetworking drops: a request
-  /// with a body, redirected with 307 or 308, or with 301 or 302 unless it is a POST (which
-  /// those turn into a GET, as 303 does for every method).
-  static func resendsBody(status: Int, method: String?, hasBody: Bool) -> Bool {
-    guard hasBody else { return false }
-    switch status {
-    case 307, 308: return true
-    case 301, 302: return method?.uppercased() != "POST"
-    default: return false
-    }
+    completionHandler(nil)
   }
 }

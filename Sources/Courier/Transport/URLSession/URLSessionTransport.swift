@@ -31,7 +31,8 @@ public final class URLSessionTransport: HTTPTransport {
   /// Hands each task's callbacks to its call and applies the redirect and challenge rules:
   /// the session's delegate when the transport made the session, otherwise its tasks'.
   let delegate: SessionDelegate
-  private let deadlines = DeadlineTimer()
+  /// Times every request's deadline and idle timeout.
+  private let deadlines: DeadlineTimer
   /// How download tasks report their bytes: ``DownloadTask/Driver/platform`` unless a test
   /// runs the other platform's way.
   let downloads: DownloadTask.Driver
@@ -64,8 +65,10 @@ public final class URLSessionTransport: HTTPTransport {
   /// (tests run the other platform's way with it).
   init(
     configuration: URLSessionConfiguration, redirects: RedirectPolicy,
-    tlsChallenges: TLSChallengeHandler? = nil, downloads: DownloadTask.Driver
+    tlsChallenges: TLSChallengeHandler? = nil, downloads: DownloadTask.Driver,
+    clock: any TransportClock = ContinuousClock()
   ) {
+    deadlines = DeadlineTimer(clock: clock)
     let delegate = SessionDelegate(tlsChallenges: tlsChallenges)
     session = URLSession(
       configuration: Self.supported(configuration), delegate: delegate, delegateQueue: nil)
@@ -105,6 +108,7 @@ public final class URLSessionTransport: HTTPTransport {
   ) {
     self.session = session
     self.redirects = redirects
+    deadlines = DeadlineTimer()
     delegate = SessionDelegate(tlsChallenges: tlsChallenges)
     ownsSession = false
     // Task delegates see a download's writes only where they see everything.
@@ -169,55 +173,30 @@ public final class URLSessionTransport: HTTPTransport {
     return configuration
   }
 
-  /// Sends `request` as a URLSession task within `options`' limits. Cancelling the calling
-  /// task answers at once with ``HTTPError/cancelled`` and cancels the task; if the task is
-  /// cancelled before the request starts, no URLSession task is created.
+  /// Sends `request` as a URLSession task within `options`' limits, following redirects by
+  /// the policy (Courier follows them itself, so that every transport follows them alike).
+  /// Cancelling the calling task answers at once with ``HTTPError/cancelled`` and cancels
+  /// the task; if the task is cancelled before the request starts, no URLSession task is
+  /// created.
   public func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
     -> TransportResponse
   {
     if let refusal { throw refusal }
     let policy = options.redirects ?? redirects
-    let deadline = options.deadline.map { deadline in
-      DispatchTime.now().uptimeNanoseconds
-        &+ DataTaskCall.nanoseconds(ContinuousClock.now.duration(to: deadline))
-    }
-    var request = request
-    var hops = 0
-    while true {
-      let (response, redirectsSoFar) = try await sendOnce(
-        request, options: options, redirects: policy, deadline: deadline, redirectsSoFar: hops)
-      guard Self.followedByTransport(response.head, request, policy) else { return response }
-      hops = redirectsSoFar + 1
-      guard
-        let next = try policy.request(
-          after: response.head, to: request, hops: hops, credentialNames: options.credentialNames)
-      else { return response }
-      request = next
+    return try await policy.following(request, credentialNames: options.credentialNames) {
+      request throws(HTTPError) in try await sendOnce(request, options: options, policy: policy)
     }
   }
 
-  /// Whether the transport itself must re-send `request` after `head`: a 307 or 308 (or a
-  /// 301/302 of a method other than POST) of a request with a body, which
-  /// FoundationNetworking would follow without the body.
-  static func followedByTransport(
-    _ head: HTTPResponse, _ request: TransportRequest, _ policy: RedirectPolicy
-  ) -> Bool {
-    guard case .follow = policy, head.headers["Location"] != nil else { return false }
-    return SessionDelegate.resendsBody(
-      status: head.status, method: request.head.httpMethod, hasBody: request.body != nil)
-  }
-
-  /// One URLSession task: its response, and the redirects counted so far (those before it
-  /// included).
+  /// One URLSession task.
   private func sendOnce(
-    _ request: TransportRequest, options: TransportOptions, redirects: RedirectPolicy,
-    deadline: UInt64?, redirectsSoFar: Int
-  ) async throws(HTTPError) -> (TransportResponse, redirects: Int) {
+    _ request: TransportRequest, options: TransportOptions, policy: RedirectPolicy
+  ) async throws(HTTPError) -> TransportResponse {
     guard !Task.isCancelled else { throw .cancelled }
     var sentHead = request.head
     // A body in memory goes in the request; one from disk or a stream goes as an upload
     // task from a file, so that it has a Content-Length.
-    var upload: (url: URL, isTemporary: Bool)?
+    var upload: SessionTransfer.Upload?
     if let body = request.body {
       if let data = body.data {
         sentHead.httpBody = data
@@ -227,44 +206,32 @@ public final class URLSessionTransport: HTTPTransport {
     }
     let head = sentHead
     let file = upload
+    let streams = ownsSession || Self.borrowedTasksStream
     let call = DataTaskCall(
-      options: ownsSession || Self.borrowedTasksStream ? options : options.withoutStreaming,
-      redirects: redirects, sendsBody: request.body != nil, redirectsSoFar: redirectsSoFar,
-      deadline: deadline
-    ) { head in
-      Self.followedByTransport(head, request, redirects)
-    }
-    let deadlines = self.deadlines
-    let timer = call.firstWake().map { deadlines.schedule(call, at: $0) }
-    let uploaded = upload
-    call.onEnd.withLock {
-      $0 = {
-        if let timer { deadlines.cancel(timer) }
-        if let uploaded, uploaded.isTemporary {
-          try? FileManager.default.removeItem(at: uploaded.url)
-        }
-      }
-    }
+      options: streams ? options : options.withoutStreaming, redirects: policy, timer: deadlines)
     let session = self.session
     let delegate = self.delegate
     let ownsSession = self.ownsSession
     let downloads = self.downloads
     let priority = Self.priority(for: Task.currentPriority)
+    // A download that may be resumed streams: URLSession's download tasks say nothing of a
+    // failed transfer's bytes or head (Linux), or keep them in an opaque form of their own
+    // (Apple), so Courier writes the file itself.
+    let downloading = options.prefersFile && file == nil && options.partialDownload == nil
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        call.start(continuation) {
+        call.start(continuation, upload: file, seesBytes: streams) {
           let task = makeTask()
           task.priority = priority
           return task
         }
         func makeTask() -> URLSessionTask {
-          // A download that may be resumed streams instead: URLSession's download tasks say
-          // nothing of a failed transfer's bytes or head (Linux), or keep them in an opaque
-          // form of their own (Apple), so Courier writes the file itself.
-          if options.prefersFile && file == nil && options.partialDownload == nil {
-            return DownloadTask.make(
+          if downloading,
+            let task = DownloadTask.make(
               session: session, request: head, call: call, delegate: delegate,
               driver: downloads, ownsSession: ownsSession)
+          {
+            return task
           }
           guard ownsSession else {
             return Self.borrowedSessionTask(
@@ -281,7 +248,7 @@ public final class URLSessionTransport: HTTPTransport {
     } onCancel: {
       call.end(with: .cancelled)
     }
-    return (try result.get(), call.redirectCount)
+    return try result.get()
   }
 
   /// The URLSession priority of a task started from a Swift task of `priority`: high for

@@ -4,7 +4,19 @@ import Foundation
   import FoundationNetworking
 #endif
 
+/// The one redirect decision, which every transport calls: which statuses redirect, what
+/// they do to the method and the body, where they may lead, how many may be followed, and
+/// which headers go on to another origin.
 extension RedirectPolicy {
+  /// Whether this policy follows `head`: a redirect status with a `Location`. A transport
+  /// collects such a response's body (it is nobody's answer) rather than handing it over,
+  /// and ``request(after:to:hops:credentialNames:)`` then makes the next request, or
+  /// refuses it.
+  func follows(_ head: HTTPResponse) -> Bool {
+    guard case .follow = self else { return false }
+    return Self.redirectStatuses.contains(head.status) && head.headers["Location"] != nil
+  }
+
   /// The request a transport sends next when `head` answered `request`, following the
   /// policy; `nil` when `head` is the answer (it is no redirect, has no `Location`, or the
   /// policy is ``never``). For transports that follow redirects themselves, so that every
@@ -25,8 +37,7 @@ extension RedirectPolicy {
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
   ) throws(HTTPError) -> TransportRequest? {
-    guard case .follow(let maximum) = self, Self.redirectStatuses.contains(head.status),
-      let location = head.headers["Location"]
+    guard follows(head), case .follow(let maximum) = self, let location = head.headers["Location"]
     else { return nil }
     let origin = head.url ?? request.head.url
     let target = try Self.target(location, from: origin)

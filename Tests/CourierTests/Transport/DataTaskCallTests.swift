@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -118,20 +119,22 @@ struct DataTaskCallTests {
 
   @Test("the idle timeout: activity moves it on, silence for the whole of it ends the call")
   func idleTimeout() async {
-    let second: UInt64 = 1_000_000_000
-    let start = DispatchTime.now().uptimeNanoseconds
-    let call = DataTaskCall(options: TransportOptions(idleTimeout: .seconds(100)))
-    let first = call.firstWake() ?? 0
-    #expect(first >= start + 100 * second && first <= start + 101 * second)
-    // A chunk arrives; at the first wake the call is not idle, and names its next look.
-    let active = DispatchTime.now().uptimeNanoseconds
-    call.append(Data("x".utf8))
-    let next = call.timerFired(now: first) ?? 0
-    #expect(next >= active + 100 * second)
-    // Nothing for the whole idle timeout: the call ends with timedOut.
-    #expect(call.timerFired(now: next) == nil)
+    let clock = ManualClock()
+    let start = clock.now
+    let call = DataTaskCall(
+      options: TransportOptions(idleTimeout: .seconds(100)), timer: DeadlineTimer(clock: clock))
+    let (session, task, queue) = idleTask()
+    defer {
+      queue.isSuspended = false
+      session.invalidateAndCancel()
+    }
     let result = await withCheckedContinuation { continuation in
-      call.start(continuation) { idleTask().1 }
+      call.start(continuation) { task }
+      // A chunk after 60 s: at 100 s the call is not idle and names 160 s; then it is.
+      clock.advance(by: .seconds(60))
+      call.append(Data("x".utf8))
+      #expect(call.call.timerFired(now: start + .seconds(100)) == start + .seconds(160))
+      #expect(call.call.timerFired(now: start + .seconds(160)) == nil)
     }
     guard case .failure(.timedOut) = result else {
       Issue.record("\(result)")
@@ -139,13 +142,28 @@ struct DataTaskCallTests {
     }
   }
 
-  @Test("a deadline ends the call at the first wake, active or not")
-  func deadlineWins() {
-    let now = DispatchTime.now().uptimeNanoseconds
+  @Test("a deadline ends the call when it passes, however active the transfer")
+  func deadlineWins() async {
+    let clock = ManualClock()
+    let deadline = clock.now + .milliseconds(5)
     let call = DataTaskCall(
-      options: TransportOptions(idleTimeout: .seconds(100)), deadline: now + 5)
-    #expect(call.firstWake() == now + 5)
-    call.append(Data("x".utf8))
-    #expect(call.timerFired(now: now + 5) == nil)
+      options: TransportOptions(deadline: deadline, idleTimeout: .seconds(100)),
+      timer: DeadlineTimer(clock: clock))
+    let (session, task, queue) = idleTask()
+    defer {
+      queue.isSuspended = false
+      session.invalidateAndCancel()
+    }
+    let result = await withCheckedContinuation { continuation in
+      call.start(continuation) { task }
+      clock.advance(by: .milliseconds(4))
+      call.append(Data("x".utf8))
+      #expect(call.call.timerFired(now: deadline - .nanoseconds(1)) == deadline)
+      #expect(call.call.timerFired(now: deadline) == nil)
+    }
+    guard case .failure(.timedOut) = result else {
+      Issue.record("\(result)")
+      return
+    }
   }
 }

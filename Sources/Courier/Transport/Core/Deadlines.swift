@@ -1,0 +1,84 @@
+/// The deadline and idle timeout of one exchange, as a value over a clock's instants: the
+/// one rule every transport (URLSession's, libcurl's, the stub) times requests by. It reads
+/// no clock itself; its owner passes `now`, so tests drive it with any instants they like.
+///
+/// The rules:
+/// - The **deadline** is an instant: the whole exchange, head and body (and the redirects a
+///   transport follows for it, which share its options), must end before it.
+/// - The **idle timeout** starts when the exchange starts (the transport hands the request to
+///   the network) and again whenever a byte moves either way. It therefore covers
+///   connecting, sending the request, **the wait for the response head**, and every wait
+///   between chunks of the body — as URLSession's `timeoutInterval` and libcurl's low-speed
+///   limit do. A transfer paused because its reader has fallen behind is not idle: the wait
+///   is the reader's, and the idle period starts again when it resumes.
+package struct Deadlines: Sendable, Equatable {
+  /// When the exchange must have ended; `nil` for no deadline.
+  package let deadline: ContinuousClock.Instant?
+  /// How long no byte may move; `nil` for no limit.
+  package let idleTimeout: Duration?
+  /// When a byte last moved (or the exchange started, or its reader resumed it).
+  package private(set) var lastActivity: ContinuousClock.Instant
+  /// Whether the transfer waits on its reader, which stops the idle clock.
+  package private(set) var isPaused = false
+
+  /// The rules for an exchange that starts at `start`.
+  package init(
+    deadline: ContinuousClock.Instant?, idleTimeout: Duration?,
+    startingAt start: ContinuousClock.Instant
+  ) {
+    self.deadline = deadline
+    self.idleTimeout = idleTimeout
+    lastActivity = start
+  }
+
+  /// The rules of `options`, for an exchange that starts at `start`.
+  package init(_ options: TransportOptions, startingAt start: ContinuousClock.Instant) {
+    self.init(deadline: options.deadline, idleTimeout: options.idleTimeout, startingAt: start)
+  }
+
+  /// Whether there is anything to time at all.
+  package var isTimed: Bool { deadline != nil || idleTimeout != nil }
+
+  /// Whether moving bytes must be recorded (there is an idle timeout).
+  package var watchesActivity: Bool { idleTimeout != nil }
+
+  /// A byte moved at `now`: the idle period starts again.
+  package mutating func touch(at now: ContinuousClock.Instant) {
+    if now > lastActivity { lastActivity = now }
+  }
+
+  /// The transfer waits for its reader from now on: idle time does not count.
+  package mutating func pause() {
+    isPaused = true
+  }
+
+  /// The reader took bytes again at `now`: the idle period starts afresh.
+  package mutating func resume(at now: ContinuousClock.Instant) {
+    isPaused = false
+    touch(at: now)
+  }
+
+  /// When the idle period ends, if it runs.
+  private var idleEnd: ContinuousClock.Instant? {
+    guard let idleTimeout, !isPaused else { return nil }
+    return lastActivity.advanced(by: idleTimeout)
+  }
+
+  /// The first instant at which the exchange may be overdue: the deadline or the end of the
+  /// idle period, whichever is sooner; `nil` when neither runs.
+  package var due: ContinuousClock.Instant? {
+    switch (deadline, idleEnd) {
+    case (let deadline?, let idleEnd?): min(deadline, idleEnd)
+    case (let deadline?, nil): deadline
+    case (nil, let idleEnd?): idleEnd
+    case (nil, nil): nil
+    }
+  }
+
+  /// Whether the exchange has run out of time at `now`: past its deadline, or idle for the
+  /// whole idle timeout. (At the very instant either ends, it has.)
+  package func isOverdue(at now: ContinuousClock.Instant) -> Bool {
+    guard let due else { return false }
+    return now >= due
+  }
+}

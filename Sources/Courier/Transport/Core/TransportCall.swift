@@ -1,0 +1,207 @@
+/// What a transport starts and stops for one exchange: a URLSession task, a libcurl
+/// transfer. A ``TransportCall`` calls it outside its lock.
+protocol ExchangeTransfer: Sendable {
+  /// Starts the network work.
+  func begin()
+  /// Stops work that has started, closing its connection; never blocks.
+  func stop()
+  /// Discards work that never started.
+  func discard()
+  /// Bytes moved either way so far, for a transfer whose bytes the transport does not see
+  /// one chunk at a time (the idle timeout then compares counts); `nil` when it sees them.
+  var bytesMoved: Int64? { get }
+  /// The exchange has ended, however: called once, after the last answer.
+  func exchangeEnded()
+}
+
+/// One exchange as every transport runs it: the ``RequestMachine`` and the exchange's
+/// ``Deadlines`` under one lock, fed by the transport's callbacks, the caller's cancellation,
+/// the body's reader and the ``DeadlineTimer``; the actions they return are performed after
+/// the lock is released.
+///
+/// A transport maps its platform's callbacks to these methods and nothing more: ``start(_:_:)``
+/// when the caller waits, ``receivedHead(_:bufferSize:)`` for a streamed head,
+/// ``complete(_:)`` when the transfer ends, ``end(with:)`` to end it early, ``touch()``
+/// when bytes move.
+final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
+  typealias Continuation = CheckedContinuation<Result<TransportResponse, HTTPError>, Never>
+  typealias Machine = RequestMachine<Continuation, Transfer, ResponseBodyWriter>
+
+  private struct Core: Sendable {
+    var machine = Machine()
+    var deadlines: Deadlines
+    var timerToken: UInt64?
+    /// The transfer once started, until the exchange has ended.
+    var transfer: Transfer?
+    /// The transfer's byte count when last looked at (see ``ExchangeTransfer/bytesMoved``).
+    var bytesSeen: Int64 = 0
+  }
+
+  private let core: Locked<Core>
+  private let timer: DeadlineTimer
+  /// Whether the exchange has an idle timeout, so that moving bytes must be recorded.
+  let watchesActivity: Bool
+
+  /// A call within `options`' deadline and idle timeout, timed by `timer`.
+  init(options: TransportOptions, timer: DeadlineTimer) {
+    let deadlines = Deadlines(options, startingAt: timer.clock.now)
+    core = Locked(Core(deadlines: deadlines))
+    self.timer = timer
+    watchesActivity = deadlines.watchesActivity
+  }
+
+  // MARK: - Events
+
+  /// The caller waits for the answer of the transfer `make` makes: the transfer starts
+  /// (its idle period with it) and its deadline is scheduled, unless the exchange ended
+  /// first — then the caller has the error at once, and `make` is not called if that was
+  /// known before.
+  func start(_ continuation: Continuation, making make: () -> Transfer) {
+    let refused = core.withLock { core -> Step? in
+      core.machine.refusesStart(continuation).map { Step(action: $0) }
+    }
+    if let refused { return perform(refused) }
+    let transfer = make()
+    let now = timer.clock.now
+    let (step, due) = core.withLock { core -> (Step, ContinuousClock.Instant?) in
+      let action = core.machine.start(continuation, transfer)
+      core.deadlines.touch(at: now)
+      // Refused (ended meanwhile): the unstarted transfer is let go at once.
+      guard !core.machine.isFinished else { return (Step(action: action, ended: transfer), nil) }
+      core.transfer = transfer
+      return (Step(action: action), core.deadlines.due)
+    }
+    if let due {
+      let token = timer.schedule(self, at: due)
+      let ended = core.withLock { core in
+        core.timerToken = token
+        return core.machine.isFinished
+      }
+      if ended { timer.cancel(token) }
+    }
+    perform(step)
+  }
+
+  /// The head arrived and the body is to stream: the caller gets the head with a body
+  /// stream (holding at most `bufferSize` bytes for a slow reader); returns where the body
+  /// goes, or `nil` when the caller has had its answer already.
+  func receivedHead(_ head: HTTPResponse, bufferSize: Int) -> ResponseBodyWriter? {
+    let (body, writer) = ResponseBody.makeStream(bufferSize: bufferSize) { [weak self] in
+      self?.end(with: $0)
+    }
+    let step = transition {
+      $0.receivedHead(TransportResponse(head: head, body: body), writer: writer)
+    }
+    guard case .answer = step.action else { return nil }
+    perform(step)
+    return writer
+  }
+
+  /// The transfer completed with `result`.
+  func complete(_ result: Result<TransportResponse, HTTPError>) {
+    perform(transition { $0.completed(result) })
+  }
+
+  /// Ends the exchange now with `error` (cancelled, timed out, too large…), unless it has
+  /// ended, and stops the transfer.
+  func end(with error: HTTPError) {
+    perform(transition { $0.ended(with: error) })
+  }
+
+  /// A byte moved: the idle period starts again.
+  func touch() {
+    guard watchesActivity else { return }
+    let now = timer.clock.now
+    core.withLock { $0.deadlines.touch(at: now) }
+  }
+
+  /// The transfer waits for its reader: not idle until ``resumedByReader()``.
+  func pausedForReader() {
+    core.withLock { $0.deadlines.pause() }
+  }
+
+  /// The reader took bytes again: the idle period starts afresh.
+  func resumedByReader() {
+    let now = timer.clock.now
+    core.withLock { $0.deadlines.resume(at: now) }
+  }
+
+  // MARK: - State
+
+  /// Whether every party has had its answer.
+  var isFinished: Bool { core.withLock { $0.machine.isFinished } }
+
+  /// The transfer, while it runs.
+  var transfer: Transfer? { core.withLock { $0.machine.transfer } }
+
+  /// The body's writer, while the body streams.
+  var writer: ResponseBodyWriter? { core.withLock { $0.machine.writer } }
+
+  // MARK: - The timer
+
+  func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    let moved = transfer?.bytesMoved
+    let overdue = core.withLock { core -> Bool? in
+      guard !core.machine.isFinished else { return nil }
+      if let moved, moved != core.bytesSeen {
+        // Bytes moved unseen since the last look: a stall is noticed within twice the
+        // idle timeout.
+        core.bytesSeen = moved
+        core.deadlines.touch(at: now)
+      }
+      return core.deadlines.isOverdue(at: now)
+    }
+    guard let overdue else { return nil }
+    if overdue {
+      end(with: .timedOut)
+      return nil
+    }
+    return core.withLock { $0.deadlines.due }
+  }
+
+  // MARK: - Actions
+
+  /// Feeds an event to the machine under the lock; returns its action, and, when the
+  /// exchange has now ended, what must be let go (once: taken from the core).
+  private func transition(_ event: (inout Machine) -> Machine.Action) -> Step {
+    core.withLock { core in
+      let action = event(&core.machine)
+      guard core.machine.isFinished else { return Step(action: action) }
+      return Step(action: action, timerToken: core.timerToken.take(), ended: core.transfer.take())
+    }
+  }
+
+  /// An action, and what an exchange that ended with it lets go.
+  private struct Step {
+    var action: Machine.Action
+    var timerToken: UInt64? = nil
+    var ended: Transfer? = nil
+  }
+
+  /// Does what a transition decided, outside the lock. An exchange that has ended forgets
+  /// its deadline and tells its transfer first, so that a caller resumed with the end finds
+  /// everything let go (a temporary upload file deleted, the timings reported).
+  private func perform(_ step: Step) {
+    if let token = step.timerToken { timer.cancel(token) }
+    step.ended?.exchangeEnded()
+    switch step.action {
+    case .none:
+      break
+    case .start(let transfer):
+      transfer.begin()
+    case .refuse(let continuation, let error, let transfer):
+      transfer.discard()
+      continuation.resume(returning: .failure(error))
+    case .answer(let continuation, let result):
+      continuation.resume(returning: result)
+    case .answerAndStop(let continuation, let error, let transfer):
+      continuation.resume(returning: .failure(error))
+      transfer.stop()
+    case .endBody(let writer, let error):
+      if let error { writer.fail(error) } else { writer.finish() }
+    case .endBodyAndStop(let writer, let error, let transfer):
+      writer.fail(error)
+      transfer.stop()
+    }
+  }
+}
