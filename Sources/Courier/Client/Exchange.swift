@@ -36,14 +36,15 @@ struct Exchange: Sendable {
   }
 
   /// The options a transport gets for this exchange, given the request's timeout (from
-  /// now) and credential names.
+  /// `now`) and credential names.
   func options(
-    timeout: Duration?, credentialNames: Set<String>, redirects: RedirectPolicy?
+    timeout: Duration?, now: ContinuousClock.Instant, credentialNames: Set<String>,
+    redirects: RedirectPolicy?
   ) -> TransportOptions {
     var prefersFile = false
     if case .download = use { prefersFile = true }
     return TransportOptions(
-      deadline: timeout.map { .now + $0 }, idleTimeout: idleTimeout, maximumBytes: maximumBytes,
+      deadline: timeout.map { now + $0 }, idleTimeout: idleTimeout, maximumBytes: maximumBytes,
       redirects: redirects, credentialNames: credentialNames, progress: progress,
       collectsBody: collects, prefersFile: prefersFile, bufferSize: bufferSize, timings: timings,
       partialDownload: partialDownload)

@@ -78,6 +78,10 @@ extension HTTPClient {
     /// which are part of its key — and middleware sees cached answers like any other.
     public var cache: HTTPCache?
 
+    /// The clock deadlines are measured from and reconnection delays waited on: the
+    /// continuous clock, or a manual one in Courier's tests (give the transport the same).
+    package var clock: any TransportClock = ContinuousClock()
+
     /// Creates a configuration; every parameter has a sensible default.
     public init(
       headers: HTTPHeaders = HTTPHeaders(),

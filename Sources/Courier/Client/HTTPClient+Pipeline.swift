@@ -127,9 +127,10 @@ extension HTTPClient {
   ) async throws(HTTPError) -> HTTPResponse {
     let transport = self.transport
     let redirects = configuration.redirects
+    let clock = configuration.clock
     let send = { () async throws(HTTPError) -> HTTPResponse in
       let options = exchange.options(
-        timeout: outgoing.timeout, credentialNames: outgoing.credentialNames,
+        timeout: outgoing.timeout, now: clock.now, credentialNames: outgoing.credentialNames,
         redirects: redirects)
       return try await exchange.take(try await transport.send(request, options: options))
     }

@@ -84,7 +84,7 @@ extension HTTPClient {
     options: TransferOptions = TransferOptions()
   ) -> ServerSentEvents {
     let client = self
-    return ServerSentEvents(reconnection: reconnection) {
+    return ServerSentEvents(reconnection: reconnection, clock: configuration.clock) {
       (lastEventID: String) async throws(HTTPError) -> ByteStream in
       var request = try client.builder.request(for: endpoint)
       request.head.setValue("text/event-stream", forHTTPHeaderField: "Accept")

@@ -34,16 +34,19 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
   typealias Connect = @Sendable (String) async throws(HTTPError) -> ByteStream
 
   let reconnection: ReconnectionPolicy
+  /// The clock reconnection delays are waited on.
+  let clock: any TransportClock
   let connect: Connect
 
   /// Connects when the first event is asked for.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(reconnection: reconnection, connect: connect)
+    Iterator(reconnection: reconnection, clock: clock, connect: connect)
   }
 
   /// Reads the events, connecting and reconnecting as needed.
   public struct Iterator: AsyncIteratorProtocol {
     let reconnection: ReconnectionPolicy
+    let clock: any TransportClock
     let connect: Connect
     private var parser = ServerSentEventParser()
     private var pending: [ServerSentEvent] = []
@@ -52,8 +55,9 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     private var failedInARow = 0
     private var finished = false
 
-    init(reconnection: ReconnectionPolicy, connect: @escaping Connect) {
+    init(reconnection: ReconnectionPolicy, clock: any TransportClock, connect: @escaping Connect) {
       self.reconnection = reconnection
+      self.clock = clock
       self.connect = connect
     }
 
@@ -93,7 +97,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
       if connections > 0 {
         let delay = parser.reconnectionTime.map { Duration.milliseconds($0) } ?? reconnection.delay
         do {
-          try await Task.sleep(for: delay)
+          try await clock.wait(for: delay)
         } catch {
           throw .cancelled
         }
