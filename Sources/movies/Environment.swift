@@ -61,9 +61,9 @@ enum Environment: Sendable {
   }
 
   /// A client for this environment: its base URL and headers, TMDB's snake_case keys, and a
-  /// 10-second deadline per request, sending through `transport`, keeping responses in
-  /// `cache` when given.
-  func makeClient(transport: any HTTPTransport, cache: HTTPCache? = nil) -> HTTPClient {
+  /// 10-second deadline per request, sending through `transport` (`nil`: Courier's default),
+  /// keeping responses in `cache` when given.
+  func makeClient(transport: (any HTTPTransport)?, cache: HTTPCache? = nil) -> HTTPClient {
     let configuration = HTTPClient.Configuration(
       headers: headers,
       timeout: .seconds(10),

@@ -8,14 +8,15 @@ struct Options: Equatable {
   var page = 1
   /// Whether to print the help and stop.
   var showsHelp = false
-  /// What sends the requests.
-  var transport = TransportChoice.urlSession
+  /// What sends the requests; `nil` (the default) for the transport Courier picks for a client
+  /// given none: CurlTransport on Linux when libcurl loads, URLSessionTransport otherwise.
+  var transport: TransportChoice?
 
   /// The transports the example can run on.
   enum TransportChoice: String, Equatable {
-    /// URLSessionTransport, Courier's default everywhere.
+    /// URLSessionTransport: URLSession, Courier's default on Apple platforms.
     case urlSession = "urlsession"
-    /// CurlTransport, libcurl directly (Linux).
+    /// CurlTransport: libcurl directly, Courier's default on Linux (Linux only).
     case curl
   }
 
@@ -97,14 +98,20 @@ struct Options: Equatable {
                       instead of the embedded fixture API. Needs TMDB_API_KEY.
       --page N        The page of popular movies to list and to fetch the details
                       of, from 1 (default: 1).
-      --transport T   urlsession (the default) or curl: Courier's CurlTransport,
-                      libcurl directly (Linux only).
+      --transport T   urlsession (URLSessionTransport) or curl (CurlTransport,
+                      libcurl directly; Linux only). By default, the one Courier
+                      gives a client: curl on Linux when libcurl loads (unless
+                      COURIER_TRANSPORT says otherwise), urlsession elsewhere.
+                      The first line printed names it.
       -h, --help      Show this help.
 
     ENVIRONMENT:
       TMDB_API_KEY    Your TMDB credential, needed with --base-url. A v4 read access
                       token (a JWT, two dots) is sent as "Authorization: Bearer …";
                       a v3 API key as the api_key query item.
+      COURIER_TRANSPORT
+                      curl or urlsession: Courier's default transport (Linux),
+                      what the example uses without --transport.
 
     The program walks through Courier in six sections: a page of popular movies as
     a table; the first movie's details (three requests at once); paging through the

@@ -39,15 +39,20 @@ if let baseURL = options.baseURL {
   }
 }
 
-let transport: any HTTPTransport
+// The transport --transport names, or none: then the first client makes Courier's default
+// (CurlTransport on Linux when libcurl loads), and every other client shares it.
+let chosen: (any HTTPTransport)?
 do throws(Options.UsageError) {
-  transport = try options.transport.make()
+  chosen = try options.transport?.make()
 } catch {
   Console.error("movies: \(error)")
   exit(2)
 }
-let walkthrough = Walkthrough(client: environment.makeClient(transport: transport))
-print("Courier example, calling \(environment.summary)\n")
+let walkthrough = Walkthrough(client: environment.makeClient(transport: chosen))
+let transport = walkthrough.client.transport
+print(
+  "Courier example, calling \(environment.summary) over \(type(of: transport))"
+    + (chosen == nil ? " (Courier's default here)" : "") + "\n")
 var exitCode: Int32 = 0
 do throws(HTTPError) {
   print("── Popular movies ──\n")

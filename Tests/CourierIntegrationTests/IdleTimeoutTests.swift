@@ -62,8 +62,9 @@ struct IdleTimeoutTests {
 
   @Test("send with no deadline ends timedOut")
   func send() async throws {
-    // (When the socket then closes is FoundationNetworking's business: its cancellation
-    // can lag libcurl's read loop by seconds on a busy machine; see README, Security.)
+    // (With URLSessionTransport, when the socket then closes is FoundationNetworking's
+    // business: its cancellation can lag libcurl's read loop by seconds on a busy machine;
+    // see README, Security.)
     let server = try Self.stalling()
     defer { server.stop() }
     let client = Self.client(server)

@@ -9,8 +9,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Timings reach the observer from URLSessionTransport: URLSession's task metrics on Apple
-/// platforms, Courier's own clock on Linux. Only order is asserted, never a duration.
+/// Timings reach the observer from the default transport: URLSession's task metrics on Apple
+/// platforms; on Linux libcurl's (CurlTransport) or, with URLSessionTransport, Courier's own
+/// clock. Only order is asserted, never a duration.
 @Suite("Timings in the observer's events", .timeLimit(.minutes(1)))
 struct TimingsTests {
   /// A client of `server` whose events are recorded.
@@ -48,7 +49,7 @@ struct TimingsTests {
     #expect(recorded.allSatisfy { $0.request == request })
     // Apple platforms deliver URLSession's metrics before the task completes, as a rule;
     // should they come late, Courier's own clock stands in, so either source is right there.
-    // (CurlTransport, run by COURIER_TRANSPORT=curl, reports libcurl's.)
+    // (CurlTransport, Linux's default, reports libcurl's.)
     #expect(
       [.courier, .libcurl].contains(timings.source)
         || URLSessionTransport.measuresWithPlatformMetrics)

@@ -59,7 +59,9 @@ func overrun(runs: Int) async throws {
     }
     var configuration = HTTPClient.Configuration()
     configuration.maximumResponseBytes = limit
-    let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    // URLSession's limits are what this measures; on Linux the default would be CurlTransport.
+    let client = HTTPClient(
+      baseURL: server.baseURL, configuration: configuration, transport: URLSessionTransport())
     let start = ContinuousClock.now
     var outcome = "no error"
     do {
@@ -87,7 +89,7 @@ func slowReader(mebibytes: Int) async throws {
     try await response.finish()
   }
   defer { server.stop() }
-  let client = HTTPClient(baseURL: server.baseURL)
+  let client = HTTPClient(baseURL: server.baseURL, transport: URLSessionTransport())
   Memory.resetPeak()
   let before = Memory.field("VmRSS")
   let stream = try await client.bytes(

@@ -11,8 +11,9 @@ import Foundation
 //   .build/release/Profile MODE N INFLIGHT URL
 //
 // MODE: rawch (completion handler, Courier's session configuration), rawdel (delegate-driven
-// task, minimal delegate), transport (URLSessionTransport.send, no client), courier (default
-// client), courier-nc (no coalescing), build (request building only, no network).
+// task, minimal delegate), transport (URLSessionTransport.send, no client), courier (a client
+// with every default but its transport, URLSessionTransport), courier-nc (no coalescing), build
+// (request building only, no network).
 // Prints wall and CPU (getrusage user+sys) per request, after one warm-up request.
 
 let args = CommandLine.arguments
@@ -90,10 +91,13 @@ func viaTransport(_ i: Int) async throws -> MoviePage {
   return try JSONDecoder().decode(MoviePage.self, from: response.body)
 }
 
-let client = HTTPClient(baseURL: url)
+// Over URLSession, the baseline's session (on Linux a client given no transport gets
+// CurlTransport).
+let client = HTTPClient(baseURL: url, transport: URLSessionTransport())
 var ncConfiguration = HTTPClient.Configuration()
 ncConfiguration.coalescesRequests = false
-let ncClient = HTTPClient(baseURL: url, configuration: ncConfiguration)
+let ncClient = HTTPClient(
+  baseURL: url, configuration: ncConfiguration, transport: URLSessionTransport())
 
 func one(_ i: Int = 0) async throws {
   switch mode {

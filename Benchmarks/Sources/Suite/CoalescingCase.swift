@@ -28,7 +28,9 @@ enum CoalescingCase {
     defer { server.stop() }
     var configuration = HTTPClient.Configuration()
     configuration.coalescesRequests = arguments.variant == "on"
-    let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    // Over URLSession, as BENCHMARKS.md measured it (on Linux the default is CurlTransport).
+    let client = HTTPClient(
+      baseURL: server.baseURL, configuration: configuration, transport: URLSessionTransport())
     let burst: @Sendable (Int) async throws -> Int = { _ in
       try await Load.run(requests: callers, inFlight: callers) { _ in
         try await client.send(Request<MoviePage>(path: "movie/popular")).results.count

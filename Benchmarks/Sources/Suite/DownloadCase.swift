@@ -87,11 +87,12 @@ enum DownloadCase {
     }
   }
 
-  /// Courier's client with the default transport, or over libcurl (Linux).
+  /// Courier's client over URLSession, or over libcurl (Linux). (Named, not the default: a
+  /// client given no transport gets CurlTransport on Linux.)
   private static func courierClient(base: URL, curl: Bool) -> HTTPClient {
     #if canImport(FoundationNetworking)
       if curl { return HTTPClient(baseURL: base, transport: CurlTransport()) }
     #endif
-    return HTTPClient(baseURL: base)
+    return HTTPClient(baseURL: base, transport: URLSessionTransport())
   }
 }

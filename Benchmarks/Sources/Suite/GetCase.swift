@@ -71,7 +71,11 @@ enum GetCase {
       let session = URLSession(configuration: .default)
       return decoded(URLSessionFetchers.completionHandler(session: session, url: url))
     case "courier":
-      return courier(HTTPClient(baseURL: base), path: path, decoding: decoding)
+      // URLSessionTransport named: it is Courier over URLSession that this variant measures
+      // (a client given no transport gets CurlTransport on Linux).
+      return courier(
+        HTTPClient(baseURL: base, transport: URLSessionTransport()), path: path,
+        decoding: decoding)
     case "courier-session":
       let transport = URLSessionTransport(session: URLSessionFetchers.courierConfiguredSession())
       return courier(

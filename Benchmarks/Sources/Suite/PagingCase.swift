@@ -19,7 +19,8 @@ enum PagingCase {
   static func run(_ arguments: Arguments) async throws {
     let base = try arguments.url("url")
     let pages = try arguments.int("pages", default: 1000)
-    let client = HTTPClient(baseURL: base)
+    // Over URLSession, as "raw" is (on Linux a client given no transport gets CurlTransport).
+    let client = HTTPClient(baseURL: base, transport: URLSessionTransport())
     let session = URLSessionFetchers.courierConfiguredSession()
     _ = try await client.send(PopularMovies(lastPage: 1))  // connections and caches warm
     ProcessMemory.resetPeak()

@@ -1,19 +1,48 @@
 import Foundation
 
 /// The transport a client makes when it is given none.
+///
+/// Apple platforms: always ``URLSessionTransport`` (there is no ``CurlTransport``).
+///
+/// Linux: ``CurlTransport`` whenever the system's libcurl loads, otherwise
+/// ``URLSessionTransport``. The environment variable `COURIER_TRANSPORT` chooses one
+/// explicitly, so that a whole test suite (yours or Courier's) runs on either transport without
+/// a change: `COURIER_TRANSPORT=urlsession swift test`. `curl` is honoured even where libcurl
+/// does not load: the client then fails every request with the reason, rather than quietly
+/// testing the other transport. Any other value is ignored.
 enum DefaultTransport {
   #if canImport(FoundationNetworking)
-    /// Linux: ``URLSessionTransport``, or ``CurlTransport`` when the environment variable
-    /// `COURIER_TRANSPORT` is `curl`, so that a whole test suite (yours or Courier's) runs
-    /// over libcurl without a change: `COURIER_TRANSPORT=curl swift test`.
+    /// The environment variable that chooses the default transport on Linux.
+    static let environmentVariable = "COURIER_TRANSPORT"
+
+    /// The transports a client given none can get.
+    enum Kind: String, Equatable, Sendable, CaseIterable {
+      /// ``URLSessionTransport``: `COURIER_TRANSPORT=urlsession`.
+      case urlSession = "urlsession"
+      /// ``CurlTransport``: `COURIER_TRANSPORT=curl`.
+      case curl
+    }
+
+    /// Which transport a client given none gets on Linux: the one `environment`'s
+    /// `COURIER_TRANSPORT` names (`curl` or `urlsession`; letter case and surrounding spaces do
+    /// not matter), otherwise ``CurlTransport`` if the system's libcurl loads and
+    /// ``URLSessionTransport`` if it does not.
+    static func kind(environment: [String: String], curlLoads: Bool) -> Kind {
+      let chosen = environment[environmentVariable]?
+        .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+      return chosen.flatMap(Kind.init(rawValue:)) ?? (curlLoads ? .curl : .urlSession)
+    }
+
+    /// The transport for this process's environment.
     static func make() -> any HTTPTransport {
-      if ProcessInfo.processInfo.environment["COURIER_TRANSPORT"] == "curl" {
-        return CurlTransport()
+      let environment = ProcessInfo.processInfo.environment
+      switch kind(environment: environment, curlLoads: CurlTransport.isAvailable) {
+      case .curl: return CurlTransport()
+      case .urlSession: return URLSessionTransport()
       }
-      return URLSessionTransport()
     }
   #else
-    /// Apple platforms: ``URLSessionTransport`` (there is no ``CurlTransport``).
+    /// Apple platforms: ``URLSessionTransport``, whatever the environment says.
     static func make() -> any HTTPTransport {
       URLSessionTransport()
     }

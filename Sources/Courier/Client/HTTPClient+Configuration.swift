@@ -28,7 +28,8 @@ extension HTTPClient {
     /// has gone quiet. ``TransferOptions/idleTimeout`` overrides it for one transfer, and
     /// ``HTTPClient/events(_:reconnection:options:)`` reconnects after it as after a drop
     /// (an event stream that may rightly stay silent for longer needs a longer one).
-    /// Transports enforce it (``URLSessionTransport`` to the millisecond on every platform).
+    /// Transports enforce it (``URLSessionTransport`` to the millisecond on every platform,
+    /// `CurlTransport` too).
     public var idleTimeout: Duration?
     /// Encodes `.json` bodies that name no encoder of their own.
     public var encoder: JSONEncoder
@@ -63,9 +64,9 @@ extension HTTPClient {
     /// nothing. See ``HTTPEvent/makeStream(bufferingNewest:)``.
     public var observer: (@Sendable (HTTPEvent) -> Void)?
     /// How requests follow redirects; `nil` (the default) for the transport's own policy
-    /// (``URLSessionTransport``'s `redirects`, 10 hops by default). Whatever the policy, a
-    /// redirect to another origin never carries a credential, and a target other than
-    /// `http` or `https` is refused.
+    /// (``URLSessionTransport``'s and `CurlTransport`'s `redirects`, 10 hops by default).
+    /// Whatever the policy, a redirect to another origin never carries a credential, and a
+    /// target other than `http` or `https` is refused.
     public var redirects: RedirectPolicy?
     /// Header and query names whose values are credentials, besides those Courier
     /// recognises (`Authorization`, `Cookie`, names containing `auth`, `token`, `key`,

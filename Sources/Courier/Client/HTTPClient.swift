@@ -27,7 +27,9 @@ public actor HTTPClient {
   public nonisolated let baseURL: URL
   /// What the client does for every request.
   public nonisolated let configuration: Configuration
-  /// What sends the requests.
+  /// What sends the requests: the transport passed to ``init(baseURL:configuration:transport:)``,
+  /// or the default it made. To see which default a client got on Linux:
+  /// `client.transport is CurlTransport`.
   public nonisolated let transport: any HTTPTransport
 
   nonisolated let builder: RequestBuilder
@@ -43,9 +45,12 @@ public actor HTTPClient {
   ///   - baseURL: An absolute `http` or `https` URL, possibly with a path (`…/3`). Query
   ///     items in it (`…/3?api_key=…`) are sent with every request, before the endpoint's.
   ///   - configuration: Headers, timeout, coders and limits for every request.
-  ///   - transport: What sends requests; by default a ``URLSessionTransport`` with a session
-  ///     of its own, invalidated when the client goes away (on Linux, a `CurlTransport` when
-  ///     the environment variable `COURIER_TRANSPORT` is `curl`).
+  ///   - transport: What sends requests. By default, on Apple platforms, a
+  ///     ``URLSessionTransport`` with a session of its own, invalidated when the client goes
+  ///     away; on Linux, a `CurlTransport` of its own whenever the system's libcurl loads, and
+  ///     that ``URLSessionTransport`` when it does not. On Linux the environment variable
+  ///     `COURIER_TRANSPORT` (`curl` or `urlsession`) chooses the default instead, so a whole
+  ///     test suite runs on either; other values are ignored. ``transport`` says which it got.
   public init(
     baseURL: URL,
     configuration: Configuration = Configuration(),

@@ -7,8 +7,8 @@
 
   @testable import Courier
 
-  /// What CurlTransport does beyond the contract (which TransportConformanceTests holds it to,
-  /// and `COURIER_TRANSPORT=curl swift test` runs the whole suite on it).
+  /// What CurlTransport does beyond the contract (which TransportConformanceTests holds it to;
+  /// as Linux's default transport, it runs the whole suite under plain `swift test`).
   @Suite("CurlTransport", .timeLimit(.minutes(2)))
   struct CurlTransportTests {
     @Test("the system's libcurl is found, and says what it supports")
