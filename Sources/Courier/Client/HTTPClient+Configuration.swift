@@ -25,7 +25,8 @@ extension HTTPClient {
     /// go without a byte moving either way before it ends with ``HTTPError/timedOut``;
     /// 60 seconds by default, `nil` for no limit. Unlike ``timeout`` it never ends a
     /// transfer that is making progress, however long it takes: it ends the one whose server
-    /// has gone quiet. ``TransferOptions/idleTimeout`` overrides it for one transfer, and
+    /// has gone quiet. It runs from the start of each exchange, so it also bounds the wait
+    /// for the response head. ``TransferOptions/idleTimeout`` overrides it for one transfer, and
     /// ``HTTPClient/events(_:reconnection:options:)`` reconnects after it as after a drop
     /// (an event stream that may rightly stay silent for longer needs a longer one).
     /// Transports enforce it (``URLSessionTransport`` to the millisecond on every platform,

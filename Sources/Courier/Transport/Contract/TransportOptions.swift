@@ -10,7 +10,10 @@ public struct TransportOptions: Sendable {
   /// with ``HTTPError/timedOut`` and the transfer stops. `nil` for no deadline.
   public var deadline: ContinuousClock.Instant?
   /// How long the transfer may go without a byte moving either way before it fails with
-  /// ``HTTPError/timedOut``; `nil` for no limit.
+  /// ``HTTPError/timedOut``; `nil` for no limit. The idle period starts when the exchange
+  /// starts, so it also bounds the wait for the response head (a server that takes longer
+  /// than this to answer times out); while a streamed body's reader has fallen behind and
+  /// the transfer is paused for it, the transfer is not idle.
   public var idleTimeout: Duration?
   /// The largest response body accepted, in bytes (decoded bytes, after gzip); `nil` for
   /// any. A `Content-Length` over it fails with ``HTTPError/responseTooLarge(limit:)``
