@@ -26,11 +26,14 @@ enum DefaultTransport {
     /// Which transport a client given none gets on Linux: the one `environment`'s
     /// `COURIER_TRANSPORT` names (`curl` or `urlsession`; letter case and surrounding spaces do
     /// not matter), otherwise ``CurlTransport`` if the system's libcurl loads and
-    /// ``URLSessionTransport`` if it does not.
-    static func kind(environment: [String: String], curlLoads: Bool) -> Kind {
+    /// ``URLSessionTransport`` if it does not. `curlLoads` is asked only when the environment
+    /// names neither: loading libcurl runs `curl_global_init`, which a process that chose
+    /// URLSession should not get.
+    static func kind(environment: [String: String], curlLoads: @autoclosure () -> Bool) -> Kind {
       let chosen = environment[environmentVariable]?
         .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-      return chosen.flatMap(Kind.init(rawValue:)) ?? (curlLoads ? .curl : .urlSession)
+      if let kind = chosen.flatMap(Kind.init(rawValue:)) { return kind }
+      return curlLoads() ? .curl : .urlSession
     }
 
     /// The transport for this process's environment.

@@ -30,6 +30,19 @@ struct DefaultTransportTests {
       }
     }
 
+    @Test("a named transport is taken without loading libcurl to ask whether it loads")
+    func namedLoadsNothing() {
+      for value in ["urlsession", "curl"] {
+        let kind = DefaultTransport.kind(
+          environment: ["COURIER_TRANSPORT": value],
+          curlLoads: { () -> Bool in
+            Issue.record("libcurl was asked about for COURIER_TRANSPORT=\(value)")
+            return true
+          }())
+        #expect(kind.rawValue == value)
+      }
+    }
+
     @Test(
       "any other value is ignored: the default as if it were unset",
       arguments: ["", "libcurl", "url-session", "foundation", "curl urlsession"])
