@@ -3,15 +3,24 @@
   import Foundation
   import FoundationNetworking
 
-  /// The transport over libcurl's multi interface, for Linux: the system's `libcurl.so.4`
-  /// (the one FoundationNetworking itself runs on), loaded when the first transport is made,
-  /// with no package dependency and nothing to install. Requests are sent from the caller's
-  /// thread (where libcurl resolves names without blocking, as common builds do); one thread
-  /// of the transport's own waits on its sockets for the answers.
+  /// The transport over libcurl's multi interface, for Linux, and the default there: a client
+  /// given no transport gets a `CurlTransport` of its own whenever the system's `libcurl.so.4`
+  /// (the one FoundationNetworking itself runs on) loads — see ``isAvailable`` — and a
+  /// ``URLSessionTransport`` when it does not. The library is loaded when the first transport
+  /// is made, with no package dependency and nothing to install. Requests are sent from the
+  /// caller's thread (where libcurl resolves names without blocking, as common builds do); one
+  /// thread of the transport's own waits on its sockets for the answers, so clients should
+  /// share a transport rather than each make one.
   ///
   /// ```swift
-  /// let client = HTTPClient(baseURL: url, transport: CurlTransport())
+  /// let client = HTTPClient(baseURL: url)    // on Linux: client.transport is CurlTransport
+  /// let images = HTTPClient(baseURL: imageURL, transport: client.transport)  // the same one
   /// ```
+  ///
+  /// The environment variable `COURIER_TRANSPORT` chooses the default of clients given no
+  /// transport instead: `urlsession` for ``URLSessionTransport``, `curl` for this one (even
+  /// where libcurl does not load); other values are ignored. So a whole test suite runs on
+  /// either: `COURIER_TRANSPORT=urlsession swift test`.
   ///
   /// What it adds to ``URLSessionTransport`` on Linux: a fraction of the time per request
   /// (see BENCHMARKS.md), real back-pressure (a streamed body's transfer pauses while the
@@ -28,7 +37,8 @@
   /// reads them). No cookies are stored, and there is no URL cache.
   ///
   /// If libcurl cannot be loaded, every request fails with ``HTTPError/transport(_:)``
-  /// saying why, and nothing is sent.
+  /// saying why, and nothing is sent; a client given no transport then gets a
+  /// ``URLSessionTransport`` instead, unless `COURIER_TRANSPORT=curl` asks for this one.
   public final class CurlTransport: HTTPTransport {
     /// What every request of the transport is sent with.
     struct Settings: Sendable {
