@@ -43,9 +43,6 @@ public final class ManualClock: TransportClock, Sendable {
     for sleeper in woken { sleeper.continuation.resume() }
   }
 
-  /// How many tasks are waiting on the clock.
-  public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
-
   /// Returns once at least `count` tasks are waiting on the clock.
   public func sleepers(atLeast count: Int) async {
     await withCheckedContinuation { continuation in

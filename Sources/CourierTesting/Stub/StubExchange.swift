@@ -5,50 +5,42 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// One request to a ``StubTransport``, kept to the transport contract: the caller gets the
-/// head (or the error that comes first: cancellation, a timeout, a refused size), then the
-/// body's chunks as the stub delivers them, within the request's limits.
+/// One request to a ``StubTransport``, kept to the transport contract by the same
+/// per-request machine and deadlines as Courier's own transports (`TransportCall`): the
+/// caller gets the head (or the error that comes first: cancellation, a timeout, a refused
+/// size), then the body's chunks as the stub delivers them, within the request's limits.
 final class StubExchange: Sendable {
   private struct State {
     var work: Task<Void, Never>?
-    var writer: ResponseBodyWriter?
     /// The in-memory connection of a served answer.
     var wire: MemoryWire?
     /// Body bytes delivered so far, and how many the head announced.
     var received = 0
     var expected: Int64?
-    var timerToken: UInt64?
-    var ended = false
-    /// The work was cancelled (perhaps before it was made).
-    var cancelled = false
+    /// The exchange was stopped (perhaps before its work was made).
+    var stopped = false
+  }
+
+  /// The stub's answer as the exchange's transfer: begun in a task of its own, stopped by
+  /// cancelling it and closing its in-memory connection.
+  struct Work: ExchangeTransfer {
+    let exchange: StubExchange
+    let answer: @Sendable (StubExchange) async throws(HTTPError) -> Void
+
+    func begin() { exchange.begin(answer) }
+    func stop() { exchange.stop() }
+    func discard() {}
   }
 
   private let options: TransportOptions
-  private let head = FirstOutcome<Result<TransportResponse, HTTPError>>()
   private let state = Locked(State())
   private let timer: DeadlineTimer
-  private let watch: DeadlineWatch
+  private let call: TransportCall<Work>
 
   init(options: TransportOptions, timer: DeadlineTimer) {
     self.options = options
     self.timer = timer
-    let head = self.head
-    let state = self.state
-    watch = DeadlineWatch(options, clock: timer.clock) {
-      head.finish(.failure(.timedOut))
-      Self.cancel(state, with: .timedOut)
-    }
-  }
-
-  /// Ends the body with `error` and cancels the work, now or as soon as it is made.
-  private static func cancel(_ state: Locked<State>, with error: HTTPError) {
-    let (writer, work, wire) = state.withLock { state in
-      state.cancelled = true
-      return (state.writer, state.work, state.wire)
-    }
-    writer?.fail(error)
-    wire?.clientGone()
-    work?.cancel()
+    call = TransportCall(options: options, timer: timer)
   }
 
   /// Runs `answer` in a task of its own and waits for the head, until the answer ends,
@@ -56,44 +48,47 @@ final class StubExchange: Sendable {
   func run(_ answer: @escaping @Sendable (StubExchange) async throws(HTTPError) -> Void)
     async throws(HTTPError) -> TransportResponse
   {
-    let token = watch.firstWake.map { timer.schedule(watch, at: $0) }
-    let body: @Sendable () async -> Void = {
+    let call = self.call
+    let outcome = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        call.start(continuation) { Work(exchange: self, answer: answer) }
+      }
+    } onCancel: {
+      call.end(with: .cancelled)
+    }
+    return try outcome.get()
+  }
+
+  /// Starts the answer in a task of its own, so that a deadline or the caller's
+  /// cancellation ends the wait even when a handler ignores cancellation. Started
+  /// immediately, it runs on this thread until it first suspends: a canned answer is ready
+  /// without a thread hop. When it is over, a caller still waiting for the head gets an
+  /// error rather than waiting for good.
+  private func begin(_ answer: @escaping @Sendable (StubExchange) async throws(HTTPError) -> Void) {
+    let work = immediateTask {
       do throws(HTTPError) {
         try await answer(self)
       } catch {
         self.fail(error)
       }
-      self.end()
+      self.call.complete(.failure(.transport(URLError(.badServerResponse))))
     }
-    // The answer runs in a task of its own, so that a deadline or the caller's cancellation
-    // ends the wait even when a handler ignores cancellation. Started immediately, it runs
-    // on this thread until it first suspends: a canned answer is ready without a thread hop.
-    let work = immediateTask(body)
-    let (ended, cancelled) = state.withLock { state in
+    let stopped = state.withLock { state in
       state.work = work
-      state.timerToken = token
-      return (state.ended, state.cancelled)
+      return state.stopped
     }
-    if ended, let token { timer.cancel(token) }
-    if cancelled { work.cancel() }
-    let outcome = await withTaskCancellationHandler {
-      await head.value()
-    } onCancel: { [state, head] in
-      head.finish(.failure(.cancelled))
-      Self.cancel(state, with: .cancelled)
-    }
-    return try outcome.get()
+    if stopped { work.cancel() }
   }
 
-  /// The answer is over: the deadline no longer matters, and a caller still waiting for
-  /// the head gets an error rather than waiting for good.
-  private func end() {
-    head.finish(.failure(.transport(URLError(.badServerResponse))))
-    let token = state.withLock { state in
-      state.ended = true
-      return state.timerToken
+  /// Stops the answer: its task is cancelled and its connection closed, now or as soon as
+  /// they are made.
+  private func stop() {
+    let (work, wire) = state.withLock { state in
+      state.stopped = true
+      return (state.work, state.wire)
     }
-    if let token { timer.cancel(token) }
+    wire?.clientGone()
+    work?.cancel()
   }
 
   /// Waits `delay` on the stub's clock (none when `nil`); cancellation ends the wait.
@@ -117,7 +112,7 @@ final class StubExchange: Sendable {
         throw .responseTooLarge(limit: limit)
       }
       if !data.isEmpty { options.progress?(.received(Int64(data.count), of: expected)) }
-      head.finish(.success(TransportResponse(head: response, body: ResponseBody(data))))
+      call.complete(.success(TransportResponse(head: response, body: ResponseBody(data))))
       return
     }
     guard let writer = open(response, expected: expected) else { return }
@@ -125,18 +120,18 @@ final class StubExchange: Sendable {
       try await wait(stub.chunkDelay)
       try deliver(chunk, to: writer)
     }
-    if let failure = stub.failure { writer.fail(failure) } else { writer.finish() }
+    endBody(with: stub.failure)
   }
 
   /// Answers with a loopback handler, in memory: what its response writes is read as a
   /// client reads it off a socket, and handed over as it comes, within the limits.
   func serve(_ request: URLRequest, body: Data?, by host: MemoryHost) async throws(HTTPError) {
     try await host.serve(request, body: body) { [state] wire in
-      let cancelled = state.withLock { state in
+      let stopped = state.withLock { state in
         state.wire = wire
-        return state.cancelled
+        return state.stopped
       }
-      if cancelled { wire.clientGone() }
+      if stopped { wire.clientGone() }
     } receive: { [self] events in
       do throws(HTTPError) {
         try take(events, url: request.url)
@@ -156,10 +151,10 @@ final class StubExchange: Sendable {
           throw .cancelled
         }
       case .body(let chunk):
-        guard let writer = state.withLock({ $0.writer }) else { throw .cancelled }
+        guard let writer = call.writer else { throw .cancelled }
         try deliver(chunk, to: writer)
       case .end:
-        state.withLock { $0.writer }?.finish()
+        endBody(with: nil)
       case .failed(let code):
         throw .transport(URLError(code))
       }
@@ -178,14 +173,8 @@ final class StubExchange: Sendable {
   /// Hands the head over with a streamed body, returning where the body goes; `nil` when
   /// the caller has already had an answer (an error, or cancellation).
   private func open(_ response: HTTPResponse, expected: Int64?) -> ResponseBodyWriter? {
-    let (body, writer) = ResponseBody.makeStream(bufferSize: options.bufferSize) {
-      [state] error in Self.cancel(state, with: error)
-    }
-    state.withLock { state in
-      state.writer = writer
-      state.expected = expected
-    }
-    return head.finish(.success(TransportResponse(head: response, body: body))) ? writer : nil
+    state.withLock { $0.expected = expected }
+    return call.receivedHead(response, bufferSize: options.bufferSize)
   }
 
   /// Writes a chunk of the body, counted against the size limit, and reports progress.
@@ -196,15 +185,20 @@ final class StubExchange: Sendable {
       return (state.received, state.expected)
     }
     if let limit = options.maximumBytes, count > limit { throw .responseTooLarge(limit: limit) }
-    watch.touch()
+    call.touch()
     try writer.write(chunk)
     options.progress?(.received(Int64(count), of: expected))
+  }
+
+  /// The streamed body ended, with `failure` if any.
+  private func endBody(with failure: HTTPError?) {
+    call.complete(
+      failure.map { .failure($0) } ?? .success(TransportResponse(HTTPResponse(status: 200))))
   }
 
   /// The answer failed: before the head, the caller gets the error; after it, the body
   /// ends with it.
   func fail(_ error: HTTPError) {
-    head.finish(.failure(error))
-    state.withLock { $0.writer }?.fail(error)
+    call.complete(.failure(error))
   }
 }

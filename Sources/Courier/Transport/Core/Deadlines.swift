@@ -36,9 +36,6 @@ package struct Deadlines: Sendable, Equatable {
     self.init(deadline: options.deadline, idleTimeout: options.idleTimeout, startingAt: start)
   }
 
-  /// Whether there is anything to time at all.
-  package var isTimed: Bool { deadline != nil || idleTimeout != nil }
-
   /// Whether moving bytes must be recorded (there is an idle timeout).
   package var watchesActivity: Bool { idleTimeout != nil }
 

@@ -1,6 +1,6 @@
 /// What a transport starts and stops for one exchange: a URLSession task, a libcurl
 /// transfer. A ``TransportCall`` calls it outside its lock.
-protocol ExchangeTransfer: Sendable {
+package protocol ExchangeTransfer: Sendable {
   /// Starts the network work.
   func begin()
   /// Stops work that has started, closing its connection; never blocks.
@@ -10,8 +10,15 @@ protocol ExchangeTransfer: Sendable {
   /// Bytes moved either way so far, for a transfer whose bytes the transport does not see
   /// one chunk at a time (the idle timeout then compares counts); `nil` when it sees them.
   var bytesMoved: Int64? { get }
-  /// The exchange has ended, however: called once, after the last answer.
+  /// The exchange has ended, however: called once, before the last answer.
   func exchangeEnded()
+}
+
+extension ExchangeTransfer {
+  /// The transport sees every byte.
+  package var bytesMoved: Int64? { nil }
+  /// Nothing to let go.
+  package func exchangeEnded() {}
 }
 
 /// One exchange as every transport runs it: the ``RequestMachine`` and the exchange's
@@ -23,9 +30,9 @@ protocol ExchangeTransfer: Sendable {
 /// when the caller waits, ``receivedHead(_:bufferSize:)`` for a streamed head,
 /// ``complete(_:)`` when the transfer ends, ``end(with:)`` to end it early, ``touch()``
 /// when bytes move.
-final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
-  typealias Continuation = CheckedContinuation<Result<TransportResponse, HTTPError>, Never>
-  typealias Machine = RequestMachine<Continuation, Transfer, ResponseBodyWriter>
+package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
+  package typealias Continuation = CheckedContinuation<Result<TransportResponse, HTTPError>, Never>
+  private typealias Machine = RequestMachine<Continuation, Transfer, ResponseBodyWriter>
 
   private struct Core: Sendable {
     var machine = Machine()
@@ -40,10 +47,10 @@ final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   private let core: Locked<Core>
   private let timer: DeadlineTimer
   /// Whether the exchange has an idle timeout, so that moving bytes must be recorded.
-  let watchesActivity: Bool
+  package let watchesActivity: Bool
 
   /// A call within `options`' deadline and idle timeout, timed by `timer`.
-  init(options: TransportOptions, timer: DeadlineTimer) {
+  package init(options: TransportOptions, timer: DeadlineTimer) {
     let deadlines = Deadlines(options, startingAt: timer.clock.now)
     core = Locked(Core(deadlines: deadlines))
     self.timer = timer
@@ -56,7 +63,7 @@ final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// (its idle period with it) and its deadline is scheduled, unless the exchange ended
   /// first — then the caller has the error at once, and `make` is not called if that was
   /// known before.
-  func start(_ continuation: Continuation, making make: () -> Transfer) {
+  package func start(_ continuation: Continuation, making make: () -> Transfer) {
     let refused = core.withLock { core -> Step? in
       core.machine.refusesStart(continuation).map { Step(action: $0) }
     }
@@ -85,7 +92,7 @@ final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// The head arrived and the body is to stream: the caller gets the head with a body
   /// stream (holding at most `bufferSize` bytes for a slow reader); returns where the body
   /// goes, or `nil` when the caller has had its answer already.
-  func receivedHead(_ head: HTTPResponse, bufferSize: Int) -> ResponseBodyWriter? {
+  package func receivedHead(_ head: HTTPResponse, bufferSize: Int) -> ResponseBodyWriter? {
     let (body, writer) = ResponseBody.makeStream(bufferSize: bufferSize) { [weak self] in
       self?.end(with: $0)
     }
@@ -98,30 +105,30 @@ final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   }
 
   /// The transfer completed with `result`.
-  func complete(_ result: Result<TransportResponse, HTTPError>) {
+  package func complete(_ result: Result<TransportResponse, HTTPError>) {
     perform(transition { $0.completed(result) })
   }
 
   /// Ends the exchange now with `error` (cancelled, timed out, too large…), unless it has
   /// ended, and stops the transfer.
-  func end(with error: HTTPError) {
+  package func end(with error: HTTPError) {
     perform(transition { $0.ended(with: error) })
   }
 
   /// A byte moved: the idle period starts again.
-  func touch() {
+  package func touch() {
     guard watchesActivity else { return }
     let now = timer.clock.now
     core.withLock { $0.deadlines.touch(at: now) }
   }
 
   /// The transfer waits for its reader: not idle until ``resumedByReader()``.
-  func pausedForReader() {
+  package func pausedForReader() {
     core.withLock { $0.deadlines.pause() }
   }
 
   /// The reader took bytes again: the idle period starts afresh.
-  func resumedByReader() {
+  package func resumedByReader() {
     let now = timer.clock.now
     core.withLock { $0.deadlines.resume(at: now) }
   }
@@ -129,17 +136,17 @@ final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   // MARK: - State
 
   /// Whether every party has had its answer.
-  var isFinished: Bool { core.withLock { $0.machine.isFinished } }
+  package var isFinished: Bool { core.withLock { $0.machine.isFinished } }
 
   /// The transfer, while it runs.
   var transfer: Transfer? { core.withLock { $0.machine.transfer } }
 
   /// The body's writer, while the body streams.
-  var writer: ResponseBodyWriter? { core.withLock { $0.machine.writer } }
+  package var writer: ResponseBodyWriter? { core.withLock { $0.machine.writer } }
 
   // MARK: - The timer
 
-  func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+  package func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
     let moved = transfer?.bytesMoved
     let overdue = core.withLock { core -> Bool? in
       guard !core.machine.isFinished else { return nil }

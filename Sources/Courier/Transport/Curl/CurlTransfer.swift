@@ -27,8 +27,6 @@
       func begin() { transfer.driver.add(transfer) }
       func stop() { transfer.driver.remove(transfer) }
       func discard() { transfer.release() }
-      var bytesMoved: Int64? { nil }
-      func exchangeEnded() {}
     }
 
     /// Where the body of the response goes.

@@ -12,7 +12,6 @@ struct DeadlinesTests {
   @Test("no deadline and no idle timeout: never due, never overdue")
   func untimed() {
     let rules = Deadlines(deadline: nil, idleTimeout: nil, startingAt: start)
-    #expect(!rules.isTimed)
     #expect(rules.due == nil)
     #expect(!rules.isOverdue(at: at(.seconds(1_000_000))))
   }
