@@ -106,41 +106,32 @@
       var outcome: HTTPError? = failure
       if outcome == nil && code != 0 { outcome = HTTPError(curlCode: code, url: url) }
       if outcome == nil && head == nil { outcome = .transport(URLError(.badServerResponse)) }
-      switch sink {
-      case .stream:
-        // The caller has the head (a stream is opened with it): the body ends.
-        if let outcome {
-          call.complete(.failure(outcome))
-        } else if let head {
-          call.complete(.success(TransportResponse(head: head, body: ResponseBody(Data()))))
+      if case .file(_, let handle) = sink { try? handle.close() }
+      let body = collected
+      collected = Data()
+      guard let head, outcome == nil else {
+        let outcome = outcome ?? .transport(URLError(.badServerResponse))
+        guard case .file(let file, _) = sink else { return call.complete(.failure(outcome)) }
+        // Part of a body goes to whoever wants it (to resume from), or is deleted. It is
+        // handed over off the driver's lock (the receiver may copy it), and before the
+        // failure is reported.
+        guard let partialDownload = options.partialDownload, let head, received > 0 else {
+          try? FileManager.default.removeItem(at: file)
+          return call.complete(.failure(outcome))
         }
-      case .file(let file, let handle):
-        try? handle.close()
-        if let outcome {
-          // Part of a body goes to whoever wants it (to resume from), or is deleted. It is
-          // handed over off the driver's lock (the receiver may copy it), and before the
-          // failure is reported.
-          if let partialDownload = options.partialDownload, let head, received > 0 {
-            DispatchQueue.global().async {
-              partialDownload(head, file)
-              self.call.complete(.failure(outcome))
-            }
-          } else {
-            try? FileManager.default.removeItem(at: file)
-            call.complete(.failure(outcome))
-          }
-        } else if let head {
-          options.progress?(.received(received, of: received))
-          call.complete(.success(TransportResponse(head: head, body: ResponseBody(file: file))))
-        }
-      case .collect, nil:
-        if let outcome {
-          call.complete(.failure(outcome))
-        } else if let head {
-          call.complete(.success(TransportResponse(head: head, body: ResponseBody(collected))))
+        return DispatchQueue.global().async {
+          partialDownload(head, file)
+          self.call.complete(.failure(outcome))
         }
       }
-      collected = Data()
+      switch sink {
+      case .file(let file, _):
+        options.progress?(.received(received, of: received))
+        call.complete(.success(TransportResponse(head: head, body: ResponseBody(file: file))))
+      case .collect, .stream, nil:
+        // A streamed body's caller has the head already: this ends the body.
+        call.complete(.success(TransportResponse(head: head, body: ResponseBody(body))))
+      }
     }
 
     /// The driver stopped the transfer before libcurl finished it (the caller has its
