@@ -125,10 +125,9 @@ struct EventReporter: Sendable {
         bytes: bytes, attempts: response.attempt))
   }
 
+  /// The request failed with `error`, which the pipeline has redacted already (it is the
+  /// error the caller gets).
   func failed(_ error: HTTPError) {
-    observer(
-      .failed(
-        request, error: credentials.applied(to: error),
-        duration: ContinuousClock.now - start))
+    observer(.failed(request, error: error, duration: ContinuousClock.now - start))
   }
 }
