@@ -57,9 +57,7 @@ extension HTTPClient {
   private nonisolated func throughMiddleware<E: Endpoint>(
     _ endpoint: E, request: TransportRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
-    var outgoing = OutgoingRequest(
-      urlRequest: request.head, body: request.body, options: endpoint.options,
-      timeout: exchange.timeout)
+    var outgoing = OutgoingRequest(request, options: endpoint.options, timeout: exchange.timeout)
     outgoing.credentialNames = redactedNames
     outgoing.cachePolicy = endpoint.cachePolicy
     guard !configuration.middleware.isEmpty else {
@@ -81,7 +79,7 @@ extension HTTPClient {
   nonisolated func transported(
     _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
-    let request = TransportRequest(head: outgoing.urlRequest, body: outgoing.body)
+    let request = outgoing.request
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
     do throws(HTTPError) {
       guard !Task.isCancelled else { throw .cancelled }

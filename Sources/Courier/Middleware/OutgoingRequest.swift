@@ -7,11 +7,29 @@ import Foundation
 /// A request on its way through the middleware: the built `URLRequest` (its head), its
 /// body, and what the endpoint asked for.
 public struct OutgoingRequest: Sendable {
+  /// The request as the transport gets it: the one request value from the builder through
+  /// the middleware to the transport, never rebuilt on the way.
+  var request: TransportRequest
+
   /// The request head as it will be sent: method, URL, headers.
-  public var urlRequest: URLRequest
+  public var urlRequest: URLRequest {
+    get { request.head }
+    set {
+      request.head = newValue
+      takeBodyFromHead()
+    }
+    _modify {
+      // In place: a header set on it does not copy the request's storage.
+      yield &request.head
+      takeBodyFromHead()
+    }
+  }
   /// The body, apart from ``urlRequest``: in memory, from disk, or a stream. (A body a
-  /// middleware sets as `urlRequest.httpBody` is sent when this is `nil`.)
-  public var body: BodySource?
+  /// middleware sets as `urlRequest.httpBody` becomes this, when it is `nil`.)
+  public var body: BodySource? {
+    get { request.body }
+    set { request.body = newValue }
+  }
   /// The endpoint's options, e.g. ``RequestOptions/noRetry``.
   public var options: RequestOptions
   /// How the request uses the client's ``HTTPCache``: the endpoint's
@@ -38,9 +56,23 @@ public struct OutgoingRequest: Sendable {
     urlRequest: URLRequest, body: BodySource? = nil, options: RequestOptions = [],
     timeout: Duration? = nil, attempt: Int = 1
   ) {
-    let request = TransportRequest(head: urlRequest, body: body)
-    self.urlRequest = request.head
-    self.body = request.body
+    self.init(
+      TransportRequest(head: urlRequest, body: body), options: options, timeout: timeout,
+      attempt: attempt)
+  }
+
+  /// A body given as the head's `httpBody` moves to ``body`` (unless there is one), as the
+  /// transport takes it.
+  private mutating func takeBodyFromHead() {
+    guard request.head.httpBody != nil || request.head.httpBodyStream != nil else { return }
+    request = TransportRequest(head: request.head, body: request.body)
+  }
+
+  /// The built `request` on its way through the middleware.
+  init(
+    _ request: TransportRequest, options: RequestOptions, timeout: Duration?, attempt: Int = 1
+  ) {
+    self.request = request
     self.options = options
     self.timeout = timeout
     self.attempt = attempt

@@ -66,6 +66,24 @@ struct MiddlewareChainTests {
     #expect(seenOptions.withLock { $0 } == .noRetry)
   }
 
+  @Test("may set a body on the head (httpBody), which is sent; a header set in place too")
+  func bodyOnTheHead() async throws {
+    let signs = Step { request, next throws(HTTPError) in
+      var request = request
+      request.urlRequest.httpBody = Data("signed".utf8)
+      request.urlRequest.setValue("v1", forHTTPHeaderField: "X-Signature")
+      #expect(request.body?.data == Data("signed".utf8))
+      return try await next(request)
+    }
+    let stub = StubTransport().fallback { request throws(HTTPError) in
+      let body = request.httpBody.map { String(decoding: $0, as: UTF8.self) } ?? "-"
+      return StubResponse(
+        text: "\(body) \(request.value(forHTTPHeaderField: "X-Signature") ?? "-")")
+    }
+    let endpoint = Request<String>(method: .post, path: "x")
+    #expect(try await client([signs], stub: stub).send(endpoint) == "signed v1")
+  }
+
   @Test("may answer without calling next")
   func shortCircuit() async throws {
     let cached = Step { request, _ throws(HTTPError) in
