@@ -11,12 +11,12 @@ extension HTTPClient {
   /// (with validators, when revalidating) and its answer stored or used to refresh; an
   /// unsafe request that succeeds removes what is stored for its URL; anything else passes
   /// by. The observer hears the cache's verdict.
-  nonisolated func cached(
+  nonisolated func answerThroughCache(
     _ request: TransportRequest, _ outgoing: OutgoingRequest, cache: HTTPCache,
     exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     guard exchange.collects, HTTPCache.answers(request.head) else {
-      let response = try await networked(request, outgoing, exchange, events)
+      let response = try await fetchShared(request, outgoing, exchange, events)
       cache.invalidate(after: response, to: request.head)
       return response
     }
@@ -34,7 +34,7 @@ extension HTTPClient {
     case .send(let head, let validated):
       let sending = TransportRequest(head: head, body: nil)
       let requestTime = cache.clock()
-      response = try await networked(sending, outgoing, exchange, events) {
+      response = try await fetchShared(sending, outgoing, exchange, events) {
         answer throws(HTTPError) in
         switch cache.received(
           answer, for: head, key: key, validated: validated, requestTime: requestTime)
@@ -43,7 +43,7 @@ extension HTTPClient {
           return response
         case .sendAgain:
           // The server's 304 named another representation: ask again, without conditions.
-          let again = try await self.sent(request, outgoing, exchange, events)
+          let again = try await self.sendWithinLimits(request, outgoing, exchange, events)
           guard
             case .response(let response) = cache.received(
               again, for: request.head, key: key, validated: nil, requestTime: cache.clock())

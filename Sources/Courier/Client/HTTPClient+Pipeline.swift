@@ -7,10 +7,14 @@ import Foundation
 extension HTTPClient {
   // MARK: - The pipeline
 
-  /// The one way every request goes: builds it, reports it to the observer, passes it
-  /// through the middleware to ``transported(_:exchange:events:)``, and turns the response into
-  /// the caller's outcome (decoding, a committed file…). Errors come out with the
-  /// request's credentials redacted from their descriptions.
+  /// The one way every request goes, its stages called in order: builds it, reports it to
+  /// the observer, runs the middleware (``runMiddleware(_:request:exchange:events:)``) down to
+  /// ``sendAfterMiddleware(_:exchange:events:)`` — the cache
+  /// (``answerThroughCache(_:_:cache:exchange:events:)``), sharing with identical requests
+  /// (``fetchShared(_:_:_:_:then:)``), the limits (``sendWithinLimits(_:_:_:_:)``), the
+  /// transport — and turns the response into the caller's outcome (decoding, a committed
+  /// file…). Errors come out with the request's credentials redacted from their
+  /// descriptions.
   nonisolated func perform<E: Endpoint, T>(
     _ endpoint: E, _ exchange: Exchange, request: TransportRequest? = nil,
     outcome: (HTTPResponse) async throws(HTTPError) -> T
@@ -40,7 +44,7 @@ extension HTTPClient {
     }
     do throws(HTTPError) {
       let request = try built.get()
-      let response = try await throughMiddleware(
+      let response = try await runMiddleware(
         endpoint, request: request, exchange: exchange, events: events)
       let value = try await outcome(response)
       let bytes = received.map { counter in counter.withLock { Int($0) } } ?? 0
@@ -54,29 +58,28 @@ extension HTTPClient {
   }
 
   /// Passes a built request through the middleware to the transport.
-  private nonisolated func throughMiddleware<E: Endpoint>(
+  private nonisolated func runMiddleware<E: Endpoint>(
     _ endpoint: E, request: TransportRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     var outgoing = OutgoingRequest(request, options: endpoint.options, timeout: exchange.timeout)
     outgoing.credentialNames = redactedNames
     outgoing.cachePolicy = endpoint.cachePolicy
     guard !configuration.middleware.isEmpty else {
-      return try await transported(outgoing, exchange: exchange, events: events)
+      return try await sendAfterMiddleware(outgoing, exchange: exchange, events: events)
     }
     outgoing.events = events
     outgoing.clientBaseURL = baseURL
     let chain = MiddlewareNext(configuration.middleware) { request throws(HTTPError) in
-      try await self.transported(request, exchange: exchange, events: events)
+      try await self.sendAfterMiddleware(request, exchange: exchange, events: events)
     }
     return try await chain(outgoing)
   }
 
-  /// The end of the middleware chain: asks the client's cache (``cached(_:_:exchange:events:)``),
-  /// shares the request with identical ones in flight (a buffered GET or HEAD), waits for
+  /// The end of the middleware chain: asks the client's cache, shares the request with identical ones in flight (a buffered GET or HEAD), waits for
   /// the concurrency limits' permits, sends it, and takes the body where the exchange says.
   /// The response, and any error, carries the request's credential rules (its credential
   /// names, and the request as sent) for redacting descriptions.
-  nonisolated func transported(
+  nonisolated func sendAfterMiddleware(
     _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     let request = outgoing.request
@@ -85,10 +88,10 @@ extension HTTPClient {
       guard !Task.isCancelled else { throw .cancelled }
       var response: HTTPResponse
       if let cache = configuration.cache {
-        response = try await cached(
+        response = try await answerThroughCache(
           request, outgoing, cache: cache, exchange: exchange, events: events)
       } else {
-        response = try await networked(request, outgoing, exchange, events)
+        response = try await fetchShared(request, outgoing, exchange, events)
       }
       response.requestURL = request.url
       response.credentials = credentials
@@ -101,13 +104,13 @@ extension HTTPClient {
   /// Sends `request` to the server: shared with identical ones in flight when the exchange
   /// collects a GET or HEAD without a body. `then` runs on the server's answer once per
   /// network call, inside the sharing (the cache stores or refreshes there).
-  nonisolated func networked(
+  nonisolated func fetchShared(
     _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange,
     _ events: EventReporter?,
     then: @escaping @Sendable (HTTPResponse) async throws(HTTPError) -> HTTPResponse = { $0 }
   ) async throws(HTTPError) -> HTTPResponse {
     let fetch = { @Sendable () async throws(HTTPError) -> HTTPResponse in
-      try await then(try await self.sent(request, outgoing, exchange, events))
+      try await then(try await self.sendWithinLimits(request, outgoing, exchange, events))
     }
     guard case .collect = exchange.use, configuration.coalescesRequests, request.body == nil,
       request.method == .get || request.method == .head
@@ -119,7 +122,7 @@ extension HTTPClient {
 
   /// Sends through the transport holding the permits the limits ask for; the deadline
   /// starts once they are held.
-  nonisolated func sent(
+  nonisolated func sendWithinLimits(
     _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange,
     _ events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
