@@ -18,7 +18,9 @@ enum RawHTTPConnection {
   }
 
   /// Connects to 127.0.0.1:`port`, sends `request` and reads until the server closes the
-  /// connection. Gives up after 10 s without data.
+  /// connection. Gives up after 2 minutes without data: a guard against a server that hangs,
+  /// far past what any load makes a loopback answer take. (It was 10 s, and all six raw
+  /// exchanges of a run failed together at 10 s on a 2-core machine with a load average of 8.)
   static func exchange(port: Int, sending request: String) async throws -> String {
     try await onOwnThread {
       let fd = try openConnection(port: port)
@@ -72,7 +74,7 @@ enum RawHTTPConnection {
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #endif
     guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    var timeout = timeval(tv_sec: 120, tv_usec: 0)
     _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
