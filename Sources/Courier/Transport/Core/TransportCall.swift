@@ -163,7 +163,11 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
       end(with: .timedOut)
       return nil
     }
-    return core.withLock { $0.deadlines.due }
+    // Paused for its reader, an exchange has no idle end: it is looked at again an idle
+    // period later, so that the timer still has it when the reader resumes the transfer.
+    return core.withLock { core in
+      core.deadlines.due ?? core.deadlines.idleTimeout.map { now + $0 }
+    }
   }
 
   // MARK: - Actions
