@@ -7,10 +7,8 @@
   /// with a self-signed certificate made for the test (its subject alternative name is
   /// `IP:127.0.0.1`). It answers `GET /` with a status page. Call `stop()` when done.
   ///
-  /// Making one blocks on child processes, so ``start()`` does it on a thread of its own,
-  /// never on the cooperative pool; and nothing waits on `Process.waitUntilExit()`, which
-  /// was seen never to return inside a test run (FoundationEssentials, Swift 6.3.1): output
-  /// read to its end says a command is done.
+  /// Making one blocks on child processes (``ChildProcess``), so ``start()`` does it on a
+  /// thread of its own, never on the cooperative pool.
   final class TLSTestServer: @unchecked Sendable {
     // `@unchecked Sendable`: every property is set in `init` and never changed.
     let directory: URL
@@ -18,7 +16,7 @@
     let port: Int
     /// The SHA-256 hash of the certificate's public key, base64, as pinning takes it.
     let publicKeyHash: String
-    private let process: Process
+    private let process: ChildProcess
 
     /// A server, listening.
     static func start() async throws -> TLSTestServer {
@@ -43,23 +41,19 @@
       let probe = try LoopbackServer { _, _ in }
       port = probe.port
       probe.stop()
-      process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       // Line-buffered, so that "ACCEPT" reaches the pipe as soon as it is printed.
-      process.arguments = [
+      process = try ChildProcess.spawn([
         "stdbuf", "-oL", "openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert",
-        certificate.path,
-        "-key", key.path, "-www",
-      ]
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+        certificate.path, "-key", key.path, "-www",
+      ])
       // s_server prints "ACCEPT" once it listens.
       var seen = Data()
       while !String(decoding: seen, as: UTF8.self).contains("ACCEPT") {
-        let chunk = Self.read(output.fileHandleForReading.fileDescriptor)
-        guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
+        let chunk = Self.read(process.output)
+        guard !chunk.isEmpty else {
+          process.kill()
+          throw CocoaError(.fileReadUnknown)
+        }
         seen.append(chunk)
       }
     }
@@ -78,34 +72,35 @@
       return (certificate, key)
     }
 
-    /// Ends the server. (Not waited for: Foundation's `waitUntilExit()` was seen never to
-    /// return inside a test run; a killed process is gone at once.)
+    /// Ends the server. (SIGKILL: s_server was seen to outlive SIGTERM.)
     func stop() {
-      // SIGKILL: s_server was seen to outlive SIGTERM (`terminate()`).
-      kill(process.processIdentifier, SIGKILL)
+      process.kill()
       try? FileManager.default.removeItem(at: directory)
     }
 
     /// What `command` prints, once it has printed everything (`sh -c`, on this thread).
     static func shell(_ command: String, input: Data? = nil) throws -> Data {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", command]
-      let output = Pipe()
-      process.standardOutput = output
-      let feed = input.map { _ in Pipe() }
-      if let feed { process.standardInput = feed }
-      try process.run()
-      if let input, let feed {
+      let process = try ChildProcess.spawn(["/bin/sh", "-c", command], input: input != nil)
+      defer { process.reap() }
+      if let input, let feed = process.input {
         // Fed from another thread, so that a command that writes as it reads cannot block.
+        let done = DispatchSemaphore(value: 0)
         Thread {
-          Self.write(input, to: feed.fileHandleForWriting.fileDescriptor)
-          try? feed.fileHandleForWriting.close()
+          Self.write(input, to: feed)
+          close(feed)
+          done.signal()
         }.start()
+        defer { done.wait() }
+        return readAll(process.output)
       }
+      return readAll(process.output)
+    }
+
+    /// Everything `descriptor` gives until its end.
+    private static func readAll(_ descriptor: Int32) -> Data {
       var all = Data()
       while true {
-        let chunk = read(output.fileHandleForReading.fileDescriptor)
+        let chunk = read(descriptor)
         if chunk.isEmpty { return all }
         all.append(chunk)
       }
