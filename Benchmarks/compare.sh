@@ -17,14 +17,7 @@ before=${1:?usage: Benchmarks/compare.sh BEFORE-COMMIT}
 root=$(cd "$(dirname "$0")/.." && pwd)
 command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
 
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx's workers run as another user
-pid_file="$work/nginx.pid"
-cleanup() {
-  if [[ -s "$pid_file" ]]; then kill "$(cat "$pid_file")" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$root/Benchmarks/nginx.sh"
 
 tree=${TREE:-/tmp/courier-compare}
 [[ -d "$tree/.git" ]] || git clone -q "$root" "$tree"
@@ -45,12 +38,8 @@ build() {
 build "$before" "$work/bin-before"
 build "$after" "$work/bin-after"
 
-"$work/bin-after/Suite" fixture - --to "$work/page.json"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-sed -e "s|@ROOT@|$work|g" -e "s|@PORT@|$port|g" "$root/Benchmarks/nginx.conf.template" >"$work/nginx.conf"
-nginx -e "$work/error.log" -c "$work/nginx.conf"
-for _ in $(seq 50); do [[ -s "$pid_file" ]] && break; sleep 0.1; done
-url="http://127.0.0.1:$port/"
+LD_LIBRARY_PATH="$work/bin-after" "$work/bin-after/Suite" fixture - --to "$work/page.json"
+start_nginx
 
 echo "== $(cut -d' ' -f1-3 /proc/loadavg) load average at start" >&2
 for round in $(seq "${ROUNDS:-7}"); do

@@ -31,24 +31,12 @@ echo "== building (release)" >&2
 swift build -c release --product Suite >&2
 bin=$(swift build -c release --show-bin-path)
 
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx's workers run as another user
-pid_file="$work/nginx.pid"
-cleanup() {
-  if [[ -s "$pid_file" ]]; then kill "$(cat "$pid_file")" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
+source ./nginx.sh
 "$bin/Suite" fixture - --to "$work/page.json"
 head -c $((1024 * 1024)) /dev/urandom >"$work/1mb.bin"
 head -c $((100 * 1024 * 1024)) /dev/urandom >"$work/100mb.bin"
 mkdir -p "$work/downloads"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-sed -e "s|@ROOT@|$work|g" -e "s|@PORT@|$port|g" nginx.conf.template >"$work/nginx.conf"
-nginx -e "$work/error.log" -c "$work/nginx.conf"
-for _ in $(seq 50); do [[ -s "$pid_file" ]] && break; sleep 0.1; done
-url="http://127.0.0.1:$port/"
+start_nginx
 
 echo "## Courier benchmarks"
 echo
