@@ -20,34 +20,49 @@ struct Exchange: Sendable {
 
   var use: Use
   var timeout: Duration?
-  var idleTimeout: Duration?
-  var maximumBytes: Int?
-  var bufferSize = 1 << 20
-  var progress: (@Sendable (TransportProgress) -> Void)?
-  /// Where a transport hands a failed download's partial file (``DownloadFile/adopt(_:partial:)``).
-  var partialDownload: (@Sendable (HTTPResponse, URL) -> Void)?
-  /// Where the transport's timings go (the observer's ``HTTPEvent/measured(_:_:)``).
-  var timings: (@Sendable (HTTPTimings) -> Void)?
   var acceptable: StatusCodes
+  /// What the transport is given, but for what is known only as the request leaves (its
+  /// deadline, credential names and redirect policy, set by ``options(timeout:now:credentialNames:redirects:)``):
+  /// the idle timeout, the size limit, the buffer, and where progress, timings and a failed
+  /// download's partial file go.
+  var transport: TransportOptions
 
-  /// Whether the body is collected into memory.
-  var collects: Bool {
-    if case .collect = use { true } else { false }
+  init(
+    use: Use, timeout: Duration?, idleTimeout: Duration?, maximumBytes: Int?,
+    bufferSize: Int = 1 << 20, acceptable: StatusCodes
+  ) {
+    self.use = use
+    self.timeout = timeout
+    self.acceptable = acceptable
+    var collects = false
+    var prefersFile = false
+    switch use {
+    case .collect: collects = true
+    case .download: prefersFile = true
+    case .stream: break
+    }
+    transport = TransportOptions(
+      idleTimeout: idleTimeout, maximumBytes: maximumBytes, collectsBody: collects,
+      prefersFile: prefersFile, bufferSize: bufferSize)
   }
 
+  /// Whether the body is collected into memory.
+  var collects: Bool { transport.collectsBody }
+
+  /// The largest body accepted, in bytes, or `nil` for any.
+  var maximumBytes: Int? { transport.maximumBytes }
+
   /// The options a transport gets for this exchange, given the request's timeout (from
-  /// `now`) and credential names.
+  /// `now`), credential names and redirect policy.
   func options(
     timeout: Duration?, now: ContinuousClock.Instant, credentialNames: Set<String>,
     redirects: RedirectPolicy?
   ) -> TransportOptions {
-    var prefersFile = false
-    if case .download = use { prefersFile = true }
-    return TransportOptions(
-      deadline: timeout.map { now + $0 }, idleTimeout: idleTimeout, maximumBytes: maximumBytes,
-      redirects: redirects, credentialNames: credentialNames, progress: progress,
-      collectsBody: collects, prefersFile: prefersFile, bufferSize: bufferSize, timings: timings,
-      partialDownload: partialDownload)
+    var options = transport
+    options.deadline = timeout.map { now + $0 }
+    options.credentialNames = credentialNames
+    options.redirects = redirects
+    return options
   }
 
   /// Takes the body of `response` where it goes, and returns the response: with its body

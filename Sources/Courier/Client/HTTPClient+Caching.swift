@@ -32,27 +32,49 @@ extension HTTPClient {
       events?.cache(.miss)
       throw error
     case .send(let head, let validated):
-      let sending = TransportRequest(head: head, body: nil)
-      let requestTime = cache.clock()
-      response = try await fetchShared(sending, outgoing, exchange, events) {
-        answer throws(HTTPError) in
-        switch cache.received(
-          answer, for: head, key: key, validated: validated, requestTime: requestTime)
-        {
-        case .response(let response):
-          return response
-        case .sendAgain:
-          // The server's 304 named another representation: ask again, without conditions.
-          let again = try await self.sendWithinLimits(request, outgoing, exchange, events)
-          guard
-            case .response(let response) = cache.received(
-              again, for: request.head, key: key, validated: nil, requestTime: cache.clock())
-          else { return again }
-          return response
-        }
-      }
+      let update = CacheUpdate(
+        cache: cache, original: request, sent: head, key: key, validated: validated,
+        requestTime: cache.clock())
+      response = try await fetchShared(
+        TransportRequest(head: head, body: nil), outgoing, exchange, events, update: update)
     }
     events?.cache(response.cacheStatus)
     return response
+  }
+
+  /// What the cache does with the answer to a request it let through: stores it, or
+  /// refreshes what it holds with a `304`, once per network call (inside the sharing).
+  struct CacheUpdate: Sendable {
+    let cache: HTTPCache
+    /// The request as the caller made it, and as sent (with validators when revalidating).
+    let original: TransportRequest
+    let sent: URLRequest
+    let key: CacheKey
+    let validated: CacheEntry?
+    let requestTime: Date
+  }
+
+  /// `answer` to `update`'s request, stored or used to refresh: what the caller gets.
+  nonisolated func updating(
+    _ update: CacheUpdate, with answer: HTTPResponse, _ outgoing: OutgoingRequest,
+    _ exchange: Exchange, _ events: EventReporter?
+  ) async throws(HTTPError) -> HTTPResponse {
+    let cache = update.cache
+    switch cache.received(
+      answer, for: update.sent, key: update.key, validated: update.validated,
+      requestTime: update.requestTime)
+    {
+    case .response(let response):
+      return response
+    case .sendAgain:
+      // The server's 304 named another representation: ask again, without conditions.
+      let original = update.original
+      let again = try await sendWithinLimits(original, outgoing, exchange, events)
+      guard
+        case .response(let response) = cache.received(
+          again, for: original.head, key: update.key, validated: nil, requestTime: cache.clock())
+      else { return again }
+      return response
+    }
   }
 }

@@ -8,10 +8,10 @@ extension HTTPClient {
   // MARK: - The pipeline
 
   /// The one way every request goes, its stages called in order: builds it, reports it to
-  /// the observer, runs the middleware (``runMiddleware(_:request:exchange:events:)``) down to
+  /// the observer, runs the middleware (``runMiddleware(_:exchange:events:)``) down to
   /// ``sendAfterMiddleware(_:exchange:events:)`` — the cache
   /// (``answerThroughCache(_:_:cache:exchange:events:)``), sharing with identical requests
-  /// (``fetchShared(_:_:_:_:then:)``), the limits (``sendWithinLimits(_:_:_:_:)``), the
+  /// (``fetchShared(_:_:_:_:update:)``), the limits (``sendWithinLimits(_:_:_:_:)``), the
   /// transport — and turns the response into the caller's outcome (decoding, a committed
   /// file…). Errors come out with the request's credentials redacted from their
   /// descriptions.
@@ -31,21 +31,28 @@ extension HTTPClient {
     events?.started()
     // A body that is not collected is counted for the event as the transport reports it.
     var exchange = exchange
-    if let events { exchange.timings = { events.measured($0) } }
+    if let events { exchange.transport.timings = { events.measured($0) } }
     var received: Locked<Int64>?
     if events != nil, !exchange.collects {
       let counter = Locked<Int64>(0)
-      let progress = exchange.progress
-      exchange.progress = { report in
+      let progress = exchange.transport.progress
+      exchange.transport.progress = { report in
         if case .received(let bytes, _) = report { counter.withLock { $0 = bytes } }
         progress?(report)
       }
       received = counter
     }
     do throws(HTTPError) {
-      let request = try built.get()
-      let response = try await runMiddleware(
-        endpoint, request: request, exchange: exchange, events: events)
+      var outgoing = OutgoingRequest(
+        try built.get(), options: endpoint.options, timeout: exchange.timeout)
+      outgoing.credentialNames = redactedNames
+      outgoing.cachePolicy = endpoint.cachePolicy
+      let response =
+        if configuration.middleware.isEmpty {
+          try await sendAfterMiddleware(outgoing, exchange: exchange, events: events)
+        } else {
+          try await runMiddleware(outgoing, exchange: exchange, events: events)
+        }
       let value = try await outcome(response)
       let bytes = received.map { counter in counter.withLock { Int($0) } } ?? 0
       events?.finished(response, bytes: max(bytes, response.body.count))
@@ -57,16 +64,11 @@ extension HTTPClient {
     }
   }
 
-  /// Passes a built request through the middleware to the transport.
-  private nonisolated func runMiddleware<E: Endpoint>(
-    _ endpoint: E, request: TransportRequest, exchange: Exchange, events: EventReporter?
+  /// Passes a built request through the middleware to ``sendAfterMiddleware(_:exchange:events:)``.
+  private nonisolated func runMiddleware(
+    _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
-    var outgoing = OutgoingRequest(request, options: endpoint.options, timeout: exchange.timeout)
-    outgoing.credentialNames = redactedNames
-    outgoing.cachePolicy = endpoint.cachePolicy
-    guard !configuration.middleware.isEmpty else {
-      return try await sendAfterMiddleware(outgoing, exchange: exchange, events: events)
-    }
+    var outgoing = outgoing
     outgoing.events = events
     outgoing.clientBaseURL = baseURL
     let chain = MiddlewareNext(configuration.middleware) { request throws(HTTPError) in
@@ -102,15 +104,16 @@ extension HTTPClient {
   }
 
   /// Sends `request` to the server: shared with identical ones in flight when the exchange
-  /// collects a GET or HEAD without a body. `then` runs on the server's answer once per
-  /// network call, inside the sharing (the cache stores or refreshes there).
+  /// collects a GET or HEAD without a body. The cache's `update` applies to the server's
+  /// answer once per network call, inside the sharing.
   nonisolated func fetchShared(
     _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange,
-    _ events: EventReporter?,
-    then: @escaping @Sendable (HTTPResponse) async throws(HTTPError) -> HTTPResponse = { $0 }
+    _ events: EventReporter?, update: CacheUpdate? = nil
   ) async throws(HTTPError) -> HTTPResponse {
     let fetch = { @Sendable () async throws(HTTPError) -> HTTPResponse in
-      try await then(try await self.sendWithinLimits(request, outgoing, exchange, events))
+      let answer = try await self.sendWithinLimits(request, outgoing, exchange, events)
+      guard let update else { return answer }
+      return try await self.updating(update, with: answer, outgoing, exchange, events)
     }
     guard case .collect = exchange.use, configuration.coalescesRequests, request.body == nil,
       request.method == .get || request.method == .head
@@ -126,19 +129,17 @@ extension HTTPClient {
     _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange,
     _ events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
-    let transport = self.transport
-    let redirects = configuration.redirects
-    let clock = configuration.clock
-    let send = { () async throws(HTTPError) -> HTTPResponse in
-      let options = exchange.options(
-        timeout: outgoing.timeout, now: clock.now, credentialNames: outgoing.credentialNames,
-        redirects: redirects)
-      return try await exchange.take(try await transport.send(request, options: options))
+    var permits: RequestLimiter.Permits?
+    if limiter.isLimiting {
+      let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
+      permits = try await limiter.acquire(
+        host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) })
     }
-    guard limiter.isLimiting else { return try await send() }
-    let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
-    return try await limiter.run(
-      host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) }, send)
+    defer { permits?.release() }
+    let options = exchange.options(
+      timeout: outgoing.timeout, now: configuration.clock.now,
+      credentialNames: outgoing.credentialNames, redirects: configuration.redirects)
+    return try await exchange.take(try await transport.send(request, options: options))
   }
 
   /// The next request number, from 1.

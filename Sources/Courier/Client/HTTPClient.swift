@@ -76,7 +76,9 @@ public actor HTTPClient {
   ///   `cancelled`, `unacceptableStatus`, `decodingFailed` or `responseTooLarge`.
   @discardableResult
   public nonisolated func send<E: Endpoint>(_ endpoint: E) async throws(HTTPError) -> E.Response {
-    try await response(for: endpoint).value
+    try await perform(endpoint, collecting(endpoint)) { response throws(HTTPError) in
+      try self.decoded(endpoint, from: response).value
+    }
   }
 
   /// Sends the endpoint's request and returns its decoded answer with the response it came
@@ -84,13 +86,17 @@ public actor HTTPClient {
   public nonisolated func response<E: Endpoint>(for endpoint: E) async throws(HTTPError)
     -> DecodedResponse<E.Response>
   {
-    let exchange = Exchange(
+    try await perform(endpoint, collecting(endpoint)) { response throws(HTTPError) in
+      try self.decoded(endpoint, from: response)
+    }
+  }
+
+  /// The exchange of a buffered request: its body collected, within the client's limits.
+  nonisolated func collecting<E: Endpoint>(_ endpoint: E) -> Exchange {
+    Exchange(
       use: .collect, timeout: endpoint.timeout ?? configuration.timeout,
       idleTimeout: configuration.idleTimeout, maximumBytes: configuration.maximumResponseBytes,
       acceptable: acceptableStatusCodes(for: endpoint))
-    return try await perform(endpoint, exchange) { response throws(HTTPError) in
-      try self.decoded(endpoint, from: response)
-    }
   }
 
   /// Validates the status and decodes the body.

@@ -30,17 +30,30 @@ final class RequestLimiter: Sendable {
     }
   }
 
-  /// Runs `body` holding the permits `host` needs, releasing them however it ends. A task
-  /// cancelled while waiting gets ``HTTPError/cancelled`` and holds nothing. `whenWaiting`
-  /// runs each time it has to wait in a line.
-  func run<T>(
-    host: String, whenWaiting: () -> Void = {}, _ body: () async throws(HTTPError) -> T
-  ) async throws(HTTPError) -> T {
+  /// Takes the permits `host` needs, waiting in line for each; the caller releases them
+  /// however its request ends. A task cancelled while waiting gets ``HTTPError/cancelled``
+  /// and holds nothing. `whenWaiting` runs each time it has to wait in a line.
+  func acquire(host: String, whenWaiting: () -> Void = {}) async throws(HTTPError) -> Permits {
     let hostQueue = queue(forHost: host)
     if let hostQueue { try await hostQueue.acquire(whenWaiting: whenWaiting) }
-    defer { hostQueue?.release() }
-    if let overall { try await overall.acquire(whenWaiting: whenWaiting) }
-    defer { overall?.release() }
-    return try await body()
+    do throws(HTTPError) {
+      if let overall { try await overall.acquire(whenWaiting: whenWaiting) }
+    } catch {
+      hostQueue?.release()
+      throw error
+    }
+    return Permits(host: hostQueue, overall: overall)
+  }
+
+  /// The permits one request holds.
+  struct Permits {
+    fileprivate let host: PermitQueue?
+    fileprivate let overall: PermitQueue?
+
+    /// Gives them back, the overall one first.
+    func release() {
+      overall?.release()
+      host?.release()
+    }
   }
 }

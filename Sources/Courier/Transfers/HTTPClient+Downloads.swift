@@ -72,7 +72,7 @@ extension HTTPClient {
       let file = try DownloadFile(
         destination: destination, resumingFrom: resumeData, progress: progress)
       var exchange = self.exchange(for: endpoint, options: options, use: .download(file))
-      exchange.progress = { file.report($0) }
+      exchange.transport.progress = { file.report($0) }
       // The caller's own range request is theirs: it is not continued.
       let callerRange = request.head.value(forHTTPHeaderField: "Range") != nil
       let resumes = callerRange ? 0 : max(0, options.resumeAttempts)
@@ -94,7 +94,7 @@ extension HTTPClient {
         let left = options.timeout.map { $0 - (ContinuousClock.now - started) }
         exchange.timeout = left
         if resumes > 0 || options.resumeData != nil {
-          exchange.partialDownload = { head, partial in
+          exchange.transport.partialDownload = { head, partial in
             file.adopt(head, partial: partial, attempt: number)
           }
         }

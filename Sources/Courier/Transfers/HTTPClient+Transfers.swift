@@ -30,7 +30,7 @@ extension HTTPClient {
       let request = try self.builder.request(for: endpoint)
       let length = request.body?.length
       var exchange = self.exchange(for: endpoint, options: options, use: .collect)
-      exchange.progress = { report in
+      exchange.transport.progress = { report in
         if case .sent(let bytes, let expected) = report {
           progress(TransferProgress(completedBytes: bytes, expectedBytes: expected ?? length))
         }

@@ -42,15 +42,8 @@ final class DataTaskCall: Sendable {
   let state = Locked(State())
   /// The exchange: its state machine and deadlines.
   let call: TransportCall<SessionTransfer>
-  /// The largest body accepted, in bytes, or `nil` for any.
-  let maximumBytes: Int?
-  /// Whether the caller wants the whole body before the head.
-  let collectsBody: Bool
-  /// For a streamed body: the most bytes held in memory for a slow reader.
-  let bufferSize: Int
-  let progress: (@Sendable (TransportProgress) -> Void)?
-  /// Where the exchange's timings go when it ends.
-  let timings: (@Sendable (HTTPTimings) -> Void)?
+  /// The exchange's limits (size, buffer), and where its progress and timings go.
+  let options: TransportOptions
   /// How this request follows redirects: a redirect it follows is collected, not handed
   /// over, and the transport sends the next request.
   let redirects: RedirectPolicy
@@ -61,17 +54,13 @@ final class DataTaskCall: Sendable {
     timer: DeadlineTimer = DeadlineTimer()
   ) {
     call = TransportCall(options: options, timer: timer)
-    maximumBytes = options.maximumBytes
-    collectsBody = options.collectsBody
-    bufferSize = options.bufferSize
-    progress = options.progress
-    timings = options.timings
+    self.options = options
     self.redirects = redirects
   }
 
   /// Whether a response announcing this `Content-Length` (-1 when unknown) is too large.
   func refuses(expectedLength: Int64) -> Bool {
-    guard let maximumBytes, expectedLength >= 0 else { return false }
+    guard let maximumBytes = options.maximumBytes, expectedLength >= 0 else { return false }
     return expectedLength > Int64(maximumBytes)
   }
 
@@ -87,7 +76,7 @@ final class DataTaskCall: Sendable {
     _ continuation: Continuation, upload: SessionTransfer.Upload? = nil, seesBytes: Bool = true,
     makeTask: () -> URLSessionTask
   ) {
-    if timings != nil { state.withLock { $0.startedAt = .now } }
+    if options.timings != nil { state.withLock { $0.startedAt = .now } }
     call.start(continuation) {
       SessionTransfer(task: makeTask(), call: self, upload: upload, seesBytes: seesBytes)
     }
@@ -101,22 +90,24 @@ final class DataTaskCall: Sendable {
     case .success(let value): head = value
     case .failure(let error): return end(with: error)
     }
-    if refuses(expectedLength: response.expectedContentLength), let maximumBytes {
+    if refuses(expectedLength: response.expectedContentLength),
+      let maximumBytes = options.maximumBytes
+    {
       return end(with: .responseTooLarge(limit: maximumBytes))
     }
     call.touch()
     let announced = Int(clamping: response.expectedContentLength)
-    let measuring = timings != nil
+    let measuring = options.timings != nil
     state.withLock { state in
       if measuring, state.headAt == nil { state.headAt = .now }
       state.response = response
       state.body = Data()
       state.count = 0
       // Room for the announced body (within the limit), taken when the second chunk comes.
-      state.capacity = announced > 0 ? min(announced, maximumBytes ?? announced) : 0
+      state.capacity = announced > 0 ? min(announced, options.maximumBytes ?? announced) : 0
     }
-    guard !collectsBody, !redirects.follows(head) else { return }
-    _ = call.receivedHead(head, bufferSize: bufferSize)
+    guard !options.collectsBody, !redirects.follows(head) else { return }
+    _ = call.receivedHead(head, bufferSize: options.bufferSize)
   }
 
   /// Body bytes arrived; past the limit the call ends with `responseTooLarge` and the
@@ -124,7 +115,7 @@ final class DataTaskCall: Sendable {
   func append(_ data: Data) {
     call.touch()
     let writer = call.writer
-    let maximumBytes = self.maximumBytes
+    let maximumBytes = options.maximumBytes
     let (tooLarge, count, expected) = state.withLock { state -> (Bool, Int, Int64?) in
       let expected = state.response.map(\.expectedContentLength).flatMap { $0 >= 0 ? $0 : nil }
       if let maximumBytes, state.count + data.count > maximumBytes {
@@ -144,7 +135,7 @@ final class DataTaskCall: Sendable {
       return (false, state.count, expected)
     }
     if tooLarge, let maximumBytes { return end(with: .responseTooLarge(limit: maximumBytes)) }
-    progress?(.received(Int64(count), of: expected))
+    options.progress?(.received(Int64(count), of: expected))
     guard let writer else { return }
     do throws(HTTPError) {
       try writer.write(data)
@@ -156,7 +147,7 @@ final class DataTaskCall: Sendable {
   /// Request body bytes went out.
   func sent(_ bytes: Int64, of expected: Int64) {
     call.touch()
-    progress?(.sent(bytes, of: expected > 0 ? expected : nil))
+    options.progress?(.sent(bytes, of: expected > 0 ? expected : nil))
   }
 
   /// The task completed (its completion handler, or the delegate's): a failure decided
@@ -206,7 +197,7 @@ final class DataTaskCall: Sendable {
 
   /// URLSession measured the task (Apple platforms, before it completes).
   func collected(_ metrics: URLSessionTaskMetrics) {
-    guard timings != nil else { return }
+    guard options.timings != nil else { return }
     let measured = HTTPTimings(metrics)
     state.withLock { $0.measured = measured }
   }
@@ -215,7 +206,7 @@ final class DataTaskCall: Sendable {
   /// task by now, otherwise Courier's clock from the task's start (the first byte known only
   /// when the head came before the body).
   func reportTimings() {
-    guard let timings else { return }
+    guard let timings = options.timings else { return }
     let now = ContinuousClock.now
     let report = state.withLock { state -> HTTPTimings? in
       guard !state.timingsReported, let start = state.startedAt else { return nil }

@@ -70,10 +70,12 @@ extension DataTaskCall {
       return true
     }
     if moved { call.touch() }
-    if let maximumBytes, bytes > Int64(maximumBytes) || refuses(expectedLength: expected) {
+    if let maximumBytes = options.maximumBytes,
+      bytes > Int64(maximumBytes) || refuses(expectedLength: expected)
+    {
       return end(with: .responseTooLarge(limit: maximumBytes))
     }
-    if moved { progress?(.received(bytes, of: expected >= 0 ? expected : nil)) }
+    if moved { options.progress?(.received(bytes, of: expected >= 0 ? expected : nil)) }
   }
 
   /// A download task finished writing the body to `location`: it is moved to a file of the
@@ -94,10 +96,10 @@ extension DataTaskCall {
       let size =
         (try? FileManager.default.attributesOfItem(atPath: owned.path)[.size])
         .flatMap { $0 as? NSNumber }?.int64Value ?? 0
-      if let maximumBytes, size > Int64(maximumBytes) {
+      if let maximumBytes = options.maximumBytes, size > Int64(maximumBytes) {
         return .failure(.responseTooLarge(limit: maximumBytes))
       }
-      progress?(.received(size, of: size))
+      options.progress?(.received(size, of: size))
       return .success(TransportResponse(head: head, body: body))
     }
     complete(result)
