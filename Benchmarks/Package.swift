@@ -31,14 +31,24 @@ let package = Package(
   targets: [
     .target(
       name: "BenchmarkFixtures", dependencies: [.product(name: "Courier", package: "Courier")]),
-    .executableTarget(
-      name: "Suite",
+    // The network suite's cases; two programs run them: `Suite` counts allocations (the
+    // malloc interposer linked in), `SuiteTimed` has no counter, for timings.
+    .target(
+      name: "SuiteCases",
       dependencies: courier + [
+        "CurlFloor",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOFoundationCompat", package: "swift-nio"),
-        .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ]),
+    .executableTarget(
+      name: "Suite",
+      dependencies: [
+        "SuiteCases", .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+      ]),
+    .executableTarget(name: "SuiteTimed", dependencies: ["SuiteCases"]),
+    // libcurl driven from C: the floor the clients are measured against.
+    .target(name: "CurlFloor", linkerSettings: [.linkedLibrary("dl")]),
     .executableTarget(
       name: "Pipeline", dependencies: microBenchmark, path: "Sources/Benchmarks/Pipeline",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),

@@ -10,8 +10,8 @@
 #
 # Environment: ROUNDS (7), REQUESTS (3000), VARIANTS ("courier-curl courier"), FLIGHTS ("1 64"),
 # TREE (the clone: /tmp/courier-compare).
-# No LD_PRELOAD: the malloc interposer the Suite links counts in both builds alike, so the ratio
-# compares Courier with Courier; a timing against a peer belongs to run.sh.
+# Timings come from SuiteTimed (no allocation counter) when both commits have it; before it
+# existed, from the Suite, whose linked malloc interposer then taxes both builds alike.
 set -euo pipefail
 before=${1:?usage: Benchmarks/compare.sh BEFORE-COMMIT}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,16 +24,20 @@ tree=${TREE:-/tmp/courier-compare}
 git -C "$tree" fetch -q "$root" HEAD
 after=$(git -C "$root" rev-parse HEAD)
 
-# Builds the Suite at commit $1 and copies it to $2 (with the library it links). The manifests
-# are touched so that SwiftPM reads the source lists again (files come and go between commits).
+program=SuiteTimed
+git -C "$tree" show "$before:Benchmarks/Package.swift" | grep -q SuiteTimed || program=Suite
+
+# Builds the program at commit $1 and copies it to $2 (with the library it may link). The
+# manifests are touched so that SwiftPM reads the source lists again (files come and go).
 build() {
   git -C "$tree" checkout -q --detach "$1"
   touch "$tree/Package.swift" "$tree/Benchmarks/Package.swift"
-  echo "== building the Suite at $(git -C "$tree" rev-parse --short HEAD)" >&2
-  swift build -c release --package-path "$tree/Benchmarks" --product Suite >&2
+  echo "== building $program at $(git -C "$tree" rev-parse --short HEAD)" >&2
+  swift build -c release --package-path "$tree/Benchmarks" --product "$program" >&2
   local bin
   bin=$(swift build -c release --package-path "$tree/Benchmarks" --show-bin-path)
-  mkdir -p "$2" && cp "$bin/Suite" "$bin/libMallocInterposerSwift.so" "$2/"
+  mkdir -p "$2" && cp "$bin/$program" "$2/Suite"
+  cp "$bin/libMallocInterposerSwift.so" "$2/" 2>/dev/null || true
 }
 build "$before" "$work/bin-before"
 build "$after" "$work/bin-after"

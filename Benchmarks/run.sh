@@ -3,7 +3,8 @@
 # serves a 3 KB TMDB-shaped JSON page, a 1 MB and a 100 MB file from nginx on 127.0.0.1,
 # checks nginx's own capacity with wrk, runs the ordo-one micro-benchmarks and the network
 # suite (release builds, variants interleaved over rounds), stops nginx by its pid and prints
-# markdown tables of medians (min–max) and paired ratios, with the load average.
+# markdown tables of medians (min–max) and paired ratios, with the load average. Timings come
+# from SuiteTimed (no allocation counter), allocation counts from separate rounds of Suite.
 #
 #   Benchmarks/run.sh                 # the full run, about 10–15 minutes on 2 cores
 #   QUICK=1 Benchmarks/run.sh         # a smoke run, about a minute once built
@@ -29,6 +30,7 @@ fi
 
 echo "== building (release)" >&2
 swift build -c release --product Suite >&2
+swift build -c release --product SuiteTimed >&2
 bin=$(swift build -c release --show-bin-path)
 
 source ./nginx.sh

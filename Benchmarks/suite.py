@@ -6,11 +6,20 @@ order of the variants rotates from round to round. A table row is the median ove
 with min-max, and the ratio to the group's baseline is paired: variant / baseline within the
 same round, then the median (min-max) of those ratios.
 
+Timings come from ROUNDS rounds of SuiteTimed, which has no allocation counter; allocation
+counts from ALLOC_ROUNDS separate rounds of Suite, which links and preloads ordo-one's malloc
+interposer (a counter slows the client that allocates more, so its timings are not used).
+
+The 3 KB GET groups also get the floor: libcurl driven from C (variant floor-curl) plus the
+page's decoding alone (variant decode), summed per round; a second table gives each client's
+paired ratios to that floor and to AsyncHTTPClient.
+
     python3 suite.py SUITE_BINARY BASE_URL WORK_DIR    (run.sh calls it; env: see below)
 
-Environment: ROUNDS (5), REQUESTS (3000 per GET variant and round), BODY_REQUESTS (100),
-PAGES (1000), BURSTS (20), CACHE_FILL (20000), DOWNLOAD_PATH (100mb.bin), RESULTS (a file for
-the raw lines).
+Environment: ROUNDS (5), ALLOC_ROUNDS (1), REQUESTS (3000 per GET variant and round),
+BODY_REQUESTS (100), PAGES (1000), BURSTS (20), CACHE_FILL (20000), DOWNLOAD_PATH (100mb.bin),
+GROUPS (indexes of the groups to run, e.g. "0,1"; all by default), RESULTS (a file for the
+raw lines).
 """
 import json
 import os
@@ -20,10 +29,14 @@ import sys
 import time
 
 suite, base_url, work = sys.argv[1], sys.argv[2], sys.argv[3]
+timed = os.path.join(os.path.dirname(suite), "SuiteTimed")
 env = os.environ
 rounds = int(env.get("ROUNDS", 5))
+alloc_rounds = int(env.get("ALLOC_ROUNDS", 1))
 requests = env.get("REQUESTS", "3000")
-get_variants = ["raw", "async-data", "naive", "courier", "courier-session", "courier-curl", "ahc"]
+get_variants = ["raw", "raw-delegate", "async-data", "naive", "courier", "courier-session",
+                "courier-curl", "ahc", "floor-curl", "decode"]
+FLOOR = ("floor-curl", "decode")  # the floor's two halves, summed
 download_variants = ["urlsession", "ahc", "courier", "courier-curl"]
 
 GROUPS = [
@@ -48,15 +61,24 @@ GROUPS = [
      ["--requests", env.get("CACHE_FILL", "20000"), "--dir", work]),
 ]
 
+if env.get("GROUPS"):
+    chosen = [int(index) for index in env["GROUPS"].split(",")]
+    GROUPS = [group for index, group in enumerate(GROUPS) if index in chosen]
+
 preload = os.path.join(os.path.dirname(suite), "libMallocInterposerSwift.so")
-child_env = dict(env, LD_PRELOAD=preload)
-results = {}  # (group index, variant) -> [result per round]
+counting_env = dict(env, LD_PRELOAD=preload)
+results = {}  # (group index, variant) -> [timed result per round]
+counted = {}  # (group index, variant) -> [counted result per allocation round]
 raw_lines = []
 
 
-def run(benchmark, variant, args):
-    command = [suite, benchmark, variant, "--url", base_url] + args
-    done = subprocess.run(command, env=child_env, capture_output=True, text=True, timeout=600)
+def run(benchmark, variant, args, counting):
+    if variant == "decode":
+        benchmark, variant = "decode", "alone"
+    program = suite if counting else timed
+    command = [program, benchmark, variant, "--url", base_url] + args
+    done = subprocess.run(command, env=counting_env if counting else env, capture_output=True,
+                          text=True, timeout=600)
     for line in done.stdout.splitlines():
         if line.startswith("RESULT "):
             raw_lines.append(line[7:])
@@ -67,13 +89,17 @@ def run(benchmark, variant, args):
 
 
 started = time.time()
-for round_index in range(rounds):
+for round_index in range(rounds + alloc_rounds):
+    counting = round_index >= rounds
+    into = counted if counting else results
     for group_index, (title, benchmark, variants, _, args) in enumerate(GROUPS):
         shift = round_index % len(variants)
         for variant in variants[shift:] + variants[:shift]:
-            results.setdefault((group_index, variant), []).append(run(benchmark, variant, args))
-    sys.stderr.write("round %d of %d done, %.0f s, load average %s\n" % (
-        round_index + 1, rounds, time.time() - started, os.getloadavg()))
+            into.setdefault((group_index, variant), []).append(
+                run(benchmark, variant, args, counting))
+    sys.stderr.write("%s round %d done, %.0f s, load average %s\n" % (
+        "allocation" if counting else "timing", round_index + 1, time.time() - started,
+        os.getloadavg()))
 
 if env.get("RESULTS"):
     with open(env["RESULTS"], "w") as file:
@@ -148,7 +174,7 @@ for group_index, (title, benchmark, variants, baseline, _) in enumerate(GROUPS):
         unit = next((r["unit"] for r in runs if r), "unit")
         wall = [per_unit(r, "wall_s") for r in runs]
         cpu = [per_unit(r, "cpu_s") for r in runs]
-        allocations = [per_unit(r, "allocations") for r in runs]
+        allocations = [per_unit(r, "allocations") for r in counted.get((group_index, variant), [])]
         wall_ratio = [w / b["wall_s"] * b["units"] if w and b else None for w, b in zip(wall, base)]
         cpu_ratio = [c / b["cpu_s"] * b["units"] if c and b and b["cpu_s"] else None
                      for c, b in zip(cpu, base)]
@@ -159,3 +185,38 @@ for group_index, (title, benchmark, variants, baseline, _) in enumerate(GROUPS):
             "1" if variant == baseline else spread(wall_ratio, ratio),
             "1" if variant == baseline else spread(cpu_ratio, ratio),
             notes(benchmark, runs)))
+
+
+def floor_ratios():
+    """Each client's paired ratios to the floor (floor-curl + decode, same round) and to
+    AsyncHTTPClient, for the groups that have both."""
+    print()
+    print("| benchmark | variant | wall ÷ floor | CPU ÷ floor | wall ÷ AHC | CPU ÷ AHC |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    for group_index, (title, _, variants, _, _) in enumerate(GROUPS):
+        if not all((group_index, v) in results for v in FLOOR + ("ahc",)):
+            continue
+        halves = [results[(group_index, v)] for v in FLOOR]
+        floor = [{"wall": sum(per_unit(r, "wall_s") for r in parts),
+                  "cpu": sum(per_unit(r, "cpu_s") for r in parts)}
+                 if all(parts) else None for parts in zip(*halves)]
+        ahc = [{"wall": per_unit(r, "wall_s"), "cpu": per_unit(r, "cpu_s")} if r else None
+               for r in results[(group_index, "ahc")]]
+        print("| %s | floor = floor-curl + decode | 1 | 1 | %s | %s |" % (
+            title, spread([f["wall"] / a["wall"] for f, a in zip(floor, ahc) if f and a], ratio),
+            spread([f["cpu"] / a["cpu"] for f, a in zip(floor, ahc) if f and a], ratio)))
+        for variant in variants:
+            if variant in FLOOR:
+                continue
+            runs = [{"wall": per_unit(r, "wall_s"), "cpu": per_unit(r, "cpu_s")} if r else None
+                    for r in results[(group_index, variant)]]
+
+            def paired(key, against):
+                return spread([r[key] / b[key] for r, b in zip(runs, against) if r and b], ratio)
+
+            print("| %s | %s | %s | %s | %s | %s |" % (
+                title, variant, paired("wall", floor), paired("cpu", floor),
+                paired("wall", ahc), paired("cpu", ahc)))
+
+
+floor_ratios()

@@ -1,5 +1,6 @@
 import BenchmarkFixtures
 import Courier
+import CurlFloor
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -15,8 +16,9 @@ import Foundation
 enum GetCase {
   /// The variants, by name.
   static let variants = [
-    "raw", "async-data", "naive", "courier", "courier-session", "courier-curl", "courier-curl-solo",
-    "curl-transport", "ahc",
+    "raw", "raw-delegate", "async-data", "naive", "courier", "courier-session", "courier-curl",
+    "courier-curl-solo",
+    "curl-transport", "ahc", "floor-curl",
   ]
 
   /// Runs one variant and prints its report.
@@ -29,6 +31,10 @@ enum GetCase {
     let requests = try arguments.int("requests", default: 3000)
     let inFlight = try arguments.int("in-flight", default: 1)
     let warmup = try arguments.int("warmup", default: 200)
+    if arguments.variant == "floor-curl" {
+      return try floor(
+        base: base, path: path, requests: requests, inFlight: inFlight, warmup: warmup)
+    }
     let fetch = try fetcher(arguments.variant, base: base, path: path, decoding: decoding)
 
     _ = try await Load.run(requests: warmup, inFlight: inFlight, first: requests, fetch)
@@ -49,6 +55,27 @@ enum GetCase {
     ).print()
   }
 
+  /// The floor's network half: libcurl from C (CurlFloor) GETs every request, `inFlight` at a
+  /// time, with no Swift per request and no decoding (``DecodeCase`` measures that half).
+  static func floor(base: URL, path: String, requests: Int, inFlight: Int, warmup: Int) throws {
+    guard curl_floor_load() == 0 else { throw SuiteError.unexpected("libcurl did not load") }
+    let prefix = "\(base.absoluteString)\(path)?n="
+    guard curl_floor_get(prefix, Int32(requests), Int32(warmup), Int32(inFlight)) >= 0 else {
+      throw SuiteError.unexpected("the floor's warm-up failed")
+    }
+    ProcessMemory.resetPeak()
+    let baseline = ProcessMemory.residentKiB
+    var bytes: Int64 = 0
+    let sample = Meter.measureSync {
+      bytes = curl_floor_get(prefix, 0, Int32(requests), Int32(inFlight))
+    }
+    guard bytes > 0 else { throw SuiteError.unexpected("the floor's requests failed") }
+    Report(
+      benchmark: "get", variant: "floor-curl", units: requests, unit: "request", sample: sample,
+      extra: ["baseline_rss_kib": baseline, "peak_rss_kib": ProcessMemory.peakKiB]
+    ).print()
+  }
+
   /// The fetch of `variant`: request number `index` is `base/path?n=index`.
   static func fetcher(_ variant: String, base: URL, path: String, decoding: Decoding) throws
     -> Fetch
@@ -64,6 +91,10 @@ enum GetCase {
     case "raw":
       let session = URLSessionFetchers.courierConfiguredSession()
       return decoded(URLSessionFetchers.completionHandler(session: session, url: url))
+    case "raw-delegate":
+      let fetcher = DelegateFetcher(
+        configuration: URLSessionTransport.defaultSessionConfiguration())
+      return decoded { index in try await fetcher.data(from: url(index)) }
     case "async-data":
       let session = URLSessionFetchers.courierConfiguredSession()
       return decoded(URLSessionFetchers.asyncData(session: session, url: url))

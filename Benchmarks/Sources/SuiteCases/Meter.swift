@@ -1,5 +1,4 @@
 import Foundation
-import MallocInterposerSwift
 
 /// What one measured region cost: wall time, CPU time of the whole process (user + system,
 /// every thread: URLSession's, NIO's and the caller's), and allocations.
@@ -8,13 +7,30 @@ struct Sample {
   var wall: Double
   /// CPU seconds, user + system, from `getrusage(RUSAGE_SELF)`.
   var cpu: Double
-  /// `malloc`-family calls counted by ordo-one's malloc interposer (the Suite runs with it in
-  /// `LD_PRELOAD`); `nil` when the interposer is not loaded.
+  /// `malloc`-family calls, counted by the program's ``AllocationCounter``; `nil` when it has
+  /// none (`SuiteTimed`) or the region is not counted.
   var allocations: Int?
+}
+
+/// Counts `malloc`-family calls between `start` and `stop` (ordo-one's malloc interposer in
+/// `Suite`).
+public struct AllocationCounter: Sendable {
+  let start: @Sendable () -> Void
+  let stop: @Sendable () -> Int
+
+  /// A counter that `start`s counting and returns the count at `stop`.
+  public init(start: @escaping @Sendable () -> Void, stop: @escaping @Sendable () -> Int) {
+    self.start = start
+    self.stop = stop
+  }
 }
 
 /// Measures a region of code.
 enum Meter {
+  /// The program's allocation counter: set once by ``SuiteMain/run(counting:)`` before any
+  /// benchmark runs, read-only after (so unsynchronised access is safe).
+  nonisolated(unsafe) static var counter: AllocationCounter?
+
   /// Runs `body` once and returns what it cost; allocations only when `countingAllocations`.
   ///
   /// Do not count allocations across a region in which threads exit (a server in this
@@ -25,19 +41,29 @@ enum Meter {
   static func measure(countingAllocations: Bool = true, _ body: () async throws -> Void)
     async rethrows -> Sample
   {
-    if countingAllocations {
-      MallocInterposerSwift.initialize()
-      MallocInterposerSwift.hook()
-    }
+    let counter = countingAllocations ? counter : nil
+    counter?.start()
     let cpuStart = cpuSeconds()
     let start = ContinuousClock.now
     try await body()
     let wall = (ContinuousClock.now - start) / .seconds(1)
     let cpu = cpuSeconds() - cpuStart
-    guard countingAllocations else { return Sample(wall: wall, cpu: cpu, allocations: nil) }
-    MallocInterposerSwift.unhook()
-    let allocations = MallocInterposerSwift.getStatistics().mallocCount
+    guard let counter else { return Sample(wall: wall, cpu: cpu, allocations: nil) }
+    let allocations = counter.stop()
     return Sample(wall: wall, cpu: cpu, allocations: allocations > 0 ? allocations : nil)
+  }
+
+  /// ``measure(countingAllocations:_:)`` for synchronous code (the C floor).
+  static func measureSync(_ body: () -> Void) -> Sample {
+    let counter = counter
+    counter?.start()
+    let cpuStart = cpuSeconds()
+    let start = ContinuousClock.now
+    body()
+    let wall = (ContinuousClock.now - start) / .seconds(1)
+    let cpu = cpuSeconds() - cpuStart
+    let allocations = counter?.stop()
+    return Sample(wall: wall, cpu: cpu, allocations: allocations.flatMap { $0 > 0 ? $0 : nil })
   }
 
   /// User + system CPU seconds of the whole process so far.
