@@ -18,7 +18,7 @@ paired ratios to that floor and to AsyncHTTPClient.
 
 Environment: ROUNDS (5), ALLOC_ROUNDS (1), REQUESTS (3000 per GET variant and round),
 BODY_REQUESTS (100), PAGES (1000), BURSTS (20), CACHE_FILL (20000), DOWNLOAD_PATH (100mb.bin),
-GROUPS (indexes of the groups to run, e.g. "0,1"; all by default), RESULTS (a file for the
+ONLY (indexes of the groups to run, e.g. "0,1"; all by default), RESULTS (a file for the
 raw lines).
 """
 import json
@@ -61,8 +61,8 @@ GROUPS = [
      ["--requests", env.get("CACHE_FILL", "20000"), "--dir", work]),
 ]
 
-if env.get("GROUPS"):
-    chosen = [int(index) for index in env["GROUPS"].split(",")]
+if env.get("ONLY"):
+    chosen = [int(index) for index in env["ONLY"].split(",")]
     GROUPS = [group for index, group in enumerate(GROUPS) if index in chosen]
 
 preload = os.path.join(os.path.dirname(suite), "libMallocInterposerSwift.so")
@@ -141,7 +141,7 @@ def notes(benchmark, runs):
     if not ok:
         return "failed"
     if benchmark == "get":
-        return "peak RSS " + spread([r["peak_rss_kib"] for r in ok], mebibytes)
+        return "peak RSS " + spread([r.get("peak_rss_kib") for r in ok], mebibytes)
     if benchmark == "download":
         return "peak RSS growth " + spread(
             [r["peak_rss_kib"] - r["baseline_rss_kib"] for r in ok], mebibytes)

@@ -16,7 +16,7 @@ import Foundation
 enum GetCase {
   /// The variants, by name.
   static let variants = [
-    "raw", "raw-delegate", "async-data", "naive", "courier", "courier-session", "courier-curl",
+    "raw", "raw-delegate", "async-data", "naive", "courier", "courier-solo", "courier-session", "courier-curl",
     "courier-curl-solo",
     "curl-transport", "ahc", "floor-curl",
   ]
@@ -107,6 +107,12 @@ enum GetCase {
       return courier(
         HTTPClient(baseURL: base, transport: URLSessionTransport()), path: path,
         decoding: decoding)
+    case "courier-solo":
+      // The same without sharing identical requests: what the coalescer's task costs.
+      return courier(
+        HTTPClient(
+          baseURL: base, configuration: HTTPClient.Configuration(coalescesRequests: false),
+          transport: URLSessionTransport()), path: path, decoding: decoding)
     case "courier-session":
       let transport = URLSessionTransport(session: URLSessionFetchers.courierConfiguredSession())
       return courier(

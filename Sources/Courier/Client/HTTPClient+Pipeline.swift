@@ -119,8 +119,11 @@ extension HTTPClient {
       request.method == .get || request.method == .head
     else { return try await fetch() }
     let key = RequestCoalescer.Key(request.head, timeout: outgoing.timeout)
+    // Without a cache update (which may write to disk), what follows the transport's answer
+    // never blocks: the shared call may run it on the transport's thread.
     return try await coalescer.response(
-      for: key, joined: { events?.waiting(for: .identicalRequest) }, fetch: fetch)
+      for: key, joined: { events?.waiting(for: .identicalRequest) }, inline: update == nil,
+      fetch: fetch)
   }
 
   /// Sends through the transport holding the permits the limits ask for; the deadline

@@ -41,9 +41,11 @@ final class RequestCoalescer: Sendable {
   private let calls = Locked<[Key: SharedCall]>([:])
 
   /// The response for `key`: from a call already in flight, or from `fetch`. `joined` runs
-  /// when the caller joins a call already in flight, before it waits.
+  /// when the caller joins a call already in flight, before it waits. `inline`: `fetch`
+  /// never blocks once its transport has answered, so the call's task may continue on the
+  /// thread that resumes it (see ``SharedCall/start(_:inline:forget:)``).
   func response(
-    for key: Key, joined: () -> Void = {},
+    for key: Key, joined: () -> Void = {}, inline: Bool = false,
     fetch: @escaping @Sendable () async throws(HTTPError) -> HTTPResponse
   ) async throws(HTTPError) -> HTTPResponse {
     let (call, participant, isNew) = calls.withLock { calls in
@@ -60,7 +62,7 @@ final class RequestCoalescer: Sendable {
     let forget: @Sendable () -> Void = { [calls] in
       calls.withLock { if $0[key] === call { $0[key] = nil } }
     }
-    if isNew { call.start(fetch, forget: forget) } else { joined() }
+    if isNew { call.start(fetch, inline: inline, forget: forget) } else { joined() }
     return try await call.wait(participant, forget: forget)
   }
 }
@@ -148,13 +150,18 @@ private final class SharedCall: Sendable {
   }
 
   /// Starts the network call; `forget` runs once it has finished.
+  ///
+  /// The call runs in a task of its own so that no single caller's cancellation reaches it.
+  /// Started immediately, it runs on this thread until its first suspension, which saves a
+  /// thread hop per request (measured: about 7% of a sequential loopback request). With
+  /// `inline`, it also continues on the thread that resumes it (the transport's), up to
+  /// handing the answer to its callers, instead of waking a thread of the global pool for
+  /// that: a second hop saved (session 11: about 4% of a sequential request's wall time and
+  /// CPU, `Benchmarks/compare.sh`).
   func start(
-    _ fetch: @escaping @Sendable () async throws(HTTPError) -> HTTPResponse,
+    _ fetch: @escaping @Sendable () async throws(HTTPError) -> HTTPResponse, inline: Bool,
     forget: @escaping @Sendable () -> Void
   ) {
-    // The call runs in a task of its own so that no single caller's cancellation reaches
-    // it. Started immediately, it runs on this thread until its first suspension, which
-    // saves a thread hop per request (measured: about 7% of a sequential loopback request).
     let run: @Sendable () async -> Void = {
       let result: Result<HTTPResponse, HTTPError>
       do throws(HTTPError) {
@@ -166,7 +173,7 @@ private final class SharedCall: Sendable {
       let waiting = self.state.withLock { $0.finish(result) }
       for continuation in waiting { continuation.resume(returning: result) }
     }
-    let task = immediateTask(run)
+    let task = immediateTask(inline: inline, run)
     state.withLock { $0.started(task) }?.cancel()
   }
 

@@ -3,10 +3,19 @@
 /// Linux), or in an ordinary task elsewhere. Saves a thread hop for work that often
 /// finishes without suspending; the one place that names the toolchain and platform
 /// condition. `package`: CourierTesting's stub uses it too.
-package func immediateTask(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+///
+/// `inline`: the task also continues, each time it is resumed, on the resuming thread
+/// (``InlineExecutor``), for a body that never blocks; where `Task.immediate` is missing it
+/// is an ordinary task.
+package func immediateTask(inline: Bool = false, _ body: @escaping @Sendable () async -> Void)
+  -> Task<Void, Never>
+{
   // Toolchains before Swift 6.2 have no `Task.immediate` at all, hence `#if compiler`.
   #if compiler(>=6.2)
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      if inline {
+        return Task.immediate(executorPreference: InlineExecutor.shared) { await body() }
+      }
       return Task.immediate { await body() }
     }
     return Task { await body() }
