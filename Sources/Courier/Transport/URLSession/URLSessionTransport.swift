@@ -229,7 +229,10 @@ public final class URLSessionTransport: HTTPTransport {
       await withCheckedContinuation { continuation in
         call.start(continuation, upload: file, seesBytes: streams) {
           let task = makeTask()
-          task.priority = priority
+          // Set only when it is not the default a task has: FoundationNetworking's setter
+          // waits for the session's work queue, which is busy with every transfer's callbacks
+          // (8% of a request's wall time and 6% of its CPU with 64 in flight; session 11).
+          if priority != URLSessionTask.defaultPriority { task.priority = priority }
           return task
         }
         func makeTask() -> URLSessionTask {
