@@ -191,8 +191,9 @@ def floor_ratios():
     """Each client's paired ratios to the floor (floor-curl + decode, same round) and to
     AsyncHTTPClient, for the groups that have both."""
     print()
-    print("| benchmark | variant | wall ÷ floor | CPU ÷ floor | wall ÷ AHC | CPU ÷ AHC |")
-    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    print("| benchmark | variant | wall ÷ floor | CPU ÷ floor | wall ÷ AHC | CPU ÷ AHC | "
+          "wall ÷ raw-delegate | CPU ÷ raw-delegate |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for group_index, (title, _, variants, _, _) in enumerate(GROUPS):
         if not all((group_index, v) in results for v in FLOOR + ("ahc",)):
             continue
@@ -200,23 +201,26 @@ def floor_ratios():
         floor = [{"wall": sum(per_unit(r, "wall_s") for r in parts),
                   "cpu": sum(per_unit(r, "cpu_s") for r in parts)}
                  if all(parts) else None for parts in zip(*halves)]
-        ahc = [{"wall": per_unit(r, "wall_s"), "cpu": per_unit(r, "cpu_s")} if r else None
-               for r in results[(group_index, "ahc")]]
-        print("| %s | floor = floor-curl + decode | 1 | 1 | %s | %s |" % (
+        def timed(variant):
+            return [{"wall": per_unit(r, "wall_s"), "cpu": per_unit(r, "cpu_s")} if r else None
+                    for r in results.get((group_index, variant), [])]
+
+        ahc, delegate = timed("ahc"), timed("raw-delegate")
+        print("| %s | floor = floor-curl + decode | 1 | 1 | %s | %s | | |" % (
             title, spread([f["wall"] / a["wall"] for f, a in zip(floor, ahc) if f and a], ratio),
             spread([f["cpu"] / a["cpu"] for f, a in zip(floor, ahc) if f and a], ratio)))
         for variant in variants:
             if variant in FLOOR:
                 continue
-            runs = [{"wall": per_unit(r, "wall_s"), "cpu": per_unit(r, "cpu_s")} if r else None
-                    for r in results[(group_index, variant)]]
+            runs = timed(variant)
 
             def paired(key, against):
                 return spread([r[key] / b[key] for r, b in zip(runs, against) if r and b], ratio)
 
-            print("| %s | %s | %s | %s | %s | %s |" % (
+            print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 title, variant, paired("wall", floor), paired("cpu", floor),
-                paired("wall", ahc), paired("cpu", ahc)))
+                paired("wall", ahc), paired("cpu", ahc), paired("wall", delegate),
+                paired("cpu", delegate)))
 
 
 floor_ratios()

@@ -16,7 +16,8 @@ import Foundation
 enum GetCase {
   /// The variants, by name.
   static let variants = [
-    "raw", "raw-delegate", "async-data", "naive", "courier", "courier-solo", "courier-session", "courier-curl",
+    "raw", "raw-delegate", "async-data", "naive", "courier", "courier-solo", "courier-session",
+    "courier-curl",
     "courier-curl-solo",
     "curl-transport", "ahc", "floor-curl",
   ]
