@@ -70,13 +70,16 @@ struct CacheEntry: Sendable {
   /// The freshness lifetime (RFC 9111 §4.2.1): `max-age`; else `Expires` less `Date`; else,
   /// for a status that allows it or a `public` response, a tenth of the time since
   /// `Last-Modified` (§4.2.2), at most ``heuristicLimit``; else zero. An unreadable
-  /// `max-age` or `Expires` makes it zero: stale at once.
+  /// `max-age` or `Expires` makes it zero: stale at once. So do two `Expires` lines (§4.2.1
+  /// allows either the first or stale): URLSession joins them into one value that is no
+  /// date, so stale is what every transport can agree on.
   private static func lifetime(
     status: Int, headers: HTTPHeaders, control: CacheControl, date: Date
   ) -> Double {
     if let maxAge = control.seconds("max-age") { return maxAge.or(0) }
-    if let expires = headers["Expires"] {
-      guard let expiry = HTTPDate.parse(expires) else { return 0 }
+    let expires = headers.values(for: "Expires")
+    if !expires.isEmpty {
+      guard expires.count == 1, let expiry = HTTPDate.parse(expires[0]) else { return 0 }
       return max(0, expiry.timeIntervalSince(date))
     }
     guard heuristicallyCacheable.contains(status) || control.has("public"),
