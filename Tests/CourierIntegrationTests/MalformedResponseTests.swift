@@ -56,4 +56,32 @@ struct MalformedResponseTests {
     let body = try await HTTPClient(baseURL: server.baseURL).send(Request<String>(path: "x"))
     #expect(body == "hello")
   }
+
+  /// CurlTransport refuses each with badServerResponse; URLSession on Linux (whose libcurl
+  /// reads them alike) reports unsupportedURL for the last three and takes the first as a
+  /// 200, which is FoundationNetworking's to change.
+  @Test(
+    "a status line that is not 'HTTP/x NNN' is badServerResponse, from the transport itself",
+    arguments: ["Http/1.1 200 OK", "HTTP/1.1 2000 OK", "HTTP/1.1 OK", "HTTP/1.1 20 OK"])
+  func malformedStatusLine(_ line: String) async throws {
+    let server = try raw("\(line)\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+    defer { server.stop() }
+    let client = HTTPClient(baseURL: server.baseURL)
+    #if canImport(FoundationNetworking)
+      let curl = client.transport is CurlTransport
+    #else
+      let curl = false
+    #endif
+    if !curl && line.hasPrefix("Http/") { return }
+    let request = URLRequest(url: server.baseURL.appendingPathComponent("x"))
+    let sent = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "x"))
+    }
+    let transported = await #expect(throws: HTTPError.self) {
+      try await client.transport.send(request)
+    }
+    guard curl else { return }
+    #expect(sent?.urlErrorCode == .badServerResponse, "\(String(describing: sent))")
+    #expect(transported?.urlErrorCode == .badServerResponse)
+  }
 }

@@ -64,6 +64,18 @@ struct RoundTripTests {
     #expect(form.headers["content-type"] == "application/x-www-form-urlencoded")
   }
 
+  @Test("a header with an empty value arrives, empty, beside one with a value")
+  func emptyHeaderValue() async throws {
+    let loopback = try Loopback { request, response in
+      let empty = request.headers.values(for: "X-Empty")
+      try await response.send(text: "\(empty)|\(request.headers["X-Full"] ?? "-")")
+    }
+    defer { loopback.stop() }
+    let seen = try await loopback.client.send(
+      Request<String>(path: "h", headers: ["X-Empty": "", "X-Full": "yes"]))
+    #expect(seen == "[\"\"]|yes")
+  }
+
   @Test("204 No Content decodes as EmptyResponse; HEAD and DELETE work")
   func emptyAnswers() async throws {
     let loopback = try Loopback { request, response in

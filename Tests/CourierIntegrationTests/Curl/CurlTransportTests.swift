@@ -165,12 +165,4 @@
       TransportRequest(head: URLRequest(url: url))
     }
   }
-
-  extension HTTPError {
-    /// The code of a transport error's `URLError`, or `nil`.
-    var urlErrorCode: URLError.Code? {
-      if case .transport(let error) = self { return error.code }
-      return nil
-    }
-  }
 #endif

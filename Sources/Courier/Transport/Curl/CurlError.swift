@@ -11,7 +11,10 @@
     init(curlCode code: Int32, url: URL? = nil) {
       let urlCode: URLError.Code
       switch code {
-      case 1: urlCode = .unsupportedURL  // CURLE_UNSUPPORTED_PROTOCOL
+      // CURLE_UNSUPPORTED_PROTOCOL: CurlTransport refuses other schemes before a transfer
+      // starts, so from a transfer it means an answer libcurl could not read as HTTP (a
+      // status line such as "HTTP/1.1 20 OK").
+      case 1: urlCode = .badServerResponse
       case 3: urlCode = .badURL  // CURLE_URL_MALFORMAT
       case 5, 6: urlCode = .cannotFindHost  // CURLE_COULDNT_RESOLVE_PROXY / _HOST
       case 7: urlCode = .cannotConnectToHost  // CURLE_COULDNT_CONNECT

@@ -65,6 +65,10 @@
     private static let statusLinePrefix: [UInt8] = Array("HTTP/".utf8)
 
     func headEnded() -> Bool {
+      // No status line that reads "HTTP/x NNN" came (libcurl takes "Http/1.1 200 OK" too).
+      guard (100...999).contains(status) else {
+        return fail(.transport(URLError(.badServerResponse)))
+      }
       let headers = HTTPHeaders(fields)
       let response = HTTPResponse(status: status, headers: headers, body: Data(), url: url)
       guard let length = Self.contentLength(headers.values(for: "Content-Length")) else {

@@ -89,7 +89,10 @@
         case "expect": sawExpect = true
         default: break
         }
-        list = courier_curl_slist_append(list, "\(name): \(value)")
+        // "Name:" with nothing after it tells libcurl to remove the field; "Name;" sends it
+        // with an empty value.
+        let line = value.allSatisfy { $0 == " " || $0 == "\t" } ? "\(name);" : "\(name): \(value)"
+        list = courier_curl_slist_append(list, line)
       }
       // Without these, libcurl would add a form Content-Type to a body without one, and
       // `Expect: 100-continue` (and a wait for it) to a large one.
