@@ -149,16 +149,31 @@ struct CacheEntry: Sendable {
     return response
   }
 
+  /// The lowercased names of the fields in `headers` that describe one connection, not the
+  /// response (RFC 9110 §7.6.1), which a cache neither stores nor takes from a 304 (RFC 9111
+  /// §3.1): `Connection`, the fields it names, and the hop-by-hop fields of old.
+  static func connectionSpecific(_ headers: HTTPHeaders) -> Set<String> {
+    var names: Set<String> = [
+      "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+    ]
+    for value in headers.values(for: "Connection") {
+      for name in value.split(separator: ",") {
+        let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
+        if !trimmed.isEmpty { names.insert(trimmed) }
+      }
+    }
+    return names
+  }
+
   /// This entry with its headers updated by a `304 Not Modified` (RFC 9111 §4.3.4): each
   /// field the 304 carries replaces the stored ones, except those that describe the stored
   /// body; the times, `Date` and `Age` are the 304's.
   func refreshed(by notModified: HTTPResponse, requestTime: Date, responseTime: Date)
     -> CacheEntry
   {
-    let kept: Set<String> = [
-      "content-length", "content-encoding", "content-range", "transfer-encoding", "connection",
-      "keep-alive", "set-cookie",
-    ]
+    let kept = Self.connectionSpecific(notModified.headers).union([
+      "content-length", "content-encoding", "content-range", "set-cookie",
+    ])
     var headers = headers
     // The stored Age and Date described the old response; the 304's (or its arrival, when it
     // has no Date) describe the refreshed one.

@@ -137,10 +137,9 @@ extension HTTPCache {
     guard explicit || CacheEntry.heuristicallyCacheable.contains(response.status) else {
       return nil
     }
-    let skipped: Set<String> = [
-      "set-cookie", "set-cookie2", "connection", "keep-alive", "proxy-connection", "te",
-      "transfer-encoding", "upgrade",
-    ]
+    let skipped = CacheEntry.connectionSpecific(response.headers).union([
+      "set-cookie", "set-cookie2",
+    ])
     let metadata = CacheEntry.Metadata(
       primaryKey: key.primary, variantKey: key.variant(for: varyNames), status: response.status,
       headers: response.headers.filter { !skipped.contains($0.name.lowercased()) }

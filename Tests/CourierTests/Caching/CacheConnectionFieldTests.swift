@@ -1,0 +1,61 @@
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import Courier
+
+/// RFC 9111 §3.1 with RFC 9110 §7.6.1: what belongs to one connection is not stored.
+@Suite("HTTPCache: fields for one connection are not stored")
+struct CacheConnectionFieldTests {
+  func client(_ stub: StubTransport) -> HTTPClient {
+    let cache = HTTPCache(memoryCapacity: 1 << 20)
+    return HTTPClient(
+      baseURL: URL(string: "https://api.test")!, configuration: .init(cache: cache),
+      transport: stub)
+  }
+
+  @Test("the fields Connection names are not replayed on a hit; the others are")
+  func namedFields() async throws {
+    let stub = StubTransport().on(
+      .get, "/a",
+      StubResponse(
+        headers: [
+          "Cache-Control": "max-age=600", "Connection": "X-Hop, close", "X-Hop": "1",
+          "Keep-Alive": "timeout=5", "X-Kept": "2",
+        ], text: "a"))
+    let client = client(stub)
+    let first = try await client.response(for: Request<String>(path: "a")).response
+    #expect(first.headers["X-Hop"] == "1")  // the answer itself is untouched
+    let hit = try await client.response(for: Request<String>(path: "a")).response
+    #expect(hit.cacheStatus == .hit)
+    #expect(hit.headers["X-Kept"] == "2")
+    #expect(hit.headers["X-Hop"] == nil)
+    #expect(hit.headers["Connection"] == nil)
+    #expect(hit.headers["Keep-Alive"] == nil)
+    #expect(stub.requests.count == 1)
+  }
+
+  @Test("names are read in any case, from every Connection line")
+  func connectionNames() {
+    var headers: HTTPHeaders = ["Connection": " x-one ,X-TWO"]
+    headers.add("Connection", "x-three")
+    let names = CacheEntry.connectionSpecific(headers)
+    #expect(names.isSuperset(of: ["x-one", "x-two", "x-three", "connection", "keep-alive"]))
+    #expect(!names.contains(""))
+  }
+
+  @Test("a 304's Connection-named fields do not refresh the stored ones")
+  func notModified() {
+    let entry = CacheEntry(
+      metadata: .init(
+        primaryKey: "p", variantKey: "v", status: 200, headers: [["X-Hop", "stored"]], url: nil,
+        requestTime: Date(), responseTime: Date(), varyNames: []),
+      body: Data())
+    let refreshed = entry.refreshed(
+      by: HTTPResponse(
+        status: 304, headers: ["Connection": "X-Hop", "X-Hop": "new", "X-Fresh": "yes"]),
+      requestTime: Date(), responseTime: Date())
+    #expect(refreshed.headers["X-Hop"] == "stored")
+    #expect(refreshed.headers["X-Fresh"] == "yes")
+  }
+}
