@@ -85,34 +85,35 @@ public struct ServerSentEventParser: Sendable {
   }
 
   private mutating func endLine(into events: inout [ServerSentEvent]) {
-    let text = String(decoding: line, as: UTF8.self)
-    line.removeAll(keepingCapacity: true)
-    guard !text.isEmpty else {
+    defer { line.removeAll(keepingCapacity: true) }
+    guard let first = line.first else {
       dispatch(into: &events)
       return
     }
-    if text.hasPrefix(":") { return }  // a comment
-    let field: Substring
-    var value: Substring
-    if let colon = text.firstIndex(of: ":") {
-      field = text[..<colon]
-      value = text[text.index(after: colon)...]
-      if value.hasPrefix(" ") { value = value.dropFirst() }
+    if first == UInt8(ascii: ":") { return }  // a comment
+    // The line is split on bytes (code points, as the standard's steps say), not Characters:
+    // a colon or space followed by a combining mark is still a separator.
+    let field: String
+    var value: ArraySlice<UInt8> = []
+    if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+      field = String(decoding: line[..<colon], as: UTF8.self)
+      value = line[(colon + 1)...]
+      if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
     } else {
-      field = Substring(text)
-      value = ""
+      field = String(decoding: line, as: UTF8.self)
     }
+    let text = String(decoding: value, as: UTF8.self)
     switch field {
     case "event":
-      eventType = String(value)
+      eventType = text
     case "data":
-      data += value
+      data += text
       data += "\n"
       hasData = true
     case "id":
-      if !value.contains("\u{0}") { idBuffer = String(value) }
+      if !value.contains(0) { idBuffer = text }
     case "retry":
-      if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }), let time = Int(value) {
+      if !value.isEmpty, value.allSatisfy({ (48...57).contains($0) }), let time = Int(text) {
         reconnectionTime = time
       }
     default:

@@ -34,6 +34,20 @@ struct ServerSentEventParserTests {
       ])
   }
 
+  /// The standard's steps work on code points: a combining mark after the colon or the
+  /// space is part of the value, and never joins them into one separator-less character.
+  @Test("a colon or space followed by a combining mark still separates field and value")
+  func combiningMarks() {
+    let acute = "\u{301}"
+    #expect(events("data:\(acute)x\n\n") == [ServerSentEvent(data: "\(acute)x")])
+    #expect(events("data: \(acute)x\n\n") == [ServerSentEvent(data: "\(acute)x")])
+    #expect(events("data:  \(acute)\n\n") == [ServerSentEvent(data: " \(acute)")])
+    #expect(
+      events("event:\(acute)\ndata: é\nid: \(acute)1\n\n") == [
+        ServerSentEvent(event: acute, data: "é", id: "\(acute)1")
+      ])
+  }
+
   @Test("a space after the colon is optional")
   func optionalSpace() {
     #expect(
