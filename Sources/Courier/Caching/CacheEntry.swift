@@ -172,7 +172,7 @@ struct CacheEntry: Sendable {
     -> CacheEntry
   {
     let kept = Self.connectionSpecific(notModified.headers).union([
-      "content-length", "content-encoding", "content-range", "set-cookie",
+      "content-length", "content-encoding", "content-range",
     ])
     var headers = headers
     // The stored Age and Date described the old response; the 304's (or its arrival, when it

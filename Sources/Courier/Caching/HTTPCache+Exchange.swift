@@ -137,9 +137,9 @@ extension HTTPCache {
     guard explicit || CacheEntry.heuristicallyCacheable.contains(response.status) else {
       return nil
     }
-    let skipped = CacheEntry.connectionSpecific(response.headers).union([
-      "set-cookie", "set-cookie2",
-    ])
+    // Every field but those of one connection (RFC 9111 §3.1), `Set-Cookie` included: it
+    // is replayed on a hit, as browsers' caches do, and keeps the entry off disk (`store`).
+    let skipped = CacheEntry.connectionSpecific(response.headers)
     let metadata = CacheEntry.Metadata(
       primaryKey: key.primary, variantKey: key.variant(for: varyNames), status: response.status,
       headers: response.headers.filter { !skipped.contains($0.name.lowercased()) }
@@ -165,12 +165,16 @@ extension HTTPCache {
     return entry
   }
 
-  /// Stores `entry` in memory and on disk — but only in memory when a URL it would write
-  /// (where a redirect led, a `Location`) carries a credential under `rules`: nothing on disk
-  /// holds one.
+  /// Stores `entry` in memory and on disk — but only in memory when it holds a credential
+  /// under `rules`: a field that is one (`Set-Cookie`), or a URL it would write (where a
+  /// redirect led, a `Location`) that carries one. Nothing on disk holds a credential.
   private func store(_ entry: CacheEntry, rules: Credentials) {
     memory.store(entry)
     guard let disk else { return }
+    guard !entry.headers.contains(where: { rules.isCredential($0.name) }) else {
+      disk.remove(primary: entry.metadata.primaryKey, variant: entry.metadata.variantKey)
+      return
+    }
     let urls =
       ([entry.metadata.url?.absoluteString] + [
         entry.headers["Location"], entry.headers["Content-Location"],

@@ -122,6 +122,33 @@ struct DiskCacheTests {
     #expect(entryFiles(scratch.file("cache")).isEmpty)
   }
 
+  @Test("a response with Set-Cookie is kept in memory, not on disk; one without goes to disk")
+  func setCookieNotOnDisk() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { request, response in
+      var headers: HTTPHeaders = ["Cache-Control": "max-age=60"]
+      if request.path == "/cookie" { headers["Set-Cookie"] = "session=cookie-secret-999" }
+      try await response.send(status: 200, headers: headers, body: Data("{}".utf8))
+    }
+    defer { server.stop() }
+    let cache = try HTTPCache(directory: scratch.file("cache"))
+    let client = client(server, cache)
+    let first = try await client.response(for: Request<Data>(path: "cookie")).response
+    #expect(first.headers["Set-Cookie"] == "session=cookie-secret-999")
+    let hit = try await client.response(for: Request<Data>(path: "cookie")).response
+    #expect(hit.cacheStatus == .hit)
+    #expect(hit.headers["Set-Cookie"] == "session=cookie-secret-999")
+    #expect(entryFiles(scratch.file("cache")).isEmpty)
+    _ = try await client.send(Request<Data>(path: "plain"))
+    let files = entryFiles(scratch.file("cache"))
+    #expect(files.count == 1)
+    for file in files {
+      #expect(
+        !String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("cookie-secret"))
+    }
+  }
+
   @Test("a corrupted or truncated entry is a miss, replaced by the server's answer")
   func corruptedEntry() async throws {
     let disk = try Fixture()

@@ -4,9 +4,9 @@ import Testing
 
 @testable import Courier
 
-/// RFC 9111 §3.1 with RFC 9110 §7.6.1: what belongs to one connection is not stored.
-@Suite("HTTPCache: fields for one connection are not stored")
-struct CacheConnectionFieldTests {
+/// RFC 9111 §3.1: every field is stored but those of one connection (RFC 9110 §7.6.1).
+@Suite("HTTPCache: which fields are stored")
+struct CacheStoredFieldsTests {
   func client(_ stub: StubTransport) -> HTTPClient {
     let cache = HTTPCache(memoryCapacity: 1 << 20)
     return HTTPClient(
@@ -57,5 +57,33 @@ struct CacheConnectionFieldTests {
       requestTime: Date(), responseTime: Date())
     #expect(refreshed.headers["X-Hop"] == "stored")
     #expect(refreshed.headers["X-Fresh"] == "yes")
+  }
+
+  @Test("Set-Cookie is stored and replayed on a hit, as the response carried it")
+  func setCookie() async throws {
+    let stub = StubTransport().on(
+      .get, "/a",
+      StubResponse(
+        headers: ["Cache-Control": "max-age=600", "Set-Cookie": "session=abc123; Path=/"],
+        text: "a"))
+    let client = client(stub)
+    _ = try await client.send(Request<String>(path: "a"))
+    let hit = try await client.response(for: Request<String>(path: "a")).response
+    #expect(hit.cacheStatus == .hit)
+    #expect(hit.headers["Set-Cookie"] == "session=abc123; Path=/")
+    #expect(!hit.description.contains("abc123"))  // a credential: redacted when described
+  }
+
+  @Test("a 304's Set-Cookie replaces the stored one")
+  func setCookieRefreshed() {
+    let entry = CacheEntry(
+      metadata: .init(
+        primaryKey: "p", variantKey: "v", status: 200, headers: [["Set-Cookie", "a=1"]],
+        url: nil, requestTime: Date(), responseTime: Date(), varyNames: []),
+      body: Data())
+    let refreshed = entry.refreshed(
+      by: HTTPResponse(status: 304, headers: ["Set-Cookie": "a=2"]), requestTime: Date(),
+      responseTime: Date())
+    #expect(refreshed.headers.values(for: "Set-Cookie") == ["a=2"])
   }
 }
