@@ -37,6 +37,49 @@
       #expect(error == .responseTooLarge(limit: 100_000))
     }
 
+    @Test("a Content-Encoding libcurl cannot undo passes through as it came, with its header")
+    func unknownCoding() async throws {
+      let body = Data("raw \u{0}\u{1} bytes".utf8)
+      let server = try LoopbackServer { request, response in
+        let coding = request.path == "/mixed" ? "gzip, x-unknown" : "x-unknown"
+        try await response.send(headers: ["Content-Encoding": coding], body: body)
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      for path in ["plain", "mixed"] {
+        let answer = try await client.response(for: Request<Data>(path: path))
+        #expect(answer.value == body, "\(path)")
+        #expect(answer.response.headers["Content-Encoding"]?.hasSuffix("x-unknown") == true)
+      }
+      let streamed = try await client.bytes(Request<Data>(path: "plain"))
+      var received = Data()
+      for try await chunk in streamed { received.append(contentsOf: chunk) }
+      #expect(received == body)
+    }
+
+    /// FoundationNetworking has its libcurl decode every response and offers no way to turn
+    /// it off, so the transfer fails where CurlTransport hands the body over.
+    @Test("URLSessionTransport on Linux fails on such a body: the platform's limit, written down")
+    func unknownCodingOverURLSession() async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.send(headers: ["Content-Encoding": "x-unknown"], body: Data("a".utf8))
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: URLSessionTransport())
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<Data>(path: "p"))
+      }
+      #expect(error?.urlErrorCode != nil)
+    }
+
+    @Test("which codings libcurl decodes: gzip and deflate always, nothing unknown")
+    func decodedCodings() {
+      #expect(Curl.decodes(["gzip"]))
+      #expect(Curl.decodes(["GZIP, deflate", "identity"]))
+      #expect(!Curl.decodes(["x-unknown"]))
+      #expect(!Curl.decodes(["gzip, compress"]))
+    }
+
     @Test("TLS: a server is trusted through the custom CA, refused without it")
     func customAuthority() async throws {
       let server = try await TLSTestServer.start()

@@ -20,6 +20,24 @@
       return .success(())
     }()
 
+    /// The content codings this libcurl decodes: gzip and deflate, and br and zstd when it
+    /// was built with them.
+    static let decodedCodings: Set<String> = {
+      var codings: Set<String> = ["identity", "gzip", "x-gzip", "deflate"]
+      if version?.contains("brotli/") == true { codings.insert("br") }
+      if version?.contains("zstd/") == true { codings.insert("zstd") }
+      return codings
+    }()
+
+    /// Whether libcurl can undo every coding these `Content-Encoding` values list.
+    static func decodes(_ values: [String]) -> Bool {
+      values.allSatisfy { value in
+        value.split(separator: ",").allSatisfy {
+          decodedCodings.contains($0.trimmingCharacters(in: .whitespaces).lowercased())
+        }
+      }
+    }
+
     /// `curl_version()`, such as "libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 brotli/1.0.9 …".
     static var version: String? {
       guard case .success = library, let text = courier_curl_version() else { return nil }
@@ -59,6 +77,7 @@
       static let httpVersion: Int32 = 84
       static let noSignal: Int32 = 99
       static let acceptEncoding: Int32 = 10_102
+      static let httpContentDecoding: Int32 = 158
       static let postFieldSizeLarge: Int32 = 30_120
       static let tcpNoDelay: Int32 = 121
       static let xferInfoFunction: Int32 = 20_219

@@ -74,7 +74,14 @@
       guard let length = Self.contentLength(headers.values(for: "Content-Length")) else {
         return fail(.transport(URLError(.badServerResponse)))
       }
-      let encoded = headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
+      var encoded = headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
+      if encoded, !Curl.decodes(headers.values(for: "Content-Encoding")), let easy {
+        // A coding libcurl cannot undo: the body is handed over as it came, with its
+        // Content-Encoding, as browsers do, instead of failing the request (libcurl reads
+        // this option for each body write, so it takes effect before the first).
+        _ = courier_curl_easy_setopt_long(easy, Curl.Option.httpContentDecoding, 0)
+        encoded = false
+      }
       expected = encoded ? nil : length
       if let maximum = options.maximumBytes, let length, length > Int64(maximum) {
         return fail(.responseTooLarge(limit: maximum))
