@@ -95,8 +95,13 @@ struct CacheEntry: Sendable {
 
   /// Whether the entry may answer without asking the server (`no-cache` says never).
   func isFresh(at now: Date, request: CacheControl) -> Bool {
-    guard !control.has("no-cache"), !request.has("no-cache") else { return false }
+    guard !control.has("no-cache") else { return false }
     let age = age(at: now)
+    // RFC 8246: an immutable response is not revalidated within its lifetime, even when the
+    // request asks (a reload's `no-cache` or `max-age=0`); ``HTTPCache/Policy/revalidate``
+    // still does.
+    if control.has("immutable"), lifetime > age { return true }
+    guard !request.has("no-cache") else { return false }
     if let maxAge = request.seconds("max-age"), age > maxAge.or(0) { return false }
     let remaining = lifetime - age
     if let minFresh = request.seconds("min-fresh"), remaining < minFresh.or(.infinity) {
@@ -108,6 +113,16 @@ struct CacheEntry: Sendable {
       return false
     }
     return -remaining <= maxStale.or(.infinity)
+  }
+
+  /// Whether the entry, stale now, may answer in place of a server error or a failed
+  /// request (RFC 5861 §4): within the `stale-if-error` seconds of the response or of the
+  /// request past its freshness, unless the response forbids serving it stale.
+  func servesStaleOnError(at now: Date, request: CacheControl) -> Bool {
+    guard !control.has("no-cache"), !control.has("must-revalidate") else { return false }
+    let window = max(
+      control.seconds("stale-if-error")?.or(0) ?? 0, request.seconds("stale-if-error")?.or(0) ?? 0)
+    return age(at: now) - lifetime <= window && window > 0
   }
 
   /// Whether the entry may be used at all without the server: what

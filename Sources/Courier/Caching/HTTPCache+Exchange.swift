@@ -12,8 +12,9 @@ extension HTTPCache {
     /// The request fails without being sent (``Policy/onlyCache`` with nothing usable).
     case fail(HTTPError)
     /// The request goes to the server, with the stored response's validators added when
-    /// `validating` is the response it revalidates.
-    case send(URLRequest, validating: CacheEntry?)
+    /// `validating` is the response it revalidates; `stale` is the stored response that may
+    /// stand in for a failure (`stale-if-error`).
+    case send(URLRequest, validating: CacheEntry?, stale: CacheEntry?)
   }
 
   /// Request fields that make a request the caller's own conditional or partial one,
@@ -45,16 +46,27 @@ extension HTTPCache {
       return .answer(
         entry.response(at: now, requestURL: request.url, status: fresh ? .hit : .stale))
     }
-    guard policy != .reload, let entry else { return .send(request, validating: nil) }
+    guard policy != .reload, let entry else {
+      return .send(request, validating: nil, stale: nil)
+    }
     if policy == .useCache, entry.isFresh(at: now, request: control) {
       let status: Status = entry.lifetime > entry.age(at: now) ? .hit : .stale
       return .answer(entry.response(at: now, requestURL: request.url, status: status))
     }
     let conditions = entry.conditions
-    guard !conditions.isEmpty else { return .send(request, validating: nil) }
+    guard !conditions.isEmpty else { return .send(request, validating: nil, stale: entry) }
     var conditional = request
     for field in conditions { conditional.setValue(field.value, forHTTPHeaderField: field.name) }
-    return .send(conditional, validating: entry)
+    return .send(conditional, validating: entry, stale: entry)
+  }
+
+  /// `stale` as the answer to a request that failed with `error` or a 5xx (RFC 5861 §4),
+  /// when its `stale-if-error` window, or the request's, covers how stale it is now.
+  func standIn(_ stale: CacheEntry?, for request: URLRequest) -> HTTPResponse? {
+    let now = clock()
+    guard let stale, stale.servesStaleOnError(at: now, request: CacheControl(request: request))
+    else { return nil }
+    return stale.response(at: now, requestURL: request.url, status: .stale)
   }
 
   /// What the server's answer to a request the cache planned becomes.
@@ -71,9 +83,12 @@ extension HTTPCache {
   /// answers with it; any other response is stored when RFC 9111 allows.
   func received(
     _ response: HTTPResponse, for request: URLRequest, key: CacheKey, validated: CacheEntry?,
-    requestTime: Date
+    stale: CacheEntry? = nil, requestTime: Date
   ) -> Outcome {
     let now = clock()
+    if [500, 502, 503, 504].contains(response.status), let standIn = standIn(stale, for: request) {
+      return .response(standIn)
+    }
     if response.status == 304, let validated {
       if let etag = response.headers["ETag"], let stored = validated.headers["ETag"],
         Self.weakTag(etag) != Self.weakTag(stored)

@@ -67,7 +67,8 @@ public final class HTTPCache: Sendable {
     /// A stored response answered after the server confirmed it with `304 Not Modified`.
     case revalidated
     /// A stale stored response answered, because the request allowed it
-    /// (``Policy/onlyCache``, `max-stale`); nothing was sent.
+    /// (``Policy/onlyCache``, `max-stale`; nothing was sent), or because asking the server
+    /// failed within the response's or the request's `stale-if-error` window.
     case stale
 
     /// Whether the body came from the cache.

@@ -31,12 +31,24 @@ extension HTTPClient {
     case .fail(let error):
       events?.cache(.miss)
       throw error
-    case .send(let head, let validated):
+    case .send(let head, let validated, let stale):
       let update = CacheUpdate(
-        cache: cache, original: request, sent: head, key: key, validated: validated,
+        cache: cache, original: request, sent: head, key: key, validated: validated, stale: stale,
         requestTime: cache.clock())
-      response = try await fetchShared(
-        TransportRequest(head: head, body: nil), outgoing, exchange, events, update: update)
+      do {
+        response = try await fetchShared(
+          TransportRequest(head: head, body: nil), outgoing, exchange, events, update: update)
+      } catch {
+        // A request that failed (not one cancelled or refused) is answered by a stale response
+        // that allows it (`stale-if-error`).
+        let failed =
+          switch error {
+          case .transport, .timedOut: true
+          default: false
+          }
+        guard failed, let standIn = cache.standIn(stale, for: head) else { throw error }
+        response = standIn
+      }
     }
     events?.cache(response.cacheStatus)
     return response
@@ -51,6 +63,8 @@ extension HTTPClient {
     let sent: URLRequest
     let key: CacheKey
     let validated: CacheEntry?
+    /// The stored response that may stand in for a server error (`stale-if-error`).
+    let stale: CacheEntry?
     let requestTime: Date
   }
 
@@ -61,7 +75,7 @@ extension HTTPClient {
   ) async throws(HTTPError) -> HTTPResponse {
     let cache = update.cache
     switch cache.received(
-      answer, for: update.sent, key: update.key, validated: update.validated,
+      answer, for: update.sent, key: update.key, validated: update.validated, stale: update.stale,
       requestTime: update.requestTime)
     {
     case .response(let response):
