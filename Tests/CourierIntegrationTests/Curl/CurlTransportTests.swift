@@ -72,6 +72,22 @@
       #expect(error?.urlErrorCode != nil)
     }
 
+    /// (FoundationNetworking crashes the process on this response: PlatformNotes.)
+    @Test("a chunked body with trailers arrives whole; the trailers do not end up in the head")
+    func trailers() async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.sendRaw(
+          Data(
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n"
+              + "Connection: close\r\n\r\n5\r\nhello\r\n0\r\nX-Checksum: abc\r\n\r\n").utf8))
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let answer = try await client.response(for: Request<String>(path: "t"))
+      #expect(answer.value == "hello")
+      #expect(answer.response.headers["X-Checksum"] == nil)
+    }
+
     @Test("which codings libcurl decodes: gzip and deflate always, nothing unknown")
     func decodedCodings() {
       #expect(Curl.decodes(["gzip"]))
