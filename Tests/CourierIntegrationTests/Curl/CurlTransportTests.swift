@@ -88,6 +88,19 @@
       #expect(answer.response.headers["X-Checksum"] == nil)
     }
 
+    @Test("a transfer coding whose last is not chunked: the body runs to the close, as it came")
+    func unknownTransferCoding() async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.sendRaw(
+          Data(
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: x-unknown\r\nConnection: close\r\n\r\n"
+              + "raw body bytes").utf8))
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      #expect(try await client.send(Request<String>(path: "t")) == "raw body bytes")
+    }
+
     @Test("which codings libcurl decodes: gzip and deflate always, nothing unknown")
     func decodedCodings() {
       #expect(Curl.decodes(["gzip"]))

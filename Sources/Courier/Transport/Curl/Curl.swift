@@ -77,6 +77,7 @@
       static let httpVersion: Int32 = 84
       static let noSignal: Int32 = 99
       static let acceptEncoding: Int32 = 10_102
+      static let httpTransferDecoding: Int32 = 157
       static let httpContentDecoding: Int32 = 158
       static let postFieldSizeLarge: Int32 = 30_120
       static let tcpNoDelay: Int32 = 121

@@ -82,6 +82,19 @@
         _ = courier_curl_easy_setopt_long(easy, Curl.Option.httpContentDecoding, 0)
         encoded = false
       }
+      let transferCodings = headers.values(for: "Transfer-Encoding").flatMap {
+        $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      }
+      if let last = transferCodings.last, last != "chunked", let easy {
+        // RFC 9112 §6.3: chunked is not the final coding, so the body runs until the server
+        // closes the connection; libcurl, which would fail on a coding it does not know,
+        // hands it over as it came.
+        // (libcurl undoes transfer and content codings in one stack, which only the content
+        // switch bypasses: the body's content coding is then left as it came too.)
+        _ = courier_curl_easy_setopt_long(easy, Curl.Option.httpTransferDecoding, 0)
+        _ = courier_curl_easy_setopt_long(easy, Curl.Option.httpContentDecoding, 0)
+        encoded = true  // its length is unknown
+      }
       expected = encoded ? nil : length
       if let maximum = options.maximumBytes, let length, length > Int64(maximum) {
         return fail(.responseTooLarge(limit: maximum))
