@@ -72,17 +72,19 @@
       #expect(error?.urlErrorCode != nil)
     }
 
+    /// A server that writes `wire` as its whole response, and a client of it over CurlTransport.
+    func rawServer(_ wire: String) throws -> (LoopbackServer, HTTPClient) {
+      let server = try LoopbackServer { _, response in try await response.sendRaw(Data(wire.utf8)) }
+      return (server, HTTPClient(baseURL: server.baseURL, transport: CurlTransport()))
+    }
+
     /// (FoundationNetworking crashes the process on this response: PlatformNotes.)
     @Test("a chunked body with trailers arrives whole; the trailers do not end up in the head")
     func trailers() async throws {
-      let server = try LoopbackServer { _, response in
-        try await response.sendRaw(
-          Data(
-            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n"
-              + "Connection: close\r\n\r\n5\r\nhello\r\n0\r\nX-Checksum: abc\r\n\r\n").utf8))
-      }
+      let (server, client) = try rawServer(
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n"
+          + "Connection: close\r\n\r\n5\r\nhello\r\n0\r\nX-Checksum: abc\r\n\r\n")
       defer { server.stop() }
-      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
       let answer = try await client.response(for: Request<String>(path: "t"))
       #expect(answer.value == "hello")
       #expect(answer.response.headers["X-Checksum"] == nil)
@@ -90,14 +92,10 @@
 
     @Test("a transfer coding whose last is not chunked: the body runs to the close, as it came")
     func unknownTransferCoding() async throws {
-      let server = try LoopbackServer { _, response in
-        try await response.sendRaw(
-          Data(
-            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: x-unknown\r\nConnection: close\r\n\r\n"
-              + "raw body bytes").utf8))
-      }
+      let (server, client) = try rawServer(
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: x-unknown\r\nConnection: close\r\n\r\n"
+          + "raw body bytes")
       defer { server.stop() }
-      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
       #expect(try await client.send(Request<String>(path: "t")) == "raw body bytes")
     }
 
