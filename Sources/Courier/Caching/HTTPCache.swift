@@ -19,14 +19,17 @@ import Foundation
 ///   conditions (`If-None-Match`, `Range`…) passes by too.
 /// - A response is stored unless `no-store` (of the request or the response) forbids it,
 ///   when it has a freshness of its own (`max-age`, `Expires`, `public`, `private`) or a
-///   status that allows a heuristic one (200, 404…); not when its `Vary` is `*`. Its
-///   `Set-Cookie` and connection fields are not stored.
+///   status that allows a heuristic one (200, 404…); not when its `Vary` is `*`. Every
+///   field is stored but those of one connection (`Connection` and the fields it names);
+///   an entry with `Set-Cookie`, or another credential field, is kept in memory only.
 /// - Fresh (by `max-age`, else `Expires` less `Date`, else a tenth of the time since
 ///   `Last-Modified`, at most a day; less its `Age` and time in transit and in the cache),
 ///   it answers without a request; stale or `no-cache`, it is revalidated with
 ///   `If-None-Match`/`If-Modified-Since`, and a `304` refreshes its headers and answers
 ///   with its body. The request's `max-age`, `min-fresh`, `max-stale`, `no-cache`,
-///   `no-store` and `only-if-cached` are honoured.
+///   `no-store` and `only-if-cached` are honoured, and `stale-if-error` (a stale response
+///   answers a server error or a failed request within its window) and `immutable` (a fresh
+///   one answers even a reload).
 /// - The headers the response's `Vary` names must match, and **so must the request's
 ///   credentials**: a response to a request that carried `Authorization`, a cookie or an
 ///   API key (whatever the client counts as a credential) is only served to a request with
