@@ -44,6 +44,19 @@ struct TransportConformanceTests {
     func curl(_ check: TransportConformance.Check) async throws {
       try await check.run(on: CurlTransport())
     }
+
+    @Test(
+      "CurlTransport streams request bodies", arguments: TransportConformance.streamedBodyChecks)
+    func curlStreamsBodies(_ check: TransportConformance.Check) async throws {
+      try await check.run(on: CurlTransport())
+    }
+  #else
+    @Test(
+      "URLSessionTransport streams request bodies (Apple platforms)",
+      arguments: TransportConformance.streamedBodyChecks)
+    func sessionStreamsBodies(_ check: TransportConformance.Check) async throws {
+      try await check.run(on: URLSessionTransport())
+    }
   #endif
 
   @Test("StubTransport, its servers answered in memory", arguments: TransportConformance.checks)

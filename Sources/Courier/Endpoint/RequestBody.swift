@@ -8,10 +8,11 @@ import Foundation
 /// var body: RequestBody? { .data(png, contentType: "image/png") }
 /// var body: RequestBody? { .multipart(form) }
 /// var body: RequestBody? { .file(videoURL, contentType: "video/mp4") }
+/// var body: RequestBody? { .stream(recorder.chunks, contentType: "audio/aac") }
 /// ```
 ///
 /// `.file` bodies and multipart forms with file parts are streamed from disk as they are
-/// sent, never read into memory whole.
+/// sent, never read into memory whole; `.stream` bodies are sent as they are produced.
 ///
 /// A body that cannot be encoded (a `Double.nan` in JSON, say) fails the request with
 /// ``HTTPError/invalidRequest(reason:)`` before anything is sent.
@@ -22,6 +23,7 @@ public struct RequestBody: Sendable {
     case data(Data, contentType: String)
     case multipart(MultipartForm)
     case file(URL, contentType: String)
+    case stream(BodySource, contentType: String)
   }
 
   let content: Content
@@ -60,12 +62,44 @@ public struct RequestBody: Sendable {
     RequestBody(content: .file(url, contentType: contentType))
   }
 
+  /// A body sent as `chunks` produces it, each chunk when the transport has room for it
+  /// (back-pressure), with the given `Content-Type`: a live recording, a body generated
+  /// while the answer is read, an upload from another stream. `length` is the total when
+  /// known (sent as `Content-Length`); without it an HTTP/1.1 body is sent chunked.
+  ///
+  /// The sequence is read once, so the request cannot be sent again once it has started: a
+  /// ``RetryPolicy`` does not retry it (the failure is thrown as it came), and a 307 or 308
+  /// redirect fails with `HTTPError.transport(URLError(.requestBodyStreamExhausted))`. When
+  /// the chunks can be produced again, use ``stream(length:contentType:_:)``.
+  ///
+  /// ``CurlTransport`` and ``URLSessionTransport`` on Apple platforms send the chunks as they
+  /// come, and the response can be read while the body is still being sent; on Linux,
+  /// ``URLSessionTransport`` gathers the body into a temporary file first (README's platform
+  /// notes say why).
+  public static func stream<Chunks: AsyncSequence & Sendable>(
+    _ chunks: Chunks, length: Int64? = nil, contentType: String = "application/octet-stream"
+  ) -> RequestBody where Chunks.Element: DataProtocol {
+    RequestBody(content: .stream(.stream(chunks, length: length), contentType: contentType))
+  }
+
+  /// A body sent as the sequence `makeChunks` returns produces it, as
+  /// ``stream(_:length:contentType:)`` does, except that `makeChunks` is called afresh for
+  /// each sending, so retries and 307/308 redirects can send the body again.
+  public static func stream<Chunks: AsyncSequence & Sendable>(
+    length: Int64? = nil, contentType: String = "application/octet-stream",
+    _ makeChunks: @escaping @Sendable () -> Chunks
+  ) -> RequestBody where Chunks.Element: DataProtocol {
+    let source = BodySource.stream(length: length) { ChunkPump.stream(of: makeChunks()) }
+    return RequestBody(content: .stream(source, contentType: contentType))
+  }
+
   /// The media type this body is sent as.
   public var contentType: String {
     switch content {
     case .json: "application/json"
     case .form: "application/x-www-form-urlencoded"
-    case .data(_, let contentType), .file(_, let contentType): contentType
+    case .data(_, let contentType), .file(_, let contentType), .stream(_, let contentType):
+      contentType
     case .multipart(let form): form.contentType
     }
   }
@@ -80,6 +114,8 @@ public struct RequestBody: Sendable {
       return try form.encoded()
     case .file(let url, _):
       return BodySource(segments: [try BodySource.file(url, describedAs: "the body file")])
+    case .stream(let source, _):
+      return source
     default:
       return BodySource(
         segments: [
@@ -103,7 +139,7 @@ public struct RequestBody: Sendable {
       return Data(queryEncoding.encode(fields).utf8)
     case .data(let data, _):
       return data
-    case .multipart, .file:
+    case .multipart, .file, .stream:
       return Data()  // streamed: see encoded(encoder:queryEncoding:)
     }
   }

@@ -41,7 +41,8 @@ public struct BearerAuthentication: Middleware {
     refresher = TokenRefresher(provider: provider)
   }
 
-  /// Adds the token, and refreshes and replays once on a 401.
+  /// Adds the token, and refreshes and replays once on a 401 (a request whose body was a
+  /// one-time stream cannot be replayed: its 401 is returned, after the refresh).
   public func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
     -> HTTPResponse
   {
@@ -59,6 +60,7 @@ public struct BearerAuthentication: Middleware {
     let response = try await next(request)
     guard response.status == 401 else { return response }
     let fresh = try await refresher.token(replacing: token, sentAfter: epoch)
+    guard request.isReplayable else { return response }
     request.urlRequest.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
     return try await next(request)
   }

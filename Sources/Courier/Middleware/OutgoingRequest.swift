@@ -30,6 +30,12 @@ public struct OutgoingRequest: Sendable {
     get { request.body }
     set { request.body = newValue }
   }
+  /// Whether the request can be sent again, as a middleware that retries or replays it asks
+  /// first: true unless its body is a one-time stream that has been opened
+  /// (``BodySource/isReplayable``).
+  public var isReplayable: Bool {
+    request.body?.isReplayable ?? true
+  }
   /// The endpoint's options, e.g. ``RequestOptions/noRetry``.
   public var options: RequestOptions
   /// How the request uses the client's ``HTTPCache``: the endpoint's

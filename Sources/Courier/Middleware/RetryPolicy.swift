@@ -19,7 +19,9 @@ import Foundation
 /// response's `Retry-After` asks (seconds or an HTTP date); a `Retry-After` longer than
 /// `maximumRetryAfter` ends the retries and returns that response. Every wait ends at once
 /// with ``HTTPError/cancelled`` when the task is cancelled. The response says which attempt
-/// answered (``HTTPResponse/attempt``).
+/// answered (``HTTPResponse/attempt``). A request whose body was a one-time stream
+/// (``RequestBody/stream(_:length:contentType:)``) is not sent again: its failure is thrown, or
+/// its response returned, as it came.
 public struct RetryPolicy: Middleware {
   /// How many attempts in all, the first included; 3 by default.
   public var maximumAttempts: Int
@@ -84,7 +86,9 @@ public struct RetryPolicy: Middleware {
       do throws(HTTPError) {
         var response = try await next(request)
         response.attempt = attempt
-        guard mayRetry, attempt < maximumAttempts, statuses.contains(response.status) else {
+        guard mayRetry, attempt < maximumAttempts, statuses.contains(response.status),
+          request.isReplayable
+        else {
           return response
         }
         if let asked = retryAfter(in: response) {
@@ -95,7 +99,7 @@ public struct RetryPolicy: Middleware {
         }
         request.events?.retrying(attempt: attempt, status: response.status, error: nil, wait: wait)
       } catch {
-        guard mayRetry, attempt < maximumAttempts,
+        guard mayRetry, attempt < maximumAttempts, request.isReplayable,
           Self.isTransient(error) || (retriesOffline && Self.isOffline(error))
         else { throw error }
         wait = backoff(beforeRetry: attempt)

@@ -59,16 +59,29 @@ public enum TransportConformance {
     let transport: any HTTPTransport
     let network: MemoryNetwork?
 
-    /// A server answering with `handler`, reachable by `transport`.
-    func server(_ handler: @escaping LoopbackServer.Handler) throws -> LoopbackServer {
-      guard let network else { return try LoopbackServer(handler: handler) }
+    /// A server answering with `handler`, reachable by `transport`; with
+    /// `streamsRequestBodies` (sockets only), handlers read bodies as they arrive.
+    func server(
+      streamsRequestBodies: Bool = false, _ handler: @escaping LoopbackServer.Handler
+    ) throws -> LoopbackServer {
+      guard let network else {
+        return try LoopbackServer(streamsRequestBodies: streamsRequestBodies, handler: handler)
+      }
       return LoopbackServer(network: network, handler: handler)
     }
   }
 
   /// Every check.
   public static var checks: [Check] {
-    exchangeChecks + limitChecks + cancellationChecks + redirectChecks
+    exchangeChecks + limitChecks + cancellationChecks + redirectChecks + oneTimeBodyChecks
+  }
+
+  /// The checks for a transport that sends a streamed request body as it is produced
+  /// (``CurlTransport``; ``URLSessionTransport`` on Apple platforms), over sockets: the
+  /// body leaves before it has ended, the answer can be read meanwhile, and a producer is
+  /// held back by a server that does not read.
+  public static var streamedBodyChecks: [Check] {
+    liveBodyChecks
   }
 }
 

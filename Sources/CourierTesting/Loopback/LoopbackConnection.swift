@@ -10,7 +10,9 @@ import Foundation
 /// no request is being answered, so a file descriptor is never used after it is closed.
 final class LoopbackConnection: Sendable {
   private struct State: Sendable {
-    var parser = LoopbackRequestParser()
+    var parser: LoopbackRequestParser
+    /// Where the body of the request being read goes, when bodies stream.
+    var body: LoopbackRequestBody.Feed?
     /// A request is being answered: its handler runs, or a 400 is going out.
     var isServing = false
     /// The reading thread has not stopped yet.
@@ -24,13 +26,14 @@ final class LoopbackConnection: Sendable {
 
   private let socket: Int32
   private let listener: LoopbackListener
-  private let state = Locked(State())
+  private let state: Locked<State>
   /// Fired when the peer has closed its side (or the socket was shut down).
   private let closedByPeer = ClosedSignal()
 
   init(socket: Int32, listener: LoopbackListener) {
     self.socket = socket
     self.listener = listener
+    state = Locked(State(parser: LoopbackRequestParser(streamsBodies: listener.streamsBodies)))
   }
 
   /// Starts the reading thread.
@@ -48,11 +51,42 @@ final class LoopbackConnection: Sendable {
       let count = LoopbackSocket.receive(socket, into: &buffer)
       guard count > 0 else { break }
       state.withLock { $0.parser.append(buffer[..<count]) }
+      feedBody()
       serveNextRequest()
+      feedBody()  // what came with a streamed request's head
     }
-    state.withLock { $0.isReading = false }
+    let unfinished = state.withLock { state in
+      state.isReading = false
+      defer { state.body = nil }
+      return state.body
+    }
+    unfinished?.finish(throwing: LoopbackError("the client closed the connection mid-body"))
     closedByPeer.fire()
     closeIfDone()
+  }
+
+  /// Hands the streamed body's bytes that have arrived to its handler (blocking while the
+  /// handler is behind: the socket is then not read, and TCP holds the client back).
+  private func feedBody() {
+    let taken = state.withLock { state -> (LoopbackRequestBody.Feed, Data, Bool)? in
+      guard let feed = state.body else { return nil }
+      do throws(LoopbackError) {
+        guard let (bytes, ended) = try state.parser.takeStreamedBody() else { return nil }
+        if ended { state.body = nil }
+        return (feed, bytes, ended)
+      } catch {
+        state.body = nil
+        feed.finish(throwing: error)
+        LoopbackSocket.shutDown(socket, wholly: true)
+        return nil
+      }
+    }
+    guard let (feed, bytes, ended) = taken else { return }
+    if !bytes.isEmpty { feed.append(bytes) }
+    if ended {
+      feed.finish()
+      serveNextRequest()  // a request that came after the body
+    }
   }
 
   /// Starts answering the next buffered request unless one is being answered.
@@ -69,6 +103,12 @@ final class LoopbackConnection: Sendable {
         }
         state.isServing = true
         listener.requestStarted()
+        if let feed = parsed.feed {
+          state.body = feed
+          if parsed.wantsContinue {
+            try? LoopbackSocket.sendAll(socket, Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+          }
+        }
         state.handlerTask = Task { await self.answer(parsed) }
         return nil
       } catch {
@@ -89,6 +129,7 @@ final class LoopbackConnection: Sendable {
     } catch {
       response.handlerEnded(throwing: error)
     }
+    parsed.feed?.abandon()  // what of the body the handler left is read and dropped
     if !response.allowsNextRequest { close(gracefully: true) }
     state.withLock { state in
       state.isServing = false

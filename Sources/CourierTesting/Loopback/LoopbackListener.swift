@@ -22,11 +22,14 @@ final class LoopbackListener: Sendable {
   }
 
   let handler: LoopbackServer.Handler
+  /// Whether handlers get a request at its head and read its body as it arrives.
+  let streamsBodies: Bool
   private let socket: Int32
   private let state = Locked(State())
 
-  init(socket: Int32, handler: @escaping LoopbackServer.Handler) {
+  init(socket: Int32, streamsBodies: Bool = false, handler: @escaping LoopbackServer.Handler) {
     self.socket = socket
+    self.streamsBodies = streamsBodies
     self.handler = handler
   }
 

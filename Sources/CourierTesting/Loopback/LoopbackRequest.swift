@@ -22,14 +22,25 @@ public struct LoopbackRequest: Sendable {
   public let queryItems: [(name: String, value: String)]
   /// The header fields in the order they were sent; names compare case-insensitively.
   public let headers: HTTPHeaders
-  /// The body, de-chunked if the client sent it chunked; empty when there was none.
+  /// The body, de-chunked if the client sent it chunked; empty when there was none, and
+  /// for a server that streams request bodies (read ``bodyChunks`` then).
   public let body: Data
+  /// The body as it arrives, de-chunked: chunk by chunk for a ``LoopbackServer`` made with
+  /// `streamsRequestBodies`, otherwise ``body`` as one chunk.
+  public var bodyChunks: LoopbackRequestBody {
+    LoopbackRequestBody(feed: streamed ?? .whole(body))
+  }
+  private let streamed: LoopbackRequestBody.Feed?
 
-  init(method: String, target: String, headers: HTTPHeaders, body: Data) {
+  init(
+    method: String, target: String, headers: HTTPHeaders, body: Data,
+    streamed: LoopbackRequestBody.Feed? = nil
+  ) {
     self.method = method
     self.target = target
     self.headers = headers
     self.body = body
+    self.streamed = streamed
 
     var rest = Substring(target)
     if let scheme = rest.range(of: "://"), !rest.hasPrefix("/") {

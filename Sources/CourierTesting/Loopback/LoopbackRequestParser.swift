@@ -6,10 +6,15 @@ import Foundation
 /// Feed it bytes with `append(_:)` and call `nextRequest()` until it returns nil (more
 /// bytes needed). A request it cannot read throws; the connection then answers 400.
 struct LoopbackRequestParser: Sendable {
-  /// A complete request, and whether the connection may carry another one after it.
+  /// A complete request (or, streaming bodies, its head), and whether the connection may
+  /// carry another one after it.
   struct Parsed: Sendable {
     let request: LoopbackRequest
     let keepAlive: Bool
+    /// The feed its body goes to as it arrives (``takeStreamedBody()``), when bodies stream.
+    var feed: LoopbackRequestBody.Feed?
+    /// Whether the client waits for `100 Continue` before sending the streamed body.
+    var wantsContinue = false
   }
 
   /// A request head that has been read while its body is still arriving.
@@ -28,6 +33,14 @@ struct LoopbackRequestParser: Sendable {
   private var buffer: [UInt8] = []
   private var head: Head?
   private var continueWanted = false
+  /// Whether a request is handed over at its head, its body following as it arrives.
+  let streamsBodies: Bool
+  /// How much of the streamed body in progress is still to come.
+  private var streaming: WireSyntax.Framing?
+
+  init(streamsBodies: Bool = false) {
+    self.streamsBodies = streamsBodies
+  }
 
   /// Adds bytes received from the connection.
   mutating func append(_ bytes: ArraySlice<UInt8>) {
@@ -36,12 +49,27 @@ struct LoopbackRequestParser: Sendable {
 
   /// The next complete request, or nil until more bytes arrive.
   mutating func nextRequest() throws(LoopbackError) -> Parsed? {
+    guard streaming == nil else { return nil }  // the body before must end first
     if head == nil {
       guard let parsed = try parseHead() else { return nil }
       head = parsed
       continueWanted = parsed.headers["Expect"]?.lowercased() == "100-continue"
     }
     guard let head else { return nil }
+    if streamsBodies {
+      buffer.removeFirst(head.bodyStart)
+      self.head = nil
+      streaming = head.framing == .length(0) ? nil : head.framing
+      let feed = LoopbackRequestBody.Feed()
+      if streaming == nil { feed.finish() }
+      let request = LoopbackRequest(
+        method: head.method, target: head.target, headers: head.headers, body: Data(),
+        streamed: feed)
+      defer { continueWanted = false }
+      return Parsed(
+        request: request, keepAlive: head.keepAlive, feed: feed,
+        wantsContinue: continueWanted && streaming != nil)
+    }
     let body: Data
     let end: Int
     switch head.framing {
@@ -66,6 +94,46 @@ struct LoopbackRequestParser: Sendable {
   mutating func takeContinueRequest() -> Bool {
     defer { continueWanted = false }
     return continueWanted && head != nil
+  }
+
+  /// The bytes of the streamed body in progress that have arrived (de-chunked), and whether
+  /// it has ended; `nil` when no body is streaming.
+  mutating func takeStreamedBody() throws(LoopbackError) -> (Data, ended: Bool)? {
+    guard let framing = streaming else { return nil }
+    switch framing {
+    case .length(let remaining):
+      let count = min(remaining, buffer.count)
+      let bytes = Data(buffer[..<count])
+      buffer.removeFirst(count)
+      streaming = remaining == count ? nil : .length(remaining - count)
+      return (bytes, streaming == nil)
+    case .chunked:
+      var bytes = Data()
+      while let sizeEnd = try lineEnd(from: 0) {
+        let size = try WireSyntax.chunkSize(buffer[..<sizeEnd])
+        if size == 0 {
+          // Trailer fields, ignored, up to an empty line.
+          var index = sizeEnd + 2
+          while let end = try lineEnd(from: index) {
+            if end == index {
+              buffer.removeFirst(end + 2)
+              streaming = nil
+              return (bytes, true)
+            }
+            index = end + 2
+          }
+          return (bytes, false)
+        }
+        let start = sizeEnd + 2
+        guard buffer.count >= start + size + 2 else { break }
+        guard buffer[start + size] == cr, buffer[start + size + 1] == lf else {
+          throw LoopbackError("chunk data not followed by CRLF")
+        }
+        bytes.append(contentsOf: buffer[start..<start + size])
+        buffer.removeFirst(start + size + 2)
+      }
+      return (bytes, false)
+    }
   }
 
   // MARK: - Head

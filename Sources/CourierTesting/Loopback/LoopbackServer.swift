@@ -31,10 +31,16 @@ public final class LoopbackServer: Sendable {
   }
 
   /// Binds 127.0.0.1 on a port the OS picks and starts serving. Throws if it cannot bind.
-  public init(handler: @escaping Handler) throws {
+  ///
+  /// With `streamsRequestBodies`, a handler gets each request as soon as its head has
+  /// arrived, and reads the body as it comes from ``LoopbackRequest/bodyChunks`` (its
+  /// ``LoopbackRequest/body`` is empty): for clients that stream a body, or read the answer
+  /// while still sending. Otherwise the handler runs once the whole request has arrived.
+  public init(streamsRequestBodies: Bool = false, handler: @escaping Handler) throws {
     let (socket, port) = try LoopbackSocket.makeListener()
     self.port = port
-    let listener = LoopbackListener(socket: socket, handler: handler)
+    let listener = LoopbackListener(
+      socket: socket, streamsBodies: streamsRequestBodies, handler: handler)
     backing = .sockets(listener)
     listener.start()
   }

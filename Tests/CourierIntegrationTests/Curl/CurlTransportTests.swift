@@ -37,6 +37,27 @@
       #expect(error == .responseTooLarge(limit: 100_000))
     }
 
+    @Test("a stream of unknown length goes chunked, one of known length with Content-Length")
+    func streamedFraming() async throws {
+      let server = try LoopbackServer { request, response in
+        let framing = request.headers["Transfer-Encoding"] ?? request.headers["Content-Length"]
+        try await response.send(text: "\(framing ?? "-") \(request.body.count)")
+      }
+      defer { server.stop() }
+      let transport = CurlTransport()
+      for (length, expected) in [(nil, "chunked 300000"), (300_000, "300000 300000")] {
+        var request = TransportRequest(head: URLRequest(url: server.baseURL))
+        request.head.httpMethod = "PUT"
+        request.body = .stream(
+          AsyncStream { continuation in
+            for _ in 0..<3 { continuation.yield(Data(count: 100_000)) }
+            continuation.finish()
+          }, length: length.map(Int64.init))
+        let response = try await transport.send(request, options: .init())
+        #expect(String(decoding: try await response.body.collect(), as: UTF8.self) == expected)
+      }
+    }
+
     @Test("a Content-Encoding libcurl cannot undo passes through as it came, with its header")
     func unknownCoding() async throws {
       let body = Data("raw \u{0}\u{1} bytes".utf8)

@@ -41,6 +41,38 @@ struct RedirectPolicyTests {
     }
   }
 
+  @Test("307 and 308 refuse a one-time stream once sent, with a clear error; a 303 drops it")
+  func oneTimeStream() async throws {
+    for status in [307, 308] {
+      var sent = request("POST")
+      sent.body = .stream(
+        AsyncStream {
+          $0.yield(Data("x".utf8))
+          $0.finish()
+        })
+      // Not yet opened (nothing was sent): it may still go.
+      #expect(
+        try RedirectPolicy.default.request(
+          after: redirect(status, to: "/3/next"), to: sent, hops: 1) != nil)
+      _ = try await sent.body?.collect()
+      let error = #expect(throws: HTTPError.self) {
+        try RedirectPolicy.default.request(
+          after: redirect(status, to: "/3/next?api_key=s3cret"), to: sent, hops: 1,
+          credentialNames: ["api_key"])
+      }
+      guard case .transport(let urlError) = error else {
+        Issue.record("\(status): expected a transport error, got \(String(describing: error))")
+        continue
+      }
+      #expect(urlError.code == .requestBodyStreamExhausted)
+      #expect(urlError.localizedDescription.contains("\(status) redirect"))
+      #expect(!urlError.localizedDescription.contains("s3cret"))
+      let get = try #require(
+        try RedirectPolicy.default.request(after: redirect(303, to: "next"), to: sent, hops: 1))
+      #expect(get.body == nil)
+    }
+  }
+
   @Test("303, and 301 or 302 after a POST, become a GET without a body")
   func becomesGet() throws {
     for (status, method) in [(303, "PUT"), (301, "POST"), (302, "POST")] {

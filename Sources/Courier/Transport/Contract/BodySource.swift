@@ -5,12 +5,15 @@ import Foundation
 #endif
 
 /// A request body as a transport sends it: bytes in memory, a file on disk, or a stream of
-/// chunks, readable from the start as often as needed (a redirect or a retry sends it again).
+/// chunks. Bytes, files and a stream made afresh for each sending are readable from the
+/// start as often as needed (a redirect or a retry sends them again); a one-time stream
+/// (``stream(_:length:)``) can be sent once, and ``isReplayable`` says so.
 ///
 /// ```swift
 /// let body = BodySource.data(Data(#"{"value":8.5}"#.utf8))
 /// let video = try BodySource.file(videoURL)            // sized now, read as it is sent
 /// let live = BodySource.stream(length: nil) { AsyncThrowingStream { … } }
+/// let once = BodySource.stream(microphone.chunks)      // sent as it is produced, once
 /// ```
 ///
 /// File bodies, and multipart forms with file parts, are read a chunk at a time while the
@@ -25,7 +28,10 @@ public struct BodySource: Sendable {
 
   enum Storage: Sendable {
     case segments([Segment])
-    case stream(length: Int64?, make: @Sendable () -> AsyncThrowingStream<Data, any Error>)
+    /// `once` is set for a stream that can be read once: it says whether it has been.
+    case stream(
+      length: Int64?, make: @Sendable () -> AsyncThrowingStream<Data, any Error>,
+      once: Locked<Bool>?)
   }
 
   let storage: Storage
@@ -53,7 +59,46 @@ public struct BodySource: Sendable {
     length: Int64? = nil,
     _ makeChunks: @escaping @Sendable () -> AsyncThrowingStream<Data, any Error>
   ) -> BodySource {
-    BodySource(storage: .stream(length: length, make: makeChunks))
+    BodySource(storage: .stream(length: length, make: makeChunks, once: nil))
+  }
+
+  /// The chunks of `chunks`, sent as they are produced: a transport that can stream a body
+  /// (``CurlTransport``, ``URLSessionTransport`` on Apple platforms) asks for the next chunk
+  /// only when it has room for it, so a producer is held back by the network (back-pressure).
+  /// `length` is the total when known (sent as `Content-Length`); without it an HTTP/1.1
+  /// body is sent chunked.
+  ///
+  /// The sequence is read once: a retry or a 307/308 redirect that would need the body again
+  /// after it has been opened is refused (see ``isReplayable``). Use
+  /// ``stream(length:_:)`` with a closure that opens the chunks afresh when they can be
+  /// produced again. A sequence that throws ends the request with
+  /// `HTTPError.transport(URLError(.requestBodyStreamExhausted))`.
+  public static func stream<Chunks: AsyncSequence & Sendable>(
+    _ chunks: Chunks, length: Int64? = nil
+  ) -> BodySource where Chunks.Element: DataProtocol {
+    BodySource(
+      storage: .stream(
+        length: length, make: { ChunkPump.stream(of: chunks) }, once: Locked(false)))
+  }
+
+  /// Whether the body can be sent again from its start (a retry, a 307 or 308 redirect):
+  /// always for bytes, files and a stream that ``stream(length:_:)`` makes afresh; for a
+  /// one-time stream, only until it has been opened.
+  public var isReplayable: Bool {
+    guard case .stream(_, _, let once?) = storage else { return true }
+    return !once.withLock { $0 }
+  }
+
+  /// The error for a body that cannot be sent again, saying why it was asked for.
+  static func notReplayable(_ why: String) -> HTTPError {
+    .transport(
+      URLError(
+        .requestBodyStreamExhausted,
+        userInfo: [
+          NSLocalizedDescriptionKey:
+            "\(why) needs the request body again, and it was a one-time stream that has "
+            + "been sent; give a stream that can be made afresh (BodySource.stream(length:_:))"
+        ]))
   }
 
   private init(storage: Storage) {
@@ -63,7 +108,7 @@ public struct BodySource: Sendable {
   /// The total length in bytes, when known.
   public var length: Int64? {
     switch storage {
-    case .stream(let length, _):
+    case .stream(let length, _, _):
       return length
     case .segments(let segments):
       return segments.reduce(0) { total, segment in
@@ -73,6 +118,11 @@ public struct BodySource: Sendable {
         }
       }
     }
+  }
+
+  /// Whether the body is a stream (sent as it is produced where the transport can).
+  var isStream: Bool {
+    if case .stream = storage { true } else { false }
   }
 
   /// The whole body, when it is in memory (no file, no stream).
@@ -143,8 +193,13 @@ public struct BodyChunks: AsyncSequence, Sendable {
   /// Reads the body from its start.
   public func makeAsyncIterator() -> Iterator {
     switch source.storage {
-    case .segments(let segments): Iterator(reading: .segments(SegmentReader(segments)))
-    case .stream(_, let make): Iterator(reading: .stream(make().makeAsyncIterator()))
+    case .segments(let segments): return Iterator(reading: .segments(SegmentReader(segments)))
+    case .stream(_, let make, let once):
+      // A one-time stream is opened once; a second reading finds it spent.
+      if let once, once.setting() {
+        return Iterator(reading: .spent)
+      }
+      return Iterator(reading: .stream(make().makeAsyncIterator()))
     }
   }
 
@@ -153,6 +208,8 @@ public struct BodyChunks: AsyncSequence, Sendable {
     enum Reading {
       case segments(SegmentReader)
       case stream(AsyncThrowingStream<Data, any Error>.Iterator)
+      /// A one-time stream read before.
+      case spent
     }
 
     var reading: Reading
@@ -169,6 +226,8 @@ public struct BodyChunks: AsyncSequence, Sendable {
       switch reading {
       case .segments(let reader):
         return try reader.next()
+      case .spent:
+        throw BodySource.notReplayable("sending it again")
       case .stream(var iterator):
         defer { reading = .stream(iterator) }
         do {
@@ -186,6 +245,16 @@ public struct BodyChunks: AsyncSequence, Sendable {
           throw .transport(URLError(.requestBodyStreamExhausted))
         }
       }
+    }
+  }
+}
+
+extension Locked<Bool> {
+  /// Sets the flag; returns whether it was set already.
+  fileprivate func setting() -> Bool {
+    withLock { flag in
+      defer { flag = true }
+      return flag
     }
   }
 }

@@ -9,8 +9,9 @@
 ///   the network) and again whenever a byte moves either way. It therefore covers
 ///   connecting, sending the request, **the wait for the response head**, and every wait
 ///   between chunks of the body — as URLSession's `timeoutInterval` and libcurl's low-speed
-///   limit do. A transfer paused because its reader has fallen behind is not idle: the wait
-///   is the reader's, and the idle period starts again when it resumes.
+///   limit do. A transfer paused because its reader has fallen behind, or because its
+///   streamed request body has nothing to send yet, is not idle: the wait is the caller's
+///   own, and the idle period starts again when the last pause ends.
 package struct Deadlines: Sendable, Equatable {
   /// When the exchange must have ended; `nil` for no deadline.
   package let deadline: ContinuousClock.Instant?
@@ -18,8 +19,11 @@ package struct Deadlines: Sendable, Equatable {
   package let idleTimeout: Duration?
   /// When a byte last moved (or the exchange started, or its reader resumed it).
   package private(set) var lastActivity: ContinuousClock.Instant
-  /// Whether the transfer waits on its reader, which stops the idle clock.
-  package private(set) var isPaused = false
+  /// How many reasons the transfer has to wait on its caller (a full reader, a body not
+  /// produced yet); while there is one, the idle clock stands still.
+  private var pauses = 0
+  /// Whether the transfer waits on its caller, which stops the idle clock.
+  package var isPaused: Bool { pauses > 0 }
 
   /// The rules for an exchange that starts at `start`.
   package init(
@@ -44,14 +48,16 @@ package struct Deadlines: Sendable, Equatable {
     if now > lastActivity { lastActivity = now }
   }
 
-  /// The transfer waits for its reader from now on: idle time does not count.
+  /// The transfer waits on its caller from now on (one more reason): idle time does not
+  /// count.
   package mutating func pause() {
-    isPaused = true
+    pauses += 1
   }
 
-  /// The reader took bytes again at `now`: the idle period starts afresh.
+  /// One reason to wait on the caller ended at `now`; when it was the last, the idle period
+  /// starts afresh.
   package mutating func resume(at now: ContinuousClock.Instant) {
-    isPaused = false
+    pauses = max(0, pauses - 1)
     touch(at: now)
   }
 

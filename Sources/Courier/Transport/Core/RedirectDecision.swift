@@ -27,7 +27,9 @@ extension RedirectPolicy {
   /// - `hops` counts this redirect among those followed for the request, from 1; past
   ///   the policy's maximum it throws `HTTPError.transport(URLError(.httpTooManyRedirects))`;
   /// - 303 (and 301 or 302 after a `POST`) turns the request into a `GET` without a body;
-  ///   307 and 308 keep the method and send the body again;
+  ///   307 and 308 keep the method and send the body again, and throw
+  ///   `HTTPError.transport(URLError(.requestBodyStreamExhausted))` when it is a one-time
+  ///   stream that has been sent (``BodySource/isReplayable``);
   /// - a target on another origin (scheme, host or port) gets no credential header, by the
   ///   same rule as every other place Courier moves a request (`credentialNames` adds to
   ///   the names Courier recognises).
@@ -51,6 +53,9 @@ extension RedirectPolicy {
       for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] {
         next.head.setValue(nil, forHTTPHeaderField: name)
       }
+    } else if let body = next.body, !body.isReplayable {
+      throw BodySource.notReplayable(
+        "a \(head.status) redirect to \(Redaction.url(target, extra: credentialNames))")
     }
     next.head = Credentials(names: credentialNames).keepingHome(
       next.head, from: request.head.url, to: target)

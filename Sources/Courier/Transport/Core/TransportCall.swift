@@ -122,13 +122,15 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
     core.withLock { $0.deadlines.touch(at: now) }
   }
 
-  /// The transfer waits for its reader: not idle until ``resumedByReader()``.
-  package func pausedForReader() {
+  /// The transfer waits for its reader, or for its request body to be produced: not idle
+  /// until the matching ``resumedByCaller()``.
+  package func pausedForCaller() {
     core.withLock { $0.deadlines.pause() }
   }
 
-  /// The reader took bytes again: the idle period starts afresh.
-  package func resumedByReader() {
+  /// The reader took bytes again, or body bytes came: the idle period starts afresh once no
+  /// other pause holds.
+  package func resumedByCaller() {
     let now = timer.clock.now
     core.withLock { $0.deadlines.resume(at: now) }
   }

@@ -112,6 +112,10 @@
     static let abortRead = 0x1000_0000
     /// `CURLPAUSE_CONT`.
     static let continueTransfer: Int32 = 0
+    /// `CURLPAUSE_RECV`: receiving stays paused (the reader has no room).
+    static let pauseReceiving: Int32 = 1
+    /// `CURLPAUSE_SEND`: sending stays paused (the body has nothing to send yet).
+    static let pauseSending: Int32 = 4
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS where the server offers it, HTTP/1.1 else.
     static let http2OverTLS = 4
     /// `CURL_SOCKET_TIMEOUT`: `curl_multi_socket_action` on libcurl's timer, not a socket.

@@ -27,6 +27,7 @@
       case add(CurlTransfer)
       case remove(CurlTransfer)
       case resume(CurlTransfer)
+      case resumeSending(CurlTransfer)
       case shutdown
     }
 
@@ -80,6 +81,9 @@
     func remove(_ transfer: CurlTransfer) { submit(.remove(transfer), here: false) }
     /// Unpauses `transfer` once its reader has room: the driver's thread is woken for it.
     func resume(_ transfer: CurlTransfer) { submit(.resume(transfer), here: false) }
+    /// Unpauses sending once a streamed body has bytes again: the driver's thread is woken
+    /// for it.
+    func resumeSending(_ transfer: CurlTransfer) { submit(.resumeSending(transfer), here: false) }
 
     /// Returns once the driver's thread goes to sleep with no transfer and nothing due (for
     /// tests: a timer of libcurl's left due would keep it awake, spinning).
@@ -196,11 +200,21 @@
           return
         }
         transfer.pausedForReader = false
-        transfer.call.resumedByReader()
+        transfer.call.resumedByCaller()
         // libcurl may hand the held bytes to the write callback right here; if it refuses
         // them (past the size limit), libcurl 7.88 returns at once without rearming the
         // transfer, which would then stall: it is finished here.
-        let code = courier_curl_easy_pause(easy, Curl.continueTransfer)
+        let code = courier_curl_easy_pause(
+          easy, transfer.pausedForBody ? Curl.pauseSending : Curl.continueTransfer)
+        if code != 0 { take(transfer)?.finished(code: code) }
+      case .resumeSending(let transfer):
+        guard let easy = transfer.easy, active[easy] != nil, transfer.pausedForBody else {
+          return
+        }
+        transfer.pausedForBody = false
+        transfer.call.resumedByCaller()
+        let code = courier_curl_easy_pause(
+          easy, transfer.pausedForReader ? Curl.pauseReceiving : Curl.continueTransfer)
         if code != 0 { take(transfer)?.finished(code: code) }
       case .shutdown:
         stopping = true

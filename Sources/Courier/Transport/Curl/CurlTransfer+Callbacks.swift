@@ -179,7 +179,7 @@
               })
           else {
             pausedForReader = true
-            call.pausedForReader()
+            call.pausedForCaller()
             return Curl.pauseTransfer
           }
         } catch {
@@ -192,12 +192,23 @@
       return bytes.count
     }
 
-    /// Request body bytes for libcurl to send, into `buffer`.
+    /// Request body bytes for libcurl to send, into `buffer`: how many (0 at the end),
+    /// `Curl.pauseTransfer` while a streamed body has none yet, or `Curl.abortRead`.
     func bodyToSend(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
       guard let upload else { return 0 }
-      guard let count = upload.read(into: buffer) else { return Curl.abortRead }
-      if count > 0 { call.touch() }
-      return count
+      switch upload.read(into: buffer) {
+      case .bytes(let count):
+        if count > 0 { call.touch() }
+        return count
+      case .waits:
+        // The wait is the body's producer's, not the network's: not idle meanwhile.
+        pausedForBody = true
+        call.pausedForCaller()
+        return Curl.pauseTransfer
+      case .failed(let error):
+        _ = fail(error)
+        return Curl.abortRead
+      }
     }
 
     /// libcurl's progress figures: request body bytes sent.

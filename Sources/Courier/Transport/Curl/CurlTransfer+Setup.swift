@@ -16,6 +16,12 @@
       }
       self.easy = easy
       self.upload = upload
+      if let feed = upload?.feed, let body = request.body {
+        let driver = self.driver
+        feed.start(reading: body) { [weak self] in
+          if let self { driver.resumeSending(self) }
+        }
+      }
       do {
         try configure(easy, settings: settings)
       } catch {

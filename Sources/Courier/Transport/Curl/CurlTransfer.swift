@@ -62,8 +62,10 @@
     var sent: Int64 = 0
     /// A failure a callback decided (over the limit, a malformed head): the transfer's result.
     var failure: HTTPError?
-    /// Whether the reader's buffer is full and the transfer paused until it drains.
+    /// Whether the reader's buffer is full and receiving paused until it drains.
     var pausedForReader = false
+    /// Whether a streamed body had nothing to send and sending paused until it has.
+    var pausedForBody = false
     let startedAt: ContinuousClock.Instant
 
     init(

@@ -127,6 +127,8 @@
       if let body = request.body {
         if let data = body.data {
           upload = CurlUpload(data: data)
+        } else if body.isStream {
+          upload = CurlUpload(feed: CurlBodyFeed(), length: body.length)
         } else {
           let file = try await body.wholeFile()
           upload = try CurlUpload(file: file.url, temporary: file.isTemporary)

@@ -15,6 +15,8 @@ import Foundation
 /// `@unchecked Sendable`: its only state, `calls`, is a lock-guarded box.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   private let calls = Locked<[Int: DataTaskCall]>([:])
+  /// The bodies of streamed upload tasks (Apple platforms), by task.
+  private let streamedBodies = Locked<[Int: StreamedRequestBody]>([:])
   /// Answers TLS challenges (Apple platforms); `nil` for the system's default handling.
   let tlsChallenges: TLSChallengeHandler?
 
@@ -30,6 +32,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   /// Stops routing `task`'s callbacks, for tasks that complete through a handler.
   func unregister(_ task: URLSessionTask) {
     _ = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+  }
+
+  /// Gives `task` its body from `body` when it asks (`needNewBodyStream`), until it ends.
+  func register(_ body: StreamedRequestBody, for task: URLSessionTask) {
+    streamedBodies.withLock { $0[task.taskIdentifier] = body }
+  }
+
+  func streamedBody(for task: URLSessionTask) -> StreamedRequestBody? {
+    streamedBodies.withLock { $0[task.taskIdentifier] }
   }
 
   func call(for task: URLSessionTask) -> DataTaskCall? {
@@ -69,6 +80,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
     let call = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+    streamedBodies.withLock { $0.removeValue(forKey: task.taskIdentifier) }?.stop()
     call?.complete(data: nil, response: task.response, error: error)
   }
 

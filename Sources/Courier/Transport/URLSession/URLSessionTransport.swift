@@ -201,21 +201,29 @@ public final class URLSessionTransport: HTTPTransport {
   ) async throws(HTTPError) -> TransportResponse {
     guard !Task.isCancelled else { throw .cancelled }
     var sentHead = request.head
-    // A body in memory goes in the request; one from disk or a stream goes as an upload
-    // task from a file, so that it has a Content-Length.
+    let streams = ownsSession || Self.borrowedTasksStream
+    let call = DataTaskCall(
+      options: streams ? options : options.withoutStreaming, redirects: policy, timer: deadlines)
+    // A body in memory goes in the request; a stream, where the platform can send one as it
+    // is produced, as a streamed upload task; one from disk, or a stream elsewhere, as an
+    // upload task from a file, so that it has a Content-Length.
     var upload: SessionTransfer.Upload?
+    var streamed: StreamedRequestBody?
     if let body = request.body {
       if let data = body.data {
         sentHead.httpBody = data
+      } else if body.isStream && streams && Self.streamsRequestBodies {
+        streamed = StreamedRequestBody(body) { call.end(with: $0) }
+        if let length = body.length, sentHead.value(forHTTPHeaderField: "Content-Length") == nil {
+          sentHead.setValue(String(length), forHTTPHeaderField: "Content-Length")
+        }
       } else {
         upload = try await body.wholeFile()
       }
     }
     let head = sentHead
     let file = upload
-    let streams = ownsSession || Self.borrowedTasksStream
-    let call = DataTaskCall(
-      options: streams ? options : options.withoutStreaming, redirects: policy, timer: deadlines)
+    let streamedBody = streamed
     let session = self.session
     let delegate = self.delegate
     let ownsSession = self.ownsSession
@@ -236,6 +244,13 @@ public final class URLSessionTransport: HTTPTransport {
           return task
         }
         func makeTask() -> URLSessionTask {
+          if let streamedBody {
+            let task = session.uploadTask(withStreamedRequest: head)
+            if !ownsSession { task.delegate = StreamingTaskDelegate(delegate) }
+            delegate.register(call, for: task)
+            delegate.register(streamedBody, for: task)
+            return task
+          }
           if downloading,
             let task = DownloadTask.make(
               session: session, request: head, call: call, delegate: delegate,

@@ -81,6 +81,19 @@ struct DeadlinesTests {
     #expect(rules.due == at(.seconds(3610)))
   }
 
+  @Test("two pauses (a full reader, a body not produced yet): idle again only after both end")
+  func overlappingPauses() {
+    var rules = Deadlines(deadline: nil, idleTimeout: .seconds(10), startingAt: start)
+    rules.pause()
+    rules.pause()
+    rules.resume(at: at(.seconds(100)))
+    #expect(rules.due == nil)
+    rules.resume(at: at(.seconds(200)))
+    #expect(rules.due == at(.seconds(210)))
+    rules.resume(at: at(.seconds(300)))  // one resume too many does not pause it again
+    #expect(rules.due == at(.seconds(310)))
+  }
+
   @Test("a pause does not stop the deadline")
   func pauseKeepsDeadline() {
     var rules = Deadlines(deadline: at(.seconds(30)), idleTimeout: .seconds(10), startingAt: start)

@@ -139,12 +139,12 @@ struct TransportCallTests {
     let call = call(TransportOptions(idleTimeout: .seconds(10)))
     let result = await withCheckedContinuation { continuation in
       call.start(continuation) { Recorder() }
-      call.pausedForReader()
+      call.pausedForCaller()
       // Not idle however long the reader takes; looked at again an idle period later.
       #expect(call.timerFired(now: start + .seconds(3600)) == start + .seconds(3610))
       #expect(!call.isFinished)
       clock.advance(by: .seconds(3600))
-      call.resumedByReader()
+      call.resumedByCaller()
       #expect(call.timerFired(now: start + .seconds(3605)) == start + .seconds(3610))
       call.end(with: .cancelled)
     }
