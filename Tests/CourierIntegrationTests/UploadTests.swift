@@ -79,6 +79,22 @@ struct UploadTests {
     #expect(scratch.contents == ["video.bin"])
   }
 
+  @Test("a stream produced while it is sent (the DocC article's): every line arrives, in order")
+  func fromStream() async throws {
+    let body = Locked(Data())
+    let loopback = try receivingServer(keeping: body)
+    defer { loopback.stop() }
+    let client = loopback.client
+    let (chunks, writer) = AsyncStream.makeStream(of: Data.self)
+    let request = Request<Received>(method: .post, path: "logs", body: .stream(chunks))
+    async let sent: Received = client.send(request)
+    for line in ["one", "two", "three"] { writer.yield(Data("\(line)\n".utf8)) }
+    writer.finish()
+    let answer = try await sent
+    #expect(body.withLock { $0 } == Data("one\ntwo\nthree\n".utf8))
+    #expect(answer.length == 14)
+  }
+
   @Test("a missing file is refused before anything is sent")
   func missingFile() async throws {
     let loopback = try receivingServer()

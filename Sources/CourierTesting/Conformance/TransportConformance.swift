@@ -77,7 +77,7 @@ public enum TransportConformance {
   }
 
   /// The checks for a transport that sends a streamed request body as it is produced
-  /// (``CurlTransport``; ``URLSessionTransport`` on Apple platforms), over sockets: the
+  /// (`CurlTransport`; `URLSessionTransport` on Apple platforms), over sockets: the
   /// body leaves before it has ended, the answer can be read meanwhile, and a producer is
   /// held back by a server that does not read.
   public static var streamedBodyChecks: [Check] {
