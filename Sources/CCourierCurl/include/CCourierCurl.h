@@ -79,4 +79,8 @@ void courier_curl_loop_wake(courier_curl_loop *loop);
 /// The next finished transfer: returns 1 with its handle and result code, or 0 when none is left.
 int courier_curl_multi_next_done(void *multi, void **easy, int *result);
 
+/// libpsl, loaded at first use: 1 when `domain` (lowercase, ASCII) is a public suffix, 0 when
+/// not, -1 when the system has no libpsl (Apple platforms have none).
+int courier_psl_is_public_suffix(const char *domain);
+
 #endif

@@ -56,12 +56,13 @@ struct Exchange: Sendable {
   /// `now`), credential names and redirect policy.
   func options(
     timeout: Duration?, now: ContinuousClock.Instant, credentialNames: Set<String>,
-    redirects: RedirectPolicy?
+    redirects: RedirectPolicy?, cookies: CookieJar?
   ) -> TransportOptions {
     var options = transport
     options.deadline = timeout.map { now + $0 }
     options.credentialNames = credentialNames
     options.redirects = redirects
+    options.cookies = cookies
     return options
   }
 

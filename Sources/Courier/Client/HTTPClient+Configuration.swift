@@ -79,6 +79,11 @@ extension HTTPClient {
     /// request as it will be sent — with the credentials authentication middleware added,
     /// which are part of its key — and middleware sees cached answers like any other.
     public var cache: HTTPCache?
+    /// The cookies the client stores from responses and sends back (RFC 6265bis); `nil`
+    /// (the default) for none. Like the cache, it sits just before the transport: every
+    /// request, each hop of a redirect included, carries the jar's cookies for its URL, and
+    /// every response's `Set-Cookie` is stored. See ``CookieJar``.
+    public var cookies: CookieJar?
 
     /// The clock deadlines are measured from and reconnection delays waited on: the
     /// continuous clock, or a manual one in Courier's tests (give the transport the same).
@@ -101,9 +106,11 @@ extension HTTPClient {
       observer: (@Sendable (HTTPEvent) -> Void)? = nil,
       redactedNames: Set<String> = [],
       redirects: RedirectPolicy? = nil,
-      cache: HTTPCache? = nil
+      cache: HTTPCache? = nil,
+      cookies: CookieJar? = nil
     ) {
       self.cache = cache
+      self.cookies = cookies
       self.redirects = redirects
       self.headers = headers
       self.timeout = timeout

@@ -84,7 +84,9 @@ extension HTTPClient {
   nonisolated func sendAfterMiddleware(
     _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
-    let request = outgoing.request
+    var request = outgoing.request
+    // The jar's cookies go on before the cache looks, so that they are part of its key.
+    configuration.cookies?.addCookies(to: &request.head)
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
     do throws(HTTPError) {
       guard !Task.isCancelled else { throw .cancelled }
@@ -141,7 +143,8 @@ extension HTTPClient {
     defer { permits?.release() }
     let options = exchange.options(
       timeout: outgoing.timeout, now: configuration.clock.now,
-      credentialNames: outgoing.credentialNames, redirects: configuration.redirects)
+      credentialNames: outgoing.credentialNames, redirects: configuration.redirects,
+      cookies: configuration.cookies)
     return try await exchange.take(try await transport.send(request, options: options))
   }
 

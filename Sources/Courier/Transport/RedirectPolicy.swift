@@ -1,6 +1,6 @@
 /// Whether and how far a transport follows redirects. Every transport of Courier's (and
 /// the stub) follows them by the same decision: see
-/// ``following(_:credentialNames:sendOnce:)``.
+/// ``following(_:credentialNames:cookies:sendOnce:)``.
 ///
 /// Whatever the policy, a redirect to another origin (scheme, host or port) never carries
 /// the original request's `Authorization`, `Proxy-Authorization` or `Cookie` headers, and a

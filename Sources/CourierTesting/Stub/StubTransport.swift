@@ -140,7 +140,7 @@ public struct StubTransport: HTTPTransport {
     -> TransportResponse
   {
     let policy = options.redirects ?? redirects
-    return try await policy.following(request, credentialNames: options.credentialNames) {
+    return try await policy.following(request, options: options) {
       request throws(HTTPError) in try await sendOnce(request, options: options)
     }
   }

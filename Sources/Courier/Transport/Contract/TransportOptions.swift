@@ -50,6 +50,13 @@ public struct TransportOptions: Sendable {
   /// default): the file is deleted.
   public var partialDownload: (@Sendable (HTTPResponse, URL) -> Void)?
 
+  /// The client's cookie jar, for the redirects a transport follows itself
+  /// (``RedirectPolicy/following(_:credentialNames:cookies:sendOnce:)``): each response's
+  /// `Set-Cookie` is stored in it, and each next hop carries its cookies. A transport that
+  /// has cookie handling of its own (URLSession's) turns it off for such a request. `nil`
+  /// for none.
+  public var cookies: CookieJar?
+
   /// Options; by default no limits at all.
   public init(
     deadline: ContinuousClock.Instant? = nil, idleTimeout: Duration? = nil,
@@ -57,8 +64,10 @@ public struct TransportOptions: Sendable {
     credentialNames: Set<String> = [], progress: (@Sendable (TransportProgress) -> Void)? = nil,
     collectsBody: Bool = false, prefersFile: Bool = false, bufferSize: Int = 1 << 20,
     timings: (@Sendable (HTTPTimings) -> Void)? = nil,
-    partialDownload: (@Sendable (HTTPResponse, URL) -> Void)? = nil
+    partialDownload: (@Sendable (HTTPResponse, URL) -> Void)? = nil,
+    cookies: CookieJar? = nil
   ) {
+    self.cookies = cookies
     self.partialDownload = partialDownload
     self.timings = timings
     self.deadline = deadline

@@ -34,7 +34,7 @@ extension RedirectPolicy {
   ///   same rule as every other place Courier moves a request (`credentialNames` adds to
   ///   the names Courier recognises).
   ///
-  /// ``following(_:credentialNames:sendOnce:)`` is the whole loop around it.
+  /// ``following(_:credentialNames:cookies:sendOnce:)`` is the whole loop around it.
   public func request(
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
@@ -69,26 +69,47 @@ extension RedirectPolicy {
   ///
   /// ```swift
   /// let policy = options.redirects ?? redirects
-  /// return try await policy.following(request, credentialNames: options.credentialNames) {
+  /// return try await policy.following(request, options: options) {
   ///   request throws(HTTPError) in try await sendOnce(request, options: options)
   /// }
   /// ```
+  ///
+  /// With a cookie jar (``TransportOptions/cookies``), every response's `Set-Cookie` is
+  /// stored, and each next hop carries the jar's cookies for its URL in place of the
+  /// `Cookie` field the request before had (the first request carries them already).
   public func following(
-    _ request: TransportRequest, credentialNames: Set<String> = [],
+    _ request: TransportRequest, credentialNames: Set<String> = [], cookies: CookieJar? = nil,
     sendOnce: (TransportRequest) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
     var request = request
     var hops = 0
     while true {
       let response = try await sendOnce(request)
+      if let cookies, let url = response.head.url ?? request.head.url {
+        cookies.store(from: response.head.headers, for: url)
+      }
       hops += 1
       guard
-        let next = try self.request(
+        var next = try self.request(
           after: response.head, to: request, hops: hops, credentialNames: credentialNames)
       else { return response }
       response.body.cancel()
+      if let cookies, let url = next.head.url {
+        next.head.setValue(cookies.header(for: url), forHTTPHeaderField: "Cookie")
+      }
       request = next
     }
+  }
+
+  /// ``following(_:credentialNames:cookies:sendOnce:)`` with `options`' credential names and
+  /// cookie jar: the loop as a transport calls it.
+  public func following(
+    _ request: TransportRequest, options: TransportOptions,
+    sendOnce: (TransportRequest) async throws(HTTPError) -> TransportResponse
+  ) async throws(HTTPError) -> TransportResponse {
+    try await following(
+      request, credentialNames: options.credentialNames, cookies: options.cookies,
+      sendOnce: sendOnce)
   }
 
   /// The statuses that redirect to `Location`.

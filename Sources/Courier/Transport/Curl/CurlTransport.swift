@@ -107,7 +107,7 @@
     {
       let driver = try self.driver.get()
       let policy = options.redirects ?? redirects
-      return try await policy.following(request, credentialNames: options.credentialNames) {
+      return try await policy.following(request, options: options) {
         request throws(HTTPError) in
         try await sendOnce(request, options: options, policy: policy, driver: driver)
       }

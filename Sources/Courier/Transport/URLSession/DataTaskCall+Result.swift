@@ -24,10 +24,13 @@ extension DataTaskCall {
     var keyed: [(key: String, field: HTTPHeaders.Field)] = []
     for (name, value) in http.allHeaderFields {
       if let name = name.base as? String ?? name as? String, let value = value as? String {
-        keyed.append((name.lowercased(), HTTPHeaders.Field(name: name, value: value)))
+        let key = name.lowercased()
+        // Set-Cookie fields, joined by URLSession, are parted again for the cookie jar.
+        let values = key == "set-cookie" ? SetCookie.parted(value) : [value]
+        for value in values { keyed.append((key, HTTPHeaders.Field(name: name, value: value))) }
       }
     }
-    keyed.sort { $0.key < $1.key }
+    keyed.sort { $0.key < $1.key }  // stable: parted Set-Cookie fields keep their order
     let headers = HTTPHeaders(keyed.map(\.field))
     return .success(
       HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data(), url: http.url))

@@ -129,7 +129,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
   /// Never follows: the task completes with the redirect, which the transport follows
   /// itself by the one redirect decision every transport uses
-  /// (``RedirectPolicy/following(_:credentialNames:sendOnce:)``), re-sending a body where
+  /// (``RedirectPolicy/following(_:credentialNames:cookies:sendOnce:)``), re-sending a body where
   /// FoundationNetworking would drop it and keeping credentials home.
   func urlSession(
     _ session: URLSession, task: URLSessionTask,

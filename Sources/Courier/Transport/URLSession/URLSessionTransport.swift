@@ -190,7 +190,7 @@ public final class URLSessionTransport: HTTPTransport {
   {
     if let refusal { throw refusal }
     let policy = options.redirects ?? redirects
-    return try await policy.following(request, credentialNames: options.credentialNames) {
+    return try await policy.following(request, options: options) {
       request throws(HTTPError) in try await sendOnce(request, options: options, policy: policy)
     }
   }
@@ -201,6 +201,8 @@ public final class URLSessionTransport: HTTPTransport {
   ) async throws(HTTPError) -> TransportResponse {
     guard !Task.isCancelled else { throw .cancelled }
     var sentHead = request.head
+    // Courier's jar keeps the cookies: URLSession's own storage stays out of the request.
+    if options.cookies != nil { sentHead.httpShouldHandleCookies = false }
     let streams = ownsSession || Self.borrowedTasksStream
     let call = DataTaskCall(
       options: streams ? options : options.withoutStreaming, redirects: policy, timer: deadlines)

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import Courier
+
+/// The jar's rules beyond http-state's cases: public suffixes, Secure and the name
+/// prefixes, precedence, limits, URLSession's joined fields.
+@Suite("CookieJar")
+struct CookieJarTests {
+  let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+  func jar() -> CookieJar {
+    let now = self.now
+    return CookieJar(now: { now })
+  }
+
+  func names(_ jar: CookieJar, for url: String) -> [String] {
+    jar.cookies(for: URL(string: url)!).map(\.name)
+  }
+
+  @Test("a Domain of one label is refused everywhere; a public suffix of the host is host-only")
+  func publicSuffixes() {
+    let jar = jar()
+    jar.store(
+      ["a=1; Domain=com", "b=2; Domain=example.com"], from: URL(string: "http://www.example.com/")!)
+    #expect(names(jar, for: "http://api.example.com/") == ["b"])
+    jar.store(["c=3; Domain=localhost"], from: URL(string: "http://localhost/")!)
+    let local = jar.cookies(for: URL(string: "http://localhost/")!)
+    #expect(local.map(\.name) == ["c"] && local.first?.isHostOnly == true)
+  }
+
+  #if canImport(FoundationNetworking)
+    @Test("Linux: libpsl loads and refuses a multi-label public suffix (co.uk, github.io)")
+    func libpsl() {
+      #expect(PublicSuffix.usesLibpsl)
+      let jar = jar()
+      jar.store(["a=1; Domain=co.uk"], from: URL(string: "http://shop.co.uk/")!)
+      jar.store(["b=2; Domain=github.io"], from: URL(string: "http://me.github.io/")!)
+      jar.store(["c=3; Domain=shop.co.uk"], from: URL(string: "http://www.shop.co.uk/")!)
+      #expect(names(jar, for: "http://other.co.uk/").isEmpty)
+      #expect(names(jar, for: "http://you.github.io/").isEmpty)
+      #expect(names(jar, for: "http://img.shop.co.uk/") == ["c"])
+    }
+  #endif
+
+  @Test("Secure only over https, to set and to send; an http answer cannot replace it")
+  func secure() {
+    let jar = jar()
+    jar.store(["s=1; Secure", "p=1"], from: URL(string: "http://example.com/")!)
+    #expect(names(jar, for: "https://example.com/") == ["p"])
+    jar.store(["s=2; Secure"], from: URL(string: "https://example.com/")!)
+    #expect(names(jar, for: "http://example.com/") == ["p"])
+    #expect(names(jar, for: "https://example.com/") == ["p", "s"])
+    jar.store(["s=evil"], from: URL(string: "http://example.com/")!)
+    #expect(jar.cookies(for: URL(string: "https://example.com/")!).map(\.value) == ["1", "2"])
+  }
+
+  @Test("__Secure- needs Secure over https; __Host- also no Domain and Path=/")
+  func prefixes() {
+    let jar = jar()
+    let https = URL(string: "https://example.com/")!
+    jar.store(
+      [
+        "__Secure-a=1; Secure", "__Secure-b=1", "__Host-c=1; Secure; Path=/",
+        "__Host-d=1; Secure; Path=/; Domain=example.com", "__Host-e=1; Secure",
+        "__host-f=1",
+      ], from: https)
+    #expect(jar.cookies.map(\.name).sorted() == ["__Host-c", "__Secure-a"])
+    jar.store(["__Secure-g=1; Secure"], from: URL(string: "http://example.com/")!)
+    #expect(jar.cookies.count == 2)
+  }
+
+  @Test("Max-Age wins over Expires; an expired cookie removes the one it names")
+  func expiry() throws {
+    let jar = jar()
+    let url = URL(string: "http://example.com/")!
+    jar.store(["a=1; Expires=Wed, 01 Jan 2003 00:00:00 GMT; Max-Age=60"], from: url)
+    let expires = try #require(jar.cookies.first?.expires)
+    #expect(expires == now.addingTimeInterval(60))
+    jar.store(["a=1; Max-Age=60; Expires=Wed, 01 Jan 2003 00:00:00 GMT"], from: url)
+    #expect(jar.cookies.count == 1)
+    jar.store(["a=; Max-Age=0"], from: url)
+    #expect(jar.cookies.isEmpty)
+  }
+
+  @Test("past 50 cookies for a domain, the oldest goes")
+  func perDomainLimit() {
+    var moment = now
+    let clock = Locked(moment)
+    let jar = CookieJar(now: { clock.withLock { $0 } })
+    for index in 0...CookieJar.maximumPerDomain {
+      moment += 1
+      clock.withLock { $0 = moment }
+      jar.store(["c\(index)=1"], from: URL(string: "http://example.com/")!)
+    }
+    #expect(jar.cookies.count == CookieJar.maximumPerDomain)
+    #expect(!jar.cookies.contains { $0.name == "c0" })
+  }
+
+  @Test("fields URLSession joined with \", \" part again; a comma in an Expires date stays")
+  func partedFields() {
+    #expect(
+      SetCookie.parted("a=1; Expires=Wed, 09 Jun 2021 10:18:14 GMT, b=2; Path=/, c=3")
+        == ["a=1; Expires=Wed, 09 Jun 2021 10:18:14 GMT", "b=2; Path=/", "c=3"])
+    #expect(SetCookie.parted("a=1") == ["a=1"])
+    #expect(SetCookie.parted("a=x, y") == ["a=x, y"])
+  }
+
+  @Test("a field with a control character, an empty name or no \"=\" is ignored")
+  func refused() {
+    let jar = jar()
+    jar.store(["a=1\u{1}x", "=2", "b", "c=3"], from: URL(string: "http://example.com/")!)
+    #expect(jar.cookies.map(\.name) == ["c"])
+  }
+}
