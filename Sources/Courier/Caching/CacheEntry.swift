@@ -125,6 +125,18 @@ struct CacheEntry: Sendable {
     return age(at: now) - lifetime <= window && window > 0
   }
 
+  /// Whether the entry, stale now, may answer at once while it is revalidated in the
+  /// background (RFC 5861 §3): within the response's `stale-while-revalidate` seconds past
+  /// its freshness, unless the response forbids serving it stale or the request asks for a
+  /// validated or younger response (`no-cache`, `max-age`).
+  func servesStaleWhileRevalidating(at now: Date, request: CacheControl) -> Bool {
+    guard !control.has("no-cache"), !control.has("must-revalidate"),
+      !request.has("no-cache"), request.seconds("max-age") == nil,
+      let window = control.seconds("stale-while-revalidate")?.or(0), window > 0
+    else { return false }
+    return age(at: now) - lifetime <= window
+  }
+
   /// Whether the entry may be used at all without the server: what
   /// ``HTTPCache/Policy/onlyCache`` serves. `no-cache` and `must-revalidate` forbid a stale
   /// or unvalidated use.

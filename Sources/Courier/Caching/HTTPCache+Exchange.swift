@@ -15,6 +15,9 @@ extension HTTPCache {
     /// `validating` is the response it revalidates; `stale` is the stored response that may
     /// stand in for a failure (`stale-if-error`).
     case send(URLRequest, validating: CacheEntry?, stale: CacheEntry?)
+    /// A stale stored response answers now (`stale-while-revalidate`), and the request goes
+    /// to the server in the background, with its validators when it has some, to refresh it.
+    case answerThenRevalidate(HTTPResponse, URLRequest, validating: CacheEntry?)
   }
 
   /// Request fields that make a request the caller's own conditional or partial one,
@@ -54,10 +57,14 @@ extension HTTPCache {
       return .answer(entry.response(at: now, requestURL: request.url, status: status))
     }
     let conditions = entry.conditions
-    guard !conditions.isEmpty else { return .send(request, validating: nil, stale: entry) }
     var conditional = request
     for field in conditions { conditional.setValue(field.value, forHTTPHeaderField: field.name) }
-    return .send(conditional, validating: entry, stale: entry)
+    let validating = conditions.isEmpty ? nil : entry
+    if policy == .useCache, entry.servesStaleWhileRevalidating(at: now, request: control) {
+      let stale = entry.response(at: now, requestURL: request.url, status: .stale)
+      return .answerThenRevalidate(stale, conditional, validating: validating)
+    }
+    return .send(conditional, validating: validating, stale: entry)
   }
 
   /// `stale` as the answer to a request that failed with `error` or a 5xx (RFC 5861 §4),

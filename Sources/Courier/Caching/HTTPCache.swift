@@ -27,7 +27,9 @@ import Foundation
 ///   it answers without a request; stale or `no-cache`, it is revalidated with
 ///   `If-None-Match`/`If-Modified-Since`, and a `304` refreshes its headers and answers
 ///   with its body. The request's `max-age`, `min-fresh`, `max-stale`, `no-cache`,
-///   `no-store` and `only-if-cached` are honoured, and `stale-if-error` (a stale response
+///   `no-store` and `only-if-cached` are honoured, `stale-while-revalidate` (a response
+///   stale by less than its window answers at once, and is revalidated in the background,
+///   one revalidation at a time), and `stale-if-error` (a stale response
 ///   answers a server error or a failed request within its window) and `immutable` (a fresh
 ///   one answers even a reload).
 /// - The headers the response's `Vary` names must match, and **so must the request's
@@ -70,8 +72,9 @@ public final class HTTPCache: Sendable {
     /// A stored response answered after the server confirmed it with `304 Not Modified`.
     case revalidated
     /// A stale stored response answered, because the request allowed it
-    /// (``Policy/onlyCache``, `max-stale`; nothing was sent), or because asking the server
-    /// failed within the response's or the request's `stale-if-error` window.
+    /// (``Policy/onlyCache``, `max-stale`; nothing was sent), because asking the server
+    /// failed within the response's or the request's `stale-if-error` window, or within the
+    /// response's `stale-while-revalidate` window (it is then revalidated in the background).
     case stale
 
     /// Whether the body came from the cache.
@@ -90,6 +93,8 @@ public final class HTTPCache: Sendable {
   let salt: String
   /// The time; tests move it.
   let clock: @Sendable () -> Date
+  /// The revalidations running in the background (`stale-while-revalidate`).
+  let revalidations = BackgroundRevalidations()
 
   /// A cache in memory only, of `memoryCapacity` bytes (10 MiB by default); a response
   /// over a quarter of it is not stored.
@@ -139,6 +144,13 @@ public final class HTTPCache: Sendable {
   public var diskCapacity: Int { disk?.capacity ?? 0 }
   /// The bytes its files take on disk now.
   public var diskUsage: Int { disk?.usage ?? 0 }
+
+  /// Returns once the revalidations that `stale-while-revalidate` started in the background
+  /// have finished and stored what they got: for tests, and for an app that wants its cache
+  /// settled before it goes to the background.
+  public func backgroundRevalidationsFinished() async {
+    await revalidations.finished()
+  }
 
   /// Removes every stored response, in memory and on disk.
   public func removeAll() {

@@ -31,6 +31,15 @@ extension HTTPClient {
     case .fail(let error):
       events?.cache(.miss)
       throw error
+    case .answerThenRevalidate(let stale, let head, let validated):
+      response = stale
+      let update = CacheUpdate(
+        cache: cache, original: request, sent: head, key: key, validated: validated, stale: nil,
+        requestTime: cache.clock())
+      cache.revalidations.start(key.primary + (head.url?.absoluteString ?? "")) {
+        _ = try? await self.fetchShared(
+          TransportRequest(head: head, body: nil), outgoing, exchange, nil, update: update)
+      }
     case .send(let head, let validated, let stale):
       let update = CacheUpdate(
         cache: cache, original: request, sent: head, key: key, validated: validated, stale: stale,
