@@ -10,6 +10,11 @@ public struct HTTPResponse: Sendable, Equatable {
   public var body: Data
   /// The URL that answered, after any redirects.
   public var url: URL?
+  /// The trailer fields that came after the body (a chunked HTTP/1.1 or an HTTP/2 response
+  /// may send them: a checksum, a final status), for a body read whole; empty when there
+  /// were none or the transport cannot read them (only ``CurlTransport`` does; see
+  /// ``ResponseBody/trailers()`` for a streamed body). Not part of equality.
+  public var trailers = HTTPHeaders()
   /// Which attempt answered, from 1 (set by ``RetryPolicy``).
   public var attempt = 1
   /// The URL that was requested, before any redirects (set by ``HTTPClient``).

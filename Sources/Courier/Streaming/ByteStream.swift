@@ -36,6 +36,12 @@ public struct ByteStream: AsyncSequence, Sendable {
   /// The body's lines as UTF-8 text, split at LF, CRLF or CR, without their line ends.
   public var lines: ByteLines { ByteLines(stream: self) }
 
+  /// The trailer fields that came after the body, once it has all arrived (read it first);
+  /// empty when there were none or the transport cannot read them (``CurlTransport`` can).
+  public func trailers() async -> HTTPHeaders {
+    await body.trailers()
+  }
+
   /// Reads the chunks of a ``ByteStream``.
   public struct Iterator: AsyncIteratorProtocol {
     var body: ResponseBody.Iterator

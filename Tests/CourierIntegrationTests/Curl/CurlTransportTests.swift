@@ -100,15 +100,33 @@
     }
 
     /// (FoundationNetworking crashes the process on this response: PlatformNotes.)
-    @Test("a chunked body with trailers arrives whole; the trailers do not end up in the head")
+    @Test("a chunked body's trailers come after it: on the response, and after a byte stream")
     func trailers() async throws {
       let (server, client) = try rawServer(
-        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n"
-          + "Connection: close\r\n\r\n5\r\nhello\r\n0\r\nX-Checksum: abc\r\n\r\n")
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum, X-Count\r\n"
+          + "Connection: close\r\n\r\n5\r\nhello\r\n0\r\nX-Checksum: abc\r\n"
+          + "X-Count:  5 \r\n\r\n")
       defer { server.stop() }
       let answer = try await client.response(for: Request<String>(path: "t"))
       #expect(answer.value == "hello")
       #expect(answer.response.headers["X-Checksum"] == nil)
+      #expect(answer.response.trailers == ["X-Checksum": "abc", "X-Count": "5"])
+      let stream = try await client.bytes(Request<Data>(path: "t"))
+      var body = Data()
+      for try await chunk in stream { body.append(chunk) }
+      #expect(body == Data("hello".utf8))
+      #expect(await stream.trailers() == ["X-Checksum": "abc", "X-Count": "5"])
+    }
+
+    @Test("a body without trailers has none, buffered or streamed")
+    func noTrailers() async throws {
+      let (server, client) = try rawServer(
+        "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+      defer { server.stop() }
+      #expect(try await client.response(for: Request<String>(path: "t")).response.trailers.isEmpty)
+      let stream = try await client.bytes(Request<Data>(path: "t"))
+      for try await _ in stream {}
+      #expect(await stream.trailers().isEmpty)
     }
 
     @Test("a transfer coding whose last is not chunked: the body runs to the close, as it came")

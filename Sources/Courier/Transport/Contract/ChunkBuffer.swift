@@ -57,6 +57,13 @@ final class ChunkBuffer: Sendable {
   /// The most bytes held in memory.
   let memoryLimit: Int
   private let state = Locked(State())
+  private let trailerFields = Locked(HTTPHeaders())
+
+  /// The trailer fields the writer gave with the end of the body.
+  var trailers: HTTPHeaders {
+    get { trailerFields.withLock { $0 } }
+    set { trailerFields.withLock { $0 = newValue } }
+  }
   /// Tells the transport to stop sending: called once, when the reader ends the stream
   /// before its end (cancelled, gone, over a limit).
   private let onStop: @Sendable (HTTPError) -> Void

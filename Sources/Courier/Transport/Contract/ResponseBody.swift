@@ -26,10 +26,13 @@ public struct ResponseBody: AsyncSequence, Sendable {
   let storage: Storage
   /// The most bytes the reader accepts; more fail with ``HTTPError/responseTooLarge(limit:)``.
   let limit: Int?
+  /// The trailer fields of a body in memory or on disk (a stream's are its writer's).
+  private let trailerFields: HTTPHeaders
 
-  private init(storage: Storage, limit: Int? = nil) {
+  private init(storage: Storage, limit: Int? = nil, trailers: HTTPHeaders = HTTPHeaders()) {
     self.storage = storage
     self.limit = limit
+    trailerFields = trailers
   }
 
   /// An empty body.
@@ -40,6 +43,11 @@ public struct ResponseBody: AsyncSequence, Sendable {
   /// A body of bytes in memory.
   public init(_ data: Data) {
     self.init(storage: .data(data))
+  }
+
+  /// A body of bytes in memory, and the trailer fields that came after it.
+  public init(_ data: Data, trailers: HTTPHeaders) {
+    self.init(storage: .data(data), trailers: trailers)
   }
 
   /// A body that the transport has written to the file at `url`, which the body now owns:
@@ -66,7 +74,17 @@ public struct ResponseBody: AsyncSequence, Sendable {
   /// This body, failing with ``HTTPError/responseTooLarge(limit:)`` once more than
   /// `maximumBytes` have been read (and stopping the transfer then); `nil` for no limit.
   func limited(to maximumBytes: Int?) -> ResponseBody {
-    ResponseBody(storage: storage, limit: maximumBytes)
+    ResponseBody(storage: storage, limit: maximumBytes, trailers: trailerFields)
+  }
+
+  /// The trailer fields that came after the body (a chunked HTTP/1.1 or an HTTP/2 response
+  /// may send them), once the whole body has arrived; empty when there were none, when the
+  /// body failed or was stopped, or when the transport cannot read them (only
+  /// ``CurlTransport`` does). Waits for a streamed body's end.
+  public func trailers() async -> HTTPHeaders {
+    guard case .stream(let reader) = storage else { return trailerFields }
+    guard case .success = await reader.buffer.ended() else { return HTTPHeaders() }
+    return reader.buffer.trailers
   }
 
   /// The whole body in memory; past `maximumBytes` (or the body's own limit), fails with
@@ -191,6 +209,12 @@ public struct ResponseBodyWriter: Sendable {
 
   /// The body is complete.
   public func finish() {
+    buffer.finish(.success(()))
+  }
+
+  /// The body is complete, and `trailers` came after it.
+  public func finish(trailers: HTTPHeaders) {
+    buffer.trailers = trailers
     buffer.finish(.success(()))
   }
 

@@ -14,8 +14,8 @@
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
       call.touch()
       // After the final head come only trailers (and their blank line): they are not the
-      // head's, and must not end it again.
-      guard head == nil else { return bytes.count }
+      // head's, and must not end it again; they are kept for the end of the body.
+      guard head == nil else { return trailerLine(bytes) }
       // Read as bytes: Character-level string work here cost 7 % of a small request.
       var end = bytes.count
       while end > 0, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
@@ -121,6 +121,17 @@
         sink = .stream(writer)
       }
       return true
+    }
+
+    /// A trailer line after the body: a field kept (a folded or malformed line is dropped).
+    func trailerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+      let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+      guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
+        !line[..<colon].contains(where: { $0 == " " || $0 == "\t" })
+      else { return bytes.count }
+      let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      trailers.append(HTTPHeaders.Field(name: String(line[..<colon]), value: value))
+      return bytes.count
     }
 
     /// The body's length from the `Content-Length` values, read as bytes: `.some(nil)` when

@@ -54,6 +54,8 @@
     var upload: CurlUpload?
     var status = 0
     var fields: [HTTPHeaders.Field] = []
+    /// The trailer fields after the body.
+    var trailers: [HTTPHeaders.Field] = []
     var head: HTTPResponse?
     var sink: Sink?
     var collected = Data()
@@ -132,7 +134,10 @@
         call.complete(.success(TransportResponse(head: head, body: ResponseBody(file: file))))
       case .collect, .stream, nil:
         // A streamed body's caller has the head already: this ends the body.
-        call.complete(.success(TransportResponse(head: head, body: ResponseBody(body))))
+        let trailers = HTTPHeaders(self.trailers)
+        if case .stream(let writer) = sink, !trailers.isEmpty { writer.buffer.trailers = trailers }
+        call.complete(
+          .success(TransportResponse(head: head, body: ResponseBody(body, trailers: trailers))))
       }
     }
 
