@@ -196,29 +196,30 @@
         // Taking a handle out mid-transfer closes its connection at once.
         take(transfer)?.abandoned()
       case .resume(let transfer):
-        guard let easy = transfer.easy, active[easy] != nil, transfer.pausedForReader else {
-          return
-        }
-        transfer.pausedForReader = false
-        transfer.call.resumedByCaller()
-        // libcurl may hand the held bytes to the write callback right here; if it refuses
-        // them (past the size limit), libcurl 7.88 returns at once without rearming the
-        // transfer, which would then stall: it is finished here.
-        let code = courier_curl_easy_pause(
-          easy, transfer.pausedForBody ? Curl.pauseSending : Curl.continueTransfer)
-        if code != 0 { take(transfer)?.finished(code: code) }
+        unpause(transfer, receiving: true)
       case .resumeSending(let transfer):
-        guard let easy = transfer.easy, active[easy] != nil, transfer.pausedForBody else {
-          return
-        }
-        transfer.pausedForBody = false
-        transfer.call.resumedByCaller()
-        let code = courier_curl_easy_pause(
-          easy, transfer.pausedForReader ? Curl.pauseReceiving : Curl.continueTransfer)
-        if code != 0 { take(transfer)?.finished(code: code) }
+        unpause(transfer, receiving: false)
       case .shutdown:
         stopping = true
       }
+    }
+
+    /// Unpauses one direction of `transfer` — receiving once its reader has room, sending
+    /// once its streamed body has bytes — and keeps the other as it is.
+    private func unpause(_ transfer: CurlTransfer, receiving: Bool) {
+      guard let easy = transfer.easy, active[easy] != nil,
+        receiving ? transfer.pausedForReader : transfer.pausedForBody
+      else { return }
+      if receiving { transfer.pausedForReader = false } else { transfer.pausedForBody = false }
+      transfer.call.resumedByCaller()
+      let stillPaused =
+        (transfer.pausedForReader ? Curl.pauseReceiving : 0)
+        | (transfer.pausedForBody ? Curl.pauseSending : 0)
+      // libcurl may hand held bytes to the write callback right here; if it refuses them
+      // (past the size limit), libcurl 7.88 returns at once without rearming the transfer,
+      // which would then stall: it is finished here.
+      let code = courier_curl_easy_pause(easy, stillPaused)
+      if code != 0 { take(transfer)?.finished(code: code) }
     }
 
     /// Takes `transfer` out of the multi handle, if it is in; returns it then.
