@@ -74,7 +74,7 @@ struct Exchange: Sendable {
     let body = response.body.limited(to: maximumBytes)
     if case .collect = use {
       head.body = try await body.collect()
-      head.trailers = await body.trailers()
+      head.trailers = body.trailersAfterEnd
     } else if !acceptable.contains(head.status) {
       head.body = try await Self.start(of: body)
     } else if case .download(let file) = use {

@@ -82,8 +82,16 @@ public struct ResponseBody: AsyncSequence, Sendable {
   /// body failed or was stopped, or when the transport cannot read them (only
   /// ``CurlTransport`` does). Waits for a streamed body's end.
   public func trailers() async -> HTTPHeaders {
+    if case .stream(let reader) = storage, case .failure = await reader.buffer.ended() {
+      return HTTPHeaders()
+    }
+    return trailersAfterEnd
+  }
+
+  /// The trailers of a body in memory or on disk, or of a stream that has ended: what a
+  /// caller that has read the whole body finds, without waiting.
+  var trailersAfterEnd: HTTPHeaders {
     guard case .stream(let reader) = storage else { return trailerFields }
-    guard case .success = await reader.buffer.ended() else { return HTTPHeaders() }
     return reader.buffer.trailers
   }
 
