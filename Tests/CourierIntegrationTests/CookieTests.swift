@@ -59,6 +59,35 @@ struct CookieTests {
     #expect(jar.cookies.map(\.name).sorted() == ["lang", "theme"])
   }
 
+  @Test("the jar's cookies are credentials: an error that echoes one does not show it")
+  func redactedInErrors() async throws {
+    let server = try LoopbackServer { request, response in
+      if request.path == "/login" {
+        try await response.send(headers: ["Set-Cookie": "session=hush-9f2c"], text: "in")
+      } else {
+        let cookie = request.headers["Cookie"] ?? ""
+        let value = cookie.split(separator: "=").last.map(String.init) ?? ""
+        try await response.send(status: 500, text: "bad cookie: \(cookie), value \(value)")
+      }
+    }
+    defer { server.stop() }
+    let lines = Locked<[String]>([])
+    var configuration = HTTPClient.Configuration()
+    configuration.cookies = CookieJar()
+    configuration.middleware = [
+      LoggingMiddleware(level: .bodies) { line in lines.withLock { $0.append(line) } }
+    ]
+    let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    _ = try await client.send(Request<String>(path: "login"))
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<String>(path: "echo"))
+    }
+    // The payload itself is kept, for decoding; its description is not.
+    #expect(error?.response?.body == Data("bad cookie: session=hush-9f2c, value hush-9f2c".utf8))
+    #expect(!"\(error.map { "\($0)" } ?? "")".contains("hush-9f2c"))
+    #expect(!lines.withLock { $0 }.joined().contains("hush-9f2c"))
+  }
+
   @Test("a cookie you set yourself goes first, the jar's after it")
   func ownCookieKept() async throws {
     let server = try server()

@@ -108,7 +108,10 @@ public struct LoggingMiddleware: Middleware {
         + " (attempt \(response.attempt))"
       if level >= .headers { back += describe(response.headers, redacting: redactedNames) }
       if level >= .bodies { back += describe(response.body, redacting: redactedNames) }
-      sink(response.status >= 400 ? .warning : .info, Redaction.scrub(back, secrets: secrets))
+      // Scrubbed of the request's credentials as it was sent too: what middleware after this
+      // one and the client's cookie jar added.
+      let sent = secrets + response.credentials.secrets
+      sink(response.status >= 400 ? .warning : .info, Redaction.scrub(back, secrets: sent))
       return response
     } catch {
       let elapsed = Self.milliseconds(ContinuousClock.now - start)

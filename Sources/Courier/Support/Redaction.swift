@@ -39,6 +39,14 @@ enum Redaction {
       if let credential = value.split(separator: " ", maxSplits: 1).dropFirst().first {
         secrets.append(String(credential))  // "Bearer abc" → also "abc"
       }
+      if name.lowercased() == "cookie" {
+        // "a=1; session=abc" → also each cookie's value, "abc".
+        for pair in value.split(separator: ";") {
+          if let equals = pair.firstIndex(of: "=") {
+            secrets.append(String(pair[pair.index(after: equals)...]))
+          }
+        }
+      }
     }
     if let url = request.url,
       let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
