@@ -2,9 +2,7 @@ import Foundation
 
 /// The revalidations a cache runs in the background for `stale-while-revalidate` (RFC 5861
 /// §3): at most one per stored response at a time.
-///
-/// `@unchecked Sendable`: its one state is lock-guarded.
-final class BackgroundRevalidations: @unchecked Sendable {
+final class BackgroundRevalidations: Sendable {
   private let running = Locked<[String: Task<Void, Never>]>([:])
 
   /// Runs `revalidate` in a task of its own unless one for `key` is running; the caller
