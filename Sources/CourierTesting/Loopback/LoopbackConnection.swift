@@ -8,6 +8,10 @@ import Foundation
 /// client closes its side; requests that arrive meanwhile (pipelined) wait in the parser
 /// and are answered in order. The socket is closed only when the thread has stopped and
 /// no request is being answered, so a file descriptor is never used after it is closed.
+///
+/// A handler may upgrade the connection to a WebSocket: from then on, what arrives goes to
+/// its ``LoopbackWebSocket`` (starting with what came after the request head), no further
+/// request is read, and the connection is closed when the handler returns.
 final class LoopbackConnection: Sendable {
   private struct State: Sendable {
     var parser: LoopbackRequestParser
@@ -22,6 +26,8 @@ final class LoopbackConnection: Sendable {
     /// The file descriptor has been closed.
     var isClosed = false
     var handlerTask: Task<Void, Never>?
+    /// The WebSocket the connection was upgraded to.
+    var webSocket: LoopbackWebSocket?
   }
 
   private let socket: Int32
@@ -50,17 +56,25 @@ final class LoopbackConnection: Sendable {
     while true {
       let count = LoopbackSocket.receive(socket, into: &buffer)
       guard count > 0 else { break }
-      state.withLock { $0.parser.append(buffer[..<count]) }
+      let webSocket = state.withLock { state in
+        if state.webSocket == nil { state.parser.append(buffer[..<count]) }
+        return state.webSocket
+      }
+      if let webSocket {
+        webSocket.feed.append(buffer[..<count])  // blocks while the test is behind
+        continue
+      }
       feedBody()
       serveNextRequest()
       feedBody()  // what came with a streamed request's head
     }
-    let unfinished = state.withLock { state in
+    let (unfinished, webSocket) = state.withLock { state in
       state.isReading = false
       defer { state.body = nil }
-      return state.body
+      return (state.body, state.webSocket)
     }
     unfinished?.finish(throwing: LoopbackError("the client closed the connection mid-body"))
+    webSocket?.feed.finish()
     closedByPeer.fire()
     closeIfDone()
   }
@@ -122,7 +136,8 @@ final class LoopbackConnection: Sendable {
   private func answer(_ parsed: LoopbackRequestParser.Parsed) async {
     let request = parsed.request
     let response = LoopbackResponse(
-      connection: self, method: request.method, keepAlive: parsed.keepAlive)
+      connection: self, method: request.method, keepAlive: parsed.keepAlive,
+      requestHeaders: request.headers)
     do {
       try await listener.handler(request, response)
       response.handlerEnded(throwing: nil)
@@ -131,6 +146,8 @@ final class LoopbackConnection: Sendable {
     }
     parsed.feed?.abandon()  // what of the body the handler left is read and dropped
     if !response.allowsNextRequest { close(gracefully: true) }
+    // After the close, which fails a send blocked on a client that does not read.
+    state.withLock { $0.webSocket }?.handlerReturned()
     state.withLock { state in
       state.isServing = false
       state.handlerTask = nil
@@ -163,6 +180,22 @@ final class LoopbackConnection: Sendable {
     try LoopbackSocket.sendAll(socket, bytes)
   }
 
+  /// Hands the connection over to a WebSocket, for the request being answered: what
+  /// arrives from now on goes to it, after what came behind the request head.
+  func upgrade() throws -> LoopbackWebSocket {
+    try state.withLock { state in
+      guard !state.isClosing, state.webSocket == nil else {
+        throw LoopbackError("the connection is closing")
+      }
+      guard let buffered = state.parser.takeRemainder() else {
+        throw LoopbackError("the request's body has not all arrived")
+      }
+      let webSocket = LoopbackWebSocket(connection: self, buffered: buffered)
+      state.webSocket = webSocket
+      return webSocket
+    }
+  }
+
   /// Tells the server that the current request's response has ended.
   func requestEnded() {
     listener.requestEnded()
@@ -185,22 +218,26 @@ final class LoopbackConnection: Sendable {
   /// side is shut down) or at once. The reading thread wakes, and once nothing is being
   /// answered, the descriptor is closed.
   func close(gracefully: Bool = false) {
-    state.withLock { state in
-      guard !state.isClosed else { return }
+    let webSocket = state.withLock { state -> LoopbackWebSocket? in
+      guard !state.isClosed else { return nil }
       state.isClosing = true
       LoopbackSocket.shutDown(socket, wholly: !gracefully)
+      return state.webSocket
     }
+    // The reading thread, if held back, reads on to see the end.
+    if !gracefully { webSocket?.feed.stopHoldingBack() }
   }
 
   /// Closes the connection at once and cancels the handler task, for `stop()`.
   func stop() {
-    let task = state.withLock { state in
+    let (task, webSocket) = state.withLock { state in
       if !state.isClosed {
         state.isClosing = true
         LoopbackSocket.shutDown(socket, wholly: true)
       }
-      return state.handlerTask
+      return (state.handlerTask, state.webSocket)
     }
+    webSocket?.feed.stopHoldingBack()
     task?.cancel()
   }
 

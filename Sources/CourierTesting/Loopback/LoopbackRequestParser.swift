@@ -96,6 +96,14 @@ struct LoopbackRequestParser: Sendable {
     return continueWanted && head != nil
   }
 
+  /// Takes the bytes received after the last request read, for a connection handed over to
+  /// another protocol; `nil` while a streamed body is still arriving.
+  mutating func takeRemainder() -> [UInt8]? {
+    guard streaming == nil else { return nil }
+    defer { buffer = [] }
+    return buffer
+  }
+
   /// The bytes of the streamed body in progress that have arrived (de-chunked), and whether
   /// it has ended; `nil` when no body is streaming.
   mutating func takeStreamedBody() throws(LoopbackError) -> (Data, ended: Bool)? {

@@ -32,6 +32,16 @@ extension LoopbackResponse {
     return Data((text + "\r\n").utf8)
   }
 
+  /// Runs `send` on a thread outside Swift's cooperative pool. A client that reads slowly
+  /// (one that pauses its transfer, as CurlTransport does) makes a send block until it reads;
+  /// blocking a pool thread for that could leave no thread for the client's own reader.
+  static func aside(_ send: @escaping @Sendable () throws -> Void) async throws {
+    try await withCheckedThrowingContinuation {
+      (continuation: CheckedContinuation<Void, any Error>) in
+      DispatchQueue.global().async { continuation.resume(with: Result { try send() }) }
+    }
+  }
+
   /// `data` as one chunk: its size in hex, CRLF, the bytes, CRLF.
   static func chunk(_ data: Data) -> Data {
     var chunk = Data((String(data.count, radix: 16) + "\r\n").utf8)
@@ -48,6 +58,7 @@ extension LoopbackResponse {
   static func reasonPhrase(_ status: Int) -> String {
     switch status {
     case 100: "Continue"
+    case 101: "Switching Protocols"
     case 200: "OK"
     case 201: "Created"
     case 202: "Accepted"

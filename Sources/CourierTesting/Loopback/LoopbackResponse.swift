@@ -40,13 +40,19 @@ public final class LoopbackResponse: Sendable {
     var closesConnection: Bool
   }
 
-  private let connection: any LoopbackWire
-  private let isHeadRequest: Bool
+  let connection: any LoopbackWire
+  /// The request's method and header fields, which a WebSocket upgrade checks.
+  let requestMethod: String
+  let requestHeaders: HTTPHeaders
   private let state: Locked<State>
 
-  init(connection: any LoopbackWire, method: String, keepAlive: Bool) {
+  init(
+    connection: any LoopbackWire, method: String, keepAlive: Bool,
+    requestHeaders: HTTPHeaders = [:]
+  ) {
     self.connection = connection
-    isHeadRequest = method == "HEAD"
+    requestMethod = method
+    self.requestHeaders = requestHeaders
     state = Locked(State(closesConnection: !keepAlive))
   }
 
@@ -117,7 +123,7 @@ public final class LoopbackResponse: Sendable {
   /// Ends a streamed response: the terminating chunk when chunked. Throws, and closes the
   /// connection, if bytes promised by `Content-Length` are missing.
   public func finish() async throws {
-    try await aside { try self.finishStream() }
+    try await Self.aside { try self.finishStream() }
   }
 
   // MARK: - Anything at all
@@ -192,6 +198,18 @@ public final class LoopbackResponse: Sendable {
     }
   }
 
+  /// Ends the response as a switch of protocols, after which no request is read; throws
+  /// if it was already started.
+  func markUpgraded() throws {
+    try advance { state in
+      guard case .pending = state.phase else {
+        throw LoopbackError("upgradeToWebSocket() called after the response was started")
+      }
+      state.phase = .complete
+      state.closesConnection = true
+    }
+  }
+
   /// A whole response's bytes, the state moved on as if they were sent.
   private func head(status: Int, headers: HTTPHeaders, body: Data) throws -> Data {
     try start(status: status, headers: headers, contentLength: body.count, body: body)
@@ -240,7 +258,7 @@ public final class LoopbackResponse: Sendable {
       message = Self.head(
         status: status, headers: headers, contentLength: carriesBody ? contentLength : nil,
         chunked: carriesBody && contentLength == nil, closes: state.closesConnection)
-      if !carriesBody || isHeadRequest {
+      if !carriesBody || requestMethod == "HEAD" {
         state.phase = .headOnly
       } else if let body {
         state.phase = .complete
@@ -268,17 +286,7 @@ public final class LoopbackResponse: Sendable {
 
   /// Sends `bytes` from a thread outside Swift's cooperative pool (see ``aside(_:)``).
   private func transmitAside(_ bytes: Data) async throws {
-    try await aside { try self.transmit(bytes) }
-  }
-
-  /// Runs `send` on a thread outside Swift's cooperative pool. A client that reads slowly
-  /// (one that pauses its transfer, as CurlTransport does) makes a send block until it reads;
-  /// blocking a pool thread for that could leave no thread for the client's own reader.
-  private func aside(_ send: @escaping @Sendable () throws -> Void) async throws {
-    try await withCheckedThrowingContinuation {
-      (continuation: CheckedContinuation<Void, any Error>) in
-      DispatchQueue.global().async { continuation.resume(with: Result { try send() }) }
-    }
+    try await Self.aside { try self.transmit(bytes) }
   }
 
   private func transmit(_ bytes: Data) throws {

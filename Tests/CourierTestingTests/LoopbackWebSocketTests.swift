@@ -1,0 +1,426 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Suite(.timeLimit(.minutes(1)))
+struct LoopbackWebSocketTests {
+  /// RFC 6455 §1.3's example key, and the answer it calls for (as the RFC gives it, and
+  /// as `openssl sha1 -binary | base64` computes it).
+  static let key = "dGhlIHNhbXBsZSBub25jZQ=="
+  static let accept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+
+  static func upgradeRequest(key: String = key, extra: String = "") -> String {
+    "GET /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\(extra)\r\n"
+  }
+
+  @Test("answers the upgrade with 101 and the Accept that RFC 6455's example key calls for")
+  func handshake() async throws {
+    let server = try LoopbackServer { _, response in
+      _ = try await response.upgradeToWebSocket(subprotocol: "chat", headers: ["X-Extra": "1"])
+    }
+    defer { server.stop() }
+
+    let head = try await RawHTTPConnection.onOwnThread {
+      var client = try RawWebSocketClient(port: server.port)
+      defer { client.disconnect() }
+      return try client.handshake(Self.upgradeRequest(extra: "Sec-WebSocket-Protocol: chat\r\n"))
+    }
+
+    let lines = head.components(separatedBy: "\r\n")
+    #expect(lines.first == "HTTP/1.1 101 Switching Protocols")
+    #expect(lines.contains("Upgrade: websocket"))
+    #expect(lines.contains("Connection: Upgrade"))
+    #expect(lines.contains("Sec-WebSocket-Accept: \(Self.accept)"))
+    #expect(lines.contains("Sec-WebSocket-Protocol: chat"))
+    #expect(lines.contains("X-Extra: 1"))
+    #expect(!lines.contains { $0.lowercased().hasPrefix("content-length") })
+  }
+
+  @Test("receives a client's masked frame unmasked, and sends its answer unmasked")
+  func maskedInUnmaskedOut() async throws {
+    let (frames, received) = AsyncStream.makeStream(of: LoopbackWebSocket.Frame?.self)
+    let server = try LoopbackServer { _, response in
+      let socket = try await response.upgradeToWebSocket()
+      received.yield(try await socket.receiveFrame())
+      try await socket.echoUntilClosed()
+    }
+    defer { server.stop() }
+
+    let answers = try await RawHTTPConnection.onOwnThread {
+      var client = try RawWebSocketClient(port: server.port)
+      defer { client.disconnect() }
+      // The frames come right behind the request head, before the 101.
+      let first = WebSocketFrame(opcode: .text, payload: Array("first".utf8))
+      let hello = WebSocketFrame(opcode: .text, payload: Array("hello".utf8))
+      _ = try client.handshake(
+        Self.upgradeRequest(), then: client.masked(first) + client.masked(hello))
+      let echo = try client.readFrame()  // the reader refuses a masked one
+      try client.sendFrame(.close(.normalClosure, reason: "done"))
+      let close = try client.readFrame()
+      return (echo, close, try client.readFrame())
+    }
+
+    var iterator = frames.makeAsyncIterator()
+    let next = try #require(await iterator.next())
+    let frame = try #require(next)
+    #expect(
+      frame == LoopbackWebSocket.Frame(opcode: 1, payload: Data("first".utf8), isMasked: true))
+    #expect(answers.0 == WebSocketFrame(opcode: .text, payload: Array("hello".utf8)))
+    #expect(answers.1 == WebSocketFrame.close(.normalClosure))
+    #expect(answers.2 == nil)  // then the server closed the connection
+  }
+
+  @Test("joins fragments in receiveMessage, answering a ping between them")
+  func fragments() async throws {
+    let (messages, received) = AsyncStream.makeStream(of: WebSocketMessage?.self)
+    let (closes, closed) = AsyncStream.makeStream(of: LoopbackWebSocket.CloseFrame?.self)
+    let server = try LoopbackServer { _, response in
+      let socket = try await response.upgradeToWebSocket()
+      received.yield(try await socket.receiveMessage())
+      received.yield(try await socket.receiveMessage())
+      received.yield(try await socket.receiveMessage())
+      closed.yield(socket.closeFrame)
+    }
+    defer { server.stop() }
+
+    let pong = try await RawHTTPConnection.onOwnThread {
+      var client = try RawWebSocketClient(port: server.port)
+      defer { client.disconnect() }
+      _ = try client.handshake(Self.upgradeRequest())
+      try client.sendFrame(WebSocketFrame(fin: false, opcode: .text, payload: Array("Hel".utf8)))
+      try client.sendFrame(WebSocketFrame(opcode: .ping, payload: [7]))
+      try client.sendFrame(
+        WebSocketFrame(fin: false, opcode: .continuation, payload: Array("lo, ".utf8)))
+      try client.sendFrame(WebSocketFrame(opcode: .continuation, payload: Array("wörld".utf8)))
+      try client.sendFrame(WebSocketFrame(opcode: .pong, payload: [1]))
+      try client.sendFrame(WebSocketFrame(opcode: .binary, payload: [1, 2, 3]))
+      try client.sendFrame(.close(.goingAway, reason: "bye"))
+      return try client.readFrame()
+    }
+
+    #expect(pong == WebSocketFrame(opcode: .pong, payload: [7]))
+    var iterator = messages.makeAsyncIterator()
+    #expect(await iterator.next() == .text("Hello, wörld"))
+    #expect(await iterator.next() == .binary(Data([1, 2, 3])))
+    #expect(await iterator.next() == .some(nil))
+    var closeIterator = closes.makeAsyncIterator()
+    let close = await closeIterator.next()
+    #expect(close == LoopbackWebSocket.CloseFrame(code: .goingAway, reason: "bye"))
+  }
+
+  /// A request that is not a WebSocket upgrade, named for the test's report.
+  struct NotAnUpgrade: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    let request: String
+
+    static let all = [
+      NotAnUpgrade(
+        testDescription: "a plain GET",
+        request: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"),
+      NotAnUpgrade(testDescription: "a short key", request: upgradeRequest(key: "c2hvcnQ=")),
+      NotAnUpgrade(
+        testDescription: "version 8",
+        request: upgradeRequest().replacingOccurrences(of: "Version: 13", with: "Version: 8")),
+      NotAnUpgrade(
+        testDescription: "no key",
+        request: upgradeRequest().replacingOccurrences(of: "Sec-WebSocket-Key", with: "X-Key")),
+      NotAnUpgrade(
+        testDescription: "a POST",
+        request: upgradeRequest().replacingOccurrences(of: "GET", with: "POST")),
+    ]
+  }
+
+  @Test("refuses to upgrade a request that does not ask for it", arguments: NotAnUpgrade.all)
+  func notAnUpgrade(_ case: NotAnUpgrade) async throws {
+    let server = try LoopbackServer { _, response in
+      do {
+        _ = try await response.upgradeToWebSocket()
+        try await response.send(status: 200, text: "upgraded")
+      } catch {
+        try await response.send(status: 400, headers: ["Connection": "close"], text: "\(error)")
+      }
+    }
+    defer { server.stop() }
+
+    let answer = try await RawHTTPConnection.exchange(port: server.port, sending: `case`.request)
+
+    #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+    #expect(answer.contains("not a WebSocket upgrade"))
+  }
+
+  @Test("ends receiveFrame with nil once the client closes the TCP connection")
+  func clientCloses() async throws {
+    let (outcomes, report) = AsyncStream.makeStream(of: LoopbackWebSocket.Frame?.self)
+    let server = try LoopbackServer { _, response in
+      let socket = try await response.upgradeToWebSocket()
+      report.yield(try await socket.receiveFrame())
+      report.yield(try await socket.receiveFrame())
+      await socket.clientClosedConnection()
+      report.yield(nil)
+    }
+    defer { server.stop() }
+
+    try await RawHTTPConnection.onOwnThread {
+      var client = try RawWebSocketClient(port: server.port)
+      _ = try client.handshake(Self.upgradeRequest())
+      try client.sendFrame(WebSocketFrame(opcode: .binary, payload: [9]))
+      client.disconnect()
+    }
+
+    var iterator = outcomes.makeAsyncIterator()
+    #expect(await iterator.next() == LoopbackWebSocket.Frame.binary(Data([9])).masked)
+    #expect(await iterator.next() == .some(nil))
+    #expect(await iterator.next() == .some(nil))
+  }
+
+  @Test("throws for a client's unmasked frame, and sends malformed frames as asked")
+  func malformed() async throws {
+    let (errors, report) = AsyncStream.makeStream(of: String.self)
+    let server = try LoopbackServer { _, response in
+      let socket = try await response.upgradeToWebSocket()
+      try await socket.send(
+        LoopbackWebSocket.Frame(reserved: 0b100, opcode: 0x3, payload: Data([1]), isMasked: true))
+      try await socket.send(.ping(fin: false))
+      try await socket.sendRaw(Data([0x82]))
+      do {
+        _ = try await socket.receiveFrame()
+        report.yield("no error")
+      } catch {
+        report.yield("\(error)")
+      }
+    }
+    defer { server.stop() }
+
+    let bytes = try await RawHTTPConnection.onOwnThread {
+      var client = try RawWebSocketClient(port: server.port)
+      defer { client.disconnect() }
+      _ = try client.handshake(Self.upgradeRequest())
+      try client.sendBytes(WebSocketFrame(opcode: .text, payload: [0x61]).encoded())
+      return try client.readToEnd()
+    }
+
+    #expect(bytes.count == 10)  // 2 + 4 + 1 bytes of the masked frame, 2 of the ping, 1
+    #expect(bytes.prefix(2) == [0xC3, 0x81])  // FIN, RSV1, opcode 3; masked, 1 byte
+    var payload = Array(bytes[2..<7])
+    WebSocketFrame.applyMask(Array(payload[0..<4]), to: &payload, from: 4)
+    #expect(payload[4] == 1)
+    #expect(bytes.suffix(3) == [0x09, 0x00, 0x82])  // a ping without FIN, then a frame's first byte
+    var iterator = errors.makeAsyncIterator()
+    let error = try #require(await iterator.next())
+    #expect(error.contains("not masked"))
+  }
+
+  @Test("reads a frame larger than what it buffers, and the frame behind it")
+  func largeFrame() async throws {
+    let (sizes, report) = AsyncStream.makeStream(of: Int.self)
+    let server = try LoopbackServer { _, response in
+      let socket = try await response.upgradeToWebSocket()
+      while let message = try await socket.receiveMessage() { report.yield(message.data.count) }
+      report.finish()
+    }
+    defer { server.stop() }
+
+    try await RawHTTPConnection.onOwnThread {
+      var client = try RawWebSocketClient(port: server.port)
+      defer { client.disconnect() }
+      _ = try client.handshake(Self.upgradeRequest())
+      try client.sendFrame(
+        WebSocketFrame(opcode: .binary, payload: Array(repeating: 7, count: 3 << 20)))
+      try client.sendFrame(WebSocketFrame(opcode: .text, payload: Array("end".utf8)))
+      try client.sendFrame(.close(.normalClosure))
+    }
+
+    #expect(await sizes.reduce(into: []) { $0.append($1) } == [3 << 20, 3])
+  }
+
+  @Test("stops reading a client that sends faster than the test reads, and loses nothing")
+  func backPressure() async throws {
+    let frame = WebSocketFrame(opcode: .binary, payload: Array(repeating: 1, count: 64 << 10))
+    let frameCount = 1536  // 96 MiB: more than the kernel's buffers and the server's 1 MiB
+    let (stalls, stalled) = AsyncStream.makeStream(of: Void.self)
+    let (totals, report) = AsyncStream.makeStream(of: Int.self)
+    let server = try LoopbackServer { _, response in
+      let socket = try await response.upgradeToWebSocket()
+      for await _ in stalls { break }  // read nothing until the client is held back
+      var total = 0
+      while let message = try await socket.receiveMessage() { total += message.data.count }
+      report.yield(total)
+    }
+    defer { server.stop() }
+
+    let sentBeforeStall = try await RawHTTPConnection.onOwnThread {
+      var client = try RawWebSocketClient(port: server.port)
+      defer { client.disconnect() }
+      _ = try client.handshake(Self.upgradeRequest())
+      // A send that waits this long means the server stopped reading: it reads at once
+      // otherwise. The only wait in this suite, for something that must not happen.
+      client.setSendTimeout(milliseconds: 300)
+      let bytes = client.masked(frame)
+      var sent = 0
+      var stallPoint: Int?
+      while sent < bytes.count * frameCount {
+        let offset = sent % bytes.count
+        let count = try client.sendSome(bytes[offset...])
+        if count == 0, stallPoint == nil {
+          stallPoint = sent
+          client.setSendTimeout(milliseconds: 0)
+          stalled.yield()
+        }
+        sent += count
+      }
+      try client.sendFrame(.close(.normalClosure))
+      return stallPoint
+    }
+
+    let stallPoint = try #require(sentBeforeStall)
+    #expect(stallPoint > 1 << 20)
+    #expect(stallPoint < (64 << 10) * frameCount)
+    var iterator = totals.makeAsyncIterator()
+    #expect(await iterator.next() == (64 << 10) * frameCount)
+  }
+}
+
+extension LoopbackWebSocket.Frame {
+  fileprivate var masked: Self {
+    var frame = self
+    frame.isMasked = true
+    return frame
+  }
+}
+
+/// A WebSocket client reduced to blocking calls on a plain TCP socket, for one thread: it
+/// sends masked frames (or any bytes) and reads the server's frames as they come.
+struct RawWebSocketClient {
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  private let fd: Int32
+  private var pending: [UInt8] = []
+  private var reader = WebSocketFrameReader(maximumPayload: 16 << 20, readsMaskedFrames: false)
+
+  #if canImport(Darwin)
+    private static let noSignal: Int32 = 0
+  #else
+    private static let noSignal = Int32(MSG_NOSIGNAL)
+  #endif
+
+  /// Connects to 127.0.0.1:`port`.
+  init(port: Int) throws {
+    #if canImport(Darwin)
+      fd = socket(AF_INET, SOCK_STREAM, 0)
+    #else
+      fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #endif
+    guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+    var timeout = timeval(tv_sec: 120, tv_usec: 0)
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else {
+      _ = close(fd)
+      throw Failure(description: "connect: errno \(errno)")
+    }
+  }
+
+  /// Sends `request` and `then`, and returns the answer's head (up to the empty line).
+  mutating func handshake(_ request: String, then: [UInt8] = []) throws -> String {
+    try sendBytes(Array(request.utf8) + then)
+    let end = Array("\r\n\r\n".utf8)
+    while true {
+      if let range = pending.firstRange(of: end) {
+        defer { pending.removeFirst(range.upperBound) }
+        return String(decoding: pending[..<range.lowerBound], as: UTF8.self)
+      }
+      let more = try receive()
+      guard !more.isEmpty else { throw Failure(description: "the head did not end") }
+      pending += more
+    }
+  }
+
+  /// `frame` masked, as a client sends it.
+  func masked(_ frame: WebSocketFrame) -> [UInt8] {
+    frame.encoded(mask: 0x1234_5678)
+  }
+
+  /// Sends `frame`, masked.
+  func sendFrame(_ frame: WebSocketFrame) throws {
+    try sendBytes(masked(frame))
+  }
+
+  func sendBytes(_ bytes: [UInt8]) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let sent = bytes[offset...].withUnsafeBytes {
+        send(fd, $0.baseAddress, $0.count, Self.noSignal)
+      }
+      guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
+      offset += sent
+    }
+  }
+
+  /// Sends what of `bytes` the socket takes: 0 when a send timeout passed first.
+  func sendSome(_ bytes: ArraySlice<UInt8>) throws -> Int {
+    let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Self.noSignal) }
+    if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
+    guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
+    return sent
+  }
+
+  /// Makes a send give up after `milliseconds` without progress; 0 for never.
+  func setSendTimeout(milliseconds: Int) {
+    var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: .init(milliseconds % 1000 * 1000))
+    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  }
+
+  /// The server's next frame, or nil at the end of the stream.
+  mutating func readFrame() throws -> WebSocketFrame? {
+    reader.append(pending)
+    pending = []
+    while true {
+      if let frame = try reader.next() { return frame }
+      let more = try receive()
+      if more.isEmpty { return nil }
+      reader.append(more)
+    }
+  }
+
+  /// Everything until the server closes the connection.
+  mutating func readToEnd() throws -> [UInt8] {
+    var bytes = pending
+    pending = []
+    while true {
+      let more = try receive()
+      if more.isEmpty { return bytes }
+      bytes += more
+    }
+  }
+
+  func disconnect() {
+    _ = close(fd)
+  }
+
+  private func receive() throws -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+    guard count >= 0 else { throw Failure(description: "recv: errno \(errno)") }
+    return Array(buffer[..<count])
+  }
+}
