@@ -23,6 +23,8 @@ typedef int (*easy_setopt_fn)(void *, int, ...);
 typedef int (*easy_getinfo_fn)(void *, int, ...);
 typedef int (*easy_pause_fn)(void *, int);
 typedef const char *(*easy_strerror_fn)(int);
+typedef int (*easy_perform_fn)(void *);
+typedef int (*easy_io_fn)(void *, void *, size_t, size_t *);
 typedef void *(*slist_append_fn)(void *, const char *);
 typedef void (*slist_free_all_fn)(void *);
 typedef void *(*multi_init_fn)(void);
@@ -52,6 +54,9 @@ static struct {
   easy_getinfo_fn easy_getinfo;
   easy_pause_fn easy_pause;
   easy_strerror_fn easy_strerror;
+  easy_perform_fn easy_perform;
+  easy_io_fn easy_send;
+  easy_io_fn easy_recv;
   slist_append_fn slist_append;
   slist_free_all_fn slist_free_all;
   multi_init_fn multi_init;
@@ -96,6 +101,9 @@ int courier_curl_load(char *error, size_t error_size) {
       find(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo, error, error_size) ||
       find(library, "curl_easy_pause", (void **)&curl.easy_pause, error, error_size) ||
       find(library, "curl_easy_strerror", (void **)&curl.easy_strerror, error, error_size) ||
+      find(library, "curl_easy_perform", (void **)&curl.easy_perform, error, error_size) ||
+      find(library, "curl_easy_send", (void **)&curl.easy_send, error, error_size) ||
+      find(library, "curl_easy_recv", (void **)&curl.easy_recv, error, error_size) ||
       find(library, "curl_slist_append", (void **)&curl.slist_append, error, error_size) ||
       find(library, "curl_slist_free_all", (void **)&curl.slist_free_all, error, error_size) ||
       find(library, "curl_multi_init", (void **)&curl.multi_init, error, error_size) ||
@@ -130,6 +138,20 @@ int courier_curl_resolves_asynchronously(void) {
 void *courier_curl_easy_init(void) { return curl.easy_init(); }
 void courier_curl_easy_cleanup(void *easy) { curl.easy_cleanup(easy); }
 void courier_curl_easy_reset(void *easy) { curl.easy_reset(easy); }
+int courier_curl_easy_perform(void *easy) { return curl.easy_perform(easy); }
+int courier_curl_easy_send(void *easy, const void *buffer, size_t length, size_t *sent) {
+  return curl.easy_send(easy, (void *)buffer, length, sent);
+}
+int courier_curl_easy_recv(void *easy, void *buffer, size_t length, size_t *received) {
+  return curl.easy_recv(easy, buffer, length, received);
+}
+
+#define COURIER_CURLINFO_ACTIVESOCKET (0x500000 + 44)
+
+int courier_curl_easy_active_socket(void *easy, int *socket) {
+  // curl_socket_t is an int on every platform but Windows.
+  return curl.easy_getinfo(easy, COURIER_CURLINFO_ACTIVESOCKET, socket);
+}
 
 int courier_curl_easy_setopt_long(void *easy, int option, long value) {
   return curl.easy_setopt(easy, option, value);

@@ -43,6 +43,15 @@ int courier_curl_easy_getinfo_long(void *easy, int info, long *value);
 int courier_curl_easy_getinfo_offset(void *easy, int info, int64_t *value);
 int courier_curl_easy_pause(void *easy, int bitmask);
 const char *courier_curl_easy_strerror(int code);
+/// `curl_easy_perform`: runs the transfer on the calling thread (with `CURLOPT_CONNECT_ONLY`,
+/// only connects, through any proxy and TLS).
+int courier_curl_easy_perform(void *easy);
+/// `curl_easy_send` and `curl_easy_recv` on a connect-only handle's connection: return
+/// `CURLE_AGAIN` (81) when the socket is not ready, and write how many bytes moved.
+int courier_curl_easy_send(void *easy, const void *buffer, size_t length, size_t *sent);
+int courier_curl_easy_recv(void *easy, void *buffer, size_t length, size_t *received);
+/// `CURLINFO_ACTIVESOCKET`: the connected socket of a connect-only handle, or -1.
+int courier_curl_easy_active_socket(void *easy, int *socket);
 
 void *courier_curl_slist_append(void *list, const char *string);
 void courier_curl_slist_free_all(void *list);

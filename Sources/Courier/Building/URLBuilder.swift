@@ -81,9 +81,13 @@ enum URLBuilder {
   /// The base URL's text without its query or fragment, and its encoded query.
   private static func split(base: URL) throws(HTTPError) -> (String, String) {
     let scheme = base.scheme?.lowercased()
-    guard scheme == "http" || scheme == "https", let host = base.host, !host.isEmpty else {
+    // ws and wss serve WebSocket clients (``HTTPClient/webSocket(_:subprotocols:settings:reconnection:)``).
+    guard let scheme, ["http", "https", "ws", "wss"].contains(scheme), let host = base.host,
+      !host.isEmpty
+    else {
       throw .invalidRequest(
-        reason: "the base URL '\(Redaction.url(base))' is not an absolute http or https URL")
+        reason:
+          "the base URL '\(Redaction.url(base))' is not an absolute http, https, ws or wss URL")
     }
     let withoutFragment = split(base.absoluteString, at: "#").0
     let (text, query) = split(withoutFragment, at: "?")

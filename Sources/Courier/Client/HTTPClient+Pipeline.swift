@@ -15,9 +15,12 @@ extension HTTPClient {
   /// transport — and turns the response into the caller's outcome (decoding, a committed
   /// file…). Errors come out with the request's credentials redacted from their
   /// descriptions.
+  ///
+  /// A `terminal` takes the place of ``sendAfterMiddleware(_:exchange:events:)`` at the end
+  /// of the middleware (a WebSocket's upgrade).
   nonisolated func perform<E: Endpoint, T>(
     _ endpoint: E, _ exchange: Exchange, request: TransportRequest? = nil,
-    outcome: (HTTPResponse) async throws(HTTPError) -> T
+    terminal: Terminal? = nil, outcome: (HTTPResponse) async throws(HTTPError) -> T
   ) async throws(HTTPError) -> T {
     let built = Result { () throws(HTTPError) -> TransportRequest in
       if let request { return request }
@@ -47,12 +50,23 @@ extension HTTPClient {
         try built.get(), options: endpoint.options, timeout: exchange.timeout)
       outgoing.credentialNames = redactedNames
       outgoing.cachePolicy = endpoint.cachePolicy
-      let response =
-        if configuration.middleware.isEmpty {
-          try await sendAfterMiddleware(outgoing, exchange: exchange, events: events)
+      let response: HTTPResponse
+      if !configuration.middleware.isEmpty {
+        let sending = exchange
+        let end: Terminal
+        if let terminal {
+          end = terminal
         } else {
-          try await runMiddleware(outgoing, exchange: exchange, events: events)
+          end = { outgoing throws(HTTPError) in
+            try await self.sendAfterMiddleware(outgoing, exchange: sending, events: events)
+          }
         }
+        response = try await runMiddleware(outgoing, events: events, terminal: end)
+      } else if let terminal {
+        response = try await terminal(outgoing)
+      } else {
+        response = try await sendAfterMiddleware(outgoing, exchange: exchange, events: events)
+      }
       let value = try await outcome(response)
       let bytes = received.map { counter in counter.withLock { Int($0) } } ?? 0
       events?.finished(response, bytes: max(bytes, response.body.count))
@@ -64,17 +78,17 @@ extension HTTPClient {
     }
   }
 
-  /// Passes a built request through the middleware to ``sendAfterMiddleware(_:exchange:events:)``.
+  /// What the middleware's chain ends in.
+  typealias Terminal = @Sendable (OutgoingRequest) async throws(HTTPError) -> HTTPResponse
+
+  /// Passes a built request through the middleware to `terminal`.
   private nonisolated func runMiddleware(
-    _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
+    _ outgoing: OutgoingRequest, events: EventReporter?, terminal: @escaping Terminal
   ) async throws(HTTPError) -> HTTPResponse {
     var outgoing = outgoing
     outgoing.events = events
     outgoing.clientBaseURL = baseURL
-    let chain = MiddlewareNext(configuration.middleware) { request throws(HTTPError) in
-      try await self.sendAfterMiddleware(request, exchange: exchange, events: events)
-    }
-    return try await chain(outgoing)
+    return try await MiddlewareNext(configuration.middleware, send: terminal)(outgoing)
   }
 
   /// The end of the middleware chain: asks the client's cache, shares the request with identical ones in flight (a buffered GET or HEAD), waits for

@@ -45,6 +45,14 @@ public protocol HTTPTransport: Sendable {
   /// Sends `request` within `options`' limits and returns the response head and body.
   func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
     -> TransportResponse
+
+  /// Upgrades `request` to a WebSocket connection (RFC 6455): runs the opening handshake
+  /// and returns the server's `101` answer with the open connection. A transport that
+  /// cannot throws ``HTTPError/invalidRequest(reason:)`` saying so, which is what the
+  /// default implementation does; an answer other than `101` is
+  /// ``HTTPError/unacceptableStatus(_:)`` with its body.
+  func openWebSocket(_ request: TransportRequest, options: WebSocketOptions)
+    async throws(HTTPError) -> TransportWebSocket
 }
 
 extension HTTPTransport {

@@ -30,7 +30,7 @@ public struct StubTransport: HTTPTransport {
   /// Answers a request.
   public typealias Handler = @Sendable (URLRequest) async throws(HTTPError) -> StubResponse
 
-  private struct Route: Sendable {
+  struct Route: Sendable {
     let method: HTTPMethod?
     let path: String?
     let answer: Answer
@@ -38,13 +38,15 @@ public struct StubTransport: HTTPTransport {
 
   /// How a route answers: with a canned ``StubResponse``, or with a loopback handler run in
   /// memory (the host a request's URL leads to; `nil` is a closed port).
-  private enum Answer: Sendable {
+  enum Answer: Sendable {
     case canned(Handler)
     case served(@Sendable (URL?) -> MemoryHost?)
+    /// Accepts a WebSocket upgrade, offering `subprotocol`, and runs the handler as the server.
+    case webSocket(subprotocol: String?, @Sendable (StubWebSocket) async throws -> Void)
   }
 
   private var routes: [Route] = []
-  private let recorder = Locked<[URLRequest]>([])
+  let recorder = Locked<[URLRequest]>([])
   private let timer: DeadlineTimer
 
   /// How long each request waits before it is answered; the wait ends with
@@ -123,7 +125,7 @@ public struct StubTransport: HTTPTransport {
     adding(Route(method: nil, path: nil, answer: .served { network.host(for: $0) }))
   }
 
-  private func adding(_ route: Route) -> StubTransport {
+  func adding(_ route: Route) -> StubTransport {
     var copy = self
     copy.routes.append(route)
     return copy
@@ -168,13 +170,16 @@ public struct StubTransport: HTTPTransport {
       case .served(let host):
         guard let host = host(sent.url) else { throw .transport(URLError(.cannotConnectToHost)) }
         try await exchange.serve(sent, body: body, by: host)
+      case .webSocket:
+        try await exchange.answer(
+          StubResponse(status: 426, text: "this route takes WebSocket upgrades"), url: sent.url)
       }
     }
   }
 
   /// The first matching route's answer, or one answering 404 with a body that names the
   /// request.
-  private func answer(for request: URLRequest) -> Answer {
+  func answer(for request: URLRequest) -> Answer {
     let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
     let path = request.url?.path ?? "/"
     if let route = routes.first(where: { matches($0, method: method, path: path) }) {

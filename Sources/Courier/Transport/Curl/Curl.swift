@@ -68,6 +68,8 @@
       static let headerData: Int32 = 10_029
       static let customRequest: Int32 = 10_036
       static let noProgress: Int32 = 43
+      static let httpProxyTunnel: Int32 = 61
+      static let connectOnly: Int32 = 141
       static let noBody: Int32 = 44
       static let post: Int32 = 47
       static let followLocation: Int32 = 52
@@ -116,6 +118,10 @@
     static let pauseReceiving: Int32 = 1
     /// `CURLPAUSE_SEND`: sending stays paused (the body has nothing to send yet).
     static let pauseSending: Int32 = 4
+    /// `CURLE_AGAIN`: a connect-only socket is not ready to send or receive.
+    static let again: Int32 = 81
+    /// `CURL_HTTP_VERSION_1_1`.
+    static let http11 = 2
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS where the server offers it, HTTP/1.1 else.
     static let http2OverTLS = 4
     /// `CURL_SOCKET_TIMEOUT`: `curl_multi_socket_action` on libcurl's timer, not a socket.

@@ -49,10 +49,10 @@
 
     /// How requests follow redirects when their options do not say.
     public let redirects: RedirectPolicy
-    private let settings: Settings
+    let settings: Settings
     private let driver: Result<CurlDriver, HTTPError>
     /// Times every request's deadline and idle timeout.
-    private let deadlines = DeadlineTimer()
+    let deadlines = DeadlineTimer()
 
     /// A transport with its own connections and thread.
     ///

@@ -44,7 +44,7 @@ public final class URLSessionTransport: HTTPTransport {
   /// runs the other platform's way.
   let downloads: DownloadTask.Driver
   /// Why every request fails before it is sent (a background session), if one does.
-  private let refusal: HTTPError?
+  let refusal: HTTPError?
 
   /// A transport with a session of its own, made from `configuration` (by default
   /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``), following

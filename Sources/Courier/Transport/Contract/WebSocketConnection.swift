@@ -1,0 +1,98 @@
+import Foundation
+
+/// A WebSocket connection a transport opened: whole messages in and out, and the close
+/// handshake. ``WebSocket`` is what callers use; this is what a transport provides
+/// (``HTTPTransport/openWebSocket(_:options:)``).
+///
+/// A connection reads from the network only while it has room: it holds at most
+/// ``WebSocketOptions/readAhead`` bytes of messages nobody has received yet, so a caller that
+/// stops receiving stops the socket being read and the peer is held back by TCP.
+public protocol WebSocketConnection: AnyObject, Sendable {
+  /// Sends one message, whole; returns once it has been handed to the network (or fails
+  /// once the connection has ended).
+  func send(_ message: WebSocketMessage) async throws(HTTPError)
+  /// The next message; `nil` once the peer's close frame has arrived (``peerClosure`` then
+  /// says why). Throws when the connection failed: a protocol error, a message over the
+  /// limit, a connection that ended without a close frame. Only one caller may wait at a time.
+  func receive() async throws(HTTPError) -> WebSocketMessage?
+  /// Sends a ping and returns when a pong answers it.
+  func ping() async throws(HTTPError)
+  /// Sends a close frame with `code` and `reason` unless one was sent already, and returns
+  /// once the peer has answered with its own, or the connection has ended. Messages that
+  /// arrive meanwhile are dropped.
+  func close(_ code: WebSocketCloseCode, reason: String) async
+  /// Ends the connection at once, without a close handshake; waiting calls fail with
+  /// ``HTTPError/cancelled``.
+  func cancel()
+  /// The peer's close frame, once it has arrived.
+  var peerClosure: WebSocketClosure? { get }
+}
+
+/// A close frame's code and reason.
+public struct WebSocketClosure: Sendable, Hashable {
+  /// The code; ``WebSocketCloseCode/noStatusReceived`` when the frame carried none.
+  public var code: WebSocketCloseCode
+  /// The reason the frame gave (empty when none).
+  public var reason: String
+
+  /// A closure with `code` and `reason`.
+  public init(code: WebSocketCloseCode, reason: String = "") {
+    self.code = code
+    self.reason = reason
+  }
+}
+
+/// What a transport answers an upgrade with: the server's `101` answer and the connection.
+public struct TransportWebSocket: Sendable {
+  /// The server's answer to the upgrade (status `101` and its headers).
+  public var response: HTTPResponse
+  /// The subprotocol the server chose from those offered, if any.
+  public var subprotocol: String?
+  /// The open connection.
+  public var connection: any WebSocketConnection
+
+  /// An upgraded connection, e.g. from a transport of your own.
+  public init(
+    response: HTTPResponse, subprotocol: String?, connection: any WebSocketConnection
+  ) {
+    self.response = response
+    self.subprotocol = subprotocol
+    self.connection = connection
+  }
+}
+
+/// What an upgrade to a WebSocket asks of the transport, beyond its request.
+public struct WebSocketOptions: Sendable {
+  /// The subprotocols offered (`Sec-WebSocket-Protocol`), most preferred first.
+  public var subprotocols: [String]
+  /// The largest message accepted, all its frames together; a larger one closes the
+  /// connection with 1009 and fails with ``HTTPError/responseTooLarge(limit:)``. 1 MiB by
+  /// default, as `URLSessionWebSocketTask`'s.
+  public var maximumMessageSize: Int
+  /// How many bytes of received messages may wait for a caller before the connection stops
+  /// reading the socket. 1 MiB by default.
+  public var readAhead: Int
+  /// The handshake's limits: its deadline, the size limit of a refusal's body, and the
+  /// names of credential headers.
+  public var transport: TransportOptions
+
+  /// Options with the given values.
+  public init(
+    subprotocols: [String] = [], maximumMessageSize: Int = 1 << 20, readAhead: Int = 1 << 20,
+    transport: TransportOptions = TransportOptions()
+  ) {
+    self.subprotocols = subprotocols
+    self.maximumMessageSize = maximumMessageSize
+    self.readAhead = readAhead
+    self.transport = transport
+  }
+}
+
+extension HTTPTransport {
+  /// Declines: this transport does not open WebSocket connections.
+  public func openWebSocket(_ request: TransportRequest, options: WebSocketOptions)
+    async throws(HTTPError) -> TransportWebSocket
+  {
+    throw .invalidRequest(reason: "\(Self.self) does not open WebSocket connections")
+  }
+}

@@ -1,0 +1,173 @@
+// Linux only: see Curl.swift.
+#if canImport(FoundationNetworking)
+  import CCourierCurl
+  import Foundation
+  import FoundationNetworking
+
+  extension CurlWebSocket.Loop {
+    /// Moves frames both ways until the connection ends: writes what callers queued, reads
+    /// while there is room for what arrives, and sleeps when neither can go on.
+    func exchange() {
+      var batch: [UInt8] = []
+      var offset = 0
+      do throws(HTTPError) {
+        while true {
+          let (stop, wantsToRead) = socket.state.withLock { state -> (Bool, Bool) in
+            if batch.isEmpty, !state.outgoing.isEmpty {
+              swap(&batch, &state.outgoing)
+              offset = 0
+            }
+            let stop = state.stopsNow || (state.endsAfterFlush && batch.isEmpty)
+            let reads =
+              state.peerClosure == nil && !state.endsAfterFlush
+              && (state.inboxBytes < socket.options.readAhead || !state.pingers.isEmpty)
+            return (stop, reads)
+          }
+          if stop { return }
+          var moved = false
+          var blockedWriting = false
+          if !batch.isEmpty {
+            let sent = try send(batch, from: offset)
+            offset += sent
+            moved = sent > 0
+            blockedWriting = sent == 0
+            if offset == batch.count {
+              written(batch.count)
+              batch.removeAll(keepingCapacity: true)
+            }
+          }
+          if wantsToRead, let count = try receive() {
+            guard count > 0 else {
+              endedByPeer()
+              return
+            }
+            frames.append(buffer[..<count])
+            try deliverFrames()
+            moved = true
+          }
+          if !moved { try wait(reading: wantsToRead, writing: blockedWriting) }
+        }
+      } catch {
+        fail(error, flushing: false)
+      }
+    }
+
+    /// Tells the senders whose bytes are now written.
+    private func written(_ count: Int) {
+      let done = socket.state.withLock { state in
+        state.written += Int64(count)
+        let written = state.written
+        let done = state.senders.prefix { $0.mark <= written }
+        state.senders.removeFirst(done.count)
+        return done.map(\.waiter)
+      }
+      for sender in done { sender.resume(returning: .success(())) }
+    }
+
+    /// Reads the frames that have arrived and does what each means.
+    func deliverFrames() throws(HTTPError) {
+      do throws(WebSocketFailure) {
+        while let frame = try frames.next() {
+          guard let output = try messages.read(frame) else { continue }
+          apply(output)
+        }
+      } catch {
+        let httpError: HTTPError =
+          error.code == .messageTooBig
+          ? .responseTooLarge(limit: socket.options.maximumMessageSize)
+          : .transport(
+            .badServerResponse, reason: "WebSocket: \(error.reason) (closed with \(error.code))")
+        socket.state.withLock { state in
+          if !state.sentClose {
+            CurlWebSocket.enqueue(.close(error.code, reason: error.reason), &state)
+            state.sentClose = true
+          }
+        }
+        fail(httpError, flushing: true)
+      }
+    }
+
+    private func apply(_ output: WebSocketMessageReader.Output) {
+      var resume: (() -> Void)?
+      socket.state.withLock { state in
+        switch output {
+        case .message(let message):
+          guard !state.sentClose else { return }
+          if let receiver = state.receiver {
+            state.receiver = nil
+            resume = { receiver.resume(returning: .success(message)) }
+          } else {
+            state.inbox.append(message)
+            state.inboxBytes += message.byteCount
+          }
+        case .ping(let payload):
+          guard !state.sentClose else { return }
+          CurlWebSocket.enqueue(WebSocketFrame(opcode: .pong, payload: payload), &state)
+        case .pong:
+          let pingers = state.pingers
+          state.pingers = []
+          resume = { for pinger in pingers { pinger.resume(returning: .success(())) } }
+        case .close(let code, let reason):
+          state.peerClosure = WebSocketClosure(code: code ?? .noStatusReceived, reason: reason)
+          if !state.sentClose {
+            CurlWebSocket.enqueue(.close(code, reason: ""), &state)
+            state.sentClose = true
+          }
+          state.endsAfterFlush = true
+          if let receiver = state.receiver {
+            state.receiver = nil
+            resume = { receiver.resume(returning: .success(nil)) }
+          }
+        }
+      }
+      resume?()
+    }
+
+    /// The peer ended the stream: cleanly after its close frame, abnormally before.
+    private func endedByPeer() {
+      let clean = socket.state.withLock { $0.peerClosure != nil }
+      if !clean {
+        fail(
+          .transport(
+            .networkConnectionLost, reason: "the WebSocket connection ended without a close frame"),
+          flushing: false)
+      }
+    }
+
+    /// Ends the connection with `error`: at once, or once the close frame queued is out.
+    private func fail(_ error: HTTPError, flushing: Bool) {
+      let receiver = socket.state.withLock { state -> CurlWebSocket.Waiter<WebSocketMessage?>? in
+        if state.failure == nil { state.failure = error }
+        if flushing { state.endsAfterFlush = true } else { state.stopsNow = true }
+        defer { state.receiver = nil }
+        return state.receiver
+      }
+      receiver?.resume(returning: .failure(error))
+    }
+
+    /// Lets go of the connection and answers everything still waiting.
+    func finish() {
+      release()
+      let (receiver, outcome, senders, pingers, closers, refusal) = socket.state.withLock {
+        state in
+        state.isFinished = true
+        let outcome = CurlWebSocket.endOfMessages(state) ?? .success(nil)
+        let refusal = CurlWebSocket.refusal(state) ?? .cancelled
+        defer {
+          state.receiver = nil
+          state.senders = []
+          state.pingers = []
+          state.closers = []
+        }
+        return (
+          state.receiver, outcome, state.senders.map(\.waiter), state.pingers, state.closers,
+          refusal
+        )
+      }
+      receiver?.resume(returning: outcome)
+      for sender in senders { sender.resume(returning: .failure(refusal)) }
+      for pinger in pingers { pinger.resume(returning: .failure(refusal)) }
+      for closer in closers { closer.resume() }
+    }
+  }
+#endif

@@ -1,0 +1,175 @@
+// Linux only: see Curl.swift.
+#if canImport(FoundationNetworking)
+  import Foundation
+  import FoundationNetworking
+
+  extension CurlWebSocket {
+    /// What the handshake sends: the URL libcurl connects to, and the request's bytes.
+    struct Opening: Sendable {
+      let url: URL
+      let handshake: WebSocketHandshake
+      let head: [UInt8]
+      let limit: Int
+
+      init(_ request: TransportRequest, url: URL, options: WebSocketOptions) throws(HTTPError) {
+        self.url = url
+        guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
+          let host = parts.host, !host.isEmpty
+        else { throw .transport(URLError(.unsupportedURL)) }
+        var fields = request.head.allHTTPHeaderFields ?? [:]
+        var subprotocols = options.subprotocols
+        // Offered in the request's own header: the same as offering them in the options.
+        if let offered = fields.removeValue(forCaseInsensitiveKey: "Sec-WebSocket-Protocol") {
+          subprotocols += offered.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+          }
+        }
+        handshake = WebSocketHandshake(subprotocols: subprotocols)
+        let owned = Set(handshake.requestHeaders.map { $0.0.lowercased() } + ["host"])
+        var target = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
+        if let query = parts.percentEncodedQuery { target += "?" + query }
+        let authority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let hostField = fields.first { $0.key.lowercased() == "host" }?.value
+        let hostValue = hostField ?? authority + (parts.port.map { ":\($0)" } ?? "")
+        var text = "GET \(target) HTTP/1.1\r\nHost: \(hostValue)\r\n"
+        for (name, value) in fields.sorted(by: { $0.key < $1.key })
+        where !owned.contains(name.lowercased()) {
+          text += "\(name): \(value)\r\n"
+        }
+        for (name, value) in handshake.requestHeaders { text += "\(name): \(value)\r\n" }
+        head = Array((text + "\r\n").utf8)
+        limit = min(options.transport.maximumBytes ?? 1 << 20, 1 << 20)
+      }
+    }
+  }
+
+  extension CurlWebSocket.Loop {
+    /// Sends the upgrade request and reads the answer: a `101` that passes the handshake's
+    /// checks opens the connection (bytes after its head are the first frames); any other
+    /// answer fails with ``HTTPError/unacceptableStatus(_:)`` and its body.
+    func handshake(_ opening: CurlWebSocket.Opening) throws(HTTPError) -> TransportWebSocket {
+      try write(opening.head)
+      var received: [UInt8] = []
+      var headEnd: Int?
+      while headEnd == nil {
+        guard received.count < 64 * 1024 else {
+          throw .transport(
+            .badServerResponse, reason: "WebSocket handshake: the answer's head is over 64 KiB")
+        }
+        guard let count = try receive() else {
+          try wait(reading: true, writing: false)
+          continue
+        }
+        guard count > 0 else {
+          throw .transport(
+            .badServerResponse,
+            reason: "WebSocket handshake: the server closed the connection without an answer")
+        }
+        let searchFrom = max(0, received.count - 3)
+        received += buffer[..<count]
+        headEnd = Self.endOfHead(received, from: searchFrom)
+      }
+      let end = headEnd!
+      var response = try Self.parseHead(received[..<end])
+      response.url = opening.url
+      let rest = Array(received[end...])
+      guard response.status == 101 else {
+        response.body = try readBody(of: response, after: rest, limit: opening.limit)
+        throw .unacceptableStatus(response)
+      }
+      let subprotocol = try opening.handshake.validate(response.headers)
+      frames.append(rest)
+      try deliverFrames()
+      return TransportWebSocket(response: response, subprotocol: subprotocol, connection: socket)
+    }
+
+    /// The index after the blank line that ends a head, if it has arrived.
+    static func endOfHead(_ bytes: [UInt8], from start: Int) -> Int? {
+      var index = start
+      while index + 3 < bytes.count {
+        if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13,
+          bytes[index + 3] == 10
+        {
+          return index + 4
+        }
+        index += 1
+      }
+      return nil
+    }
+
+    /// The status line and fields of a response head.
+    static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> HTTPResponse {
+      let text = String(decoding: bytes, as: UTF8.self)
+      var lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+      guard !lines.isEmpty else {
+        throw .transport(.badServerResponse, reason: "WebSocket handshake: an empty answer")
+      }
+      let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
+      guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."),
+        let status = Int(statusLine[1]), (100...999).contains(status)
+      else {
+        throw .transport(
+          .badServerResponse, reason: "WebSocket handshake: the answer has no HTTP/1.1 status line")
+      }
+      var headers = HTTPHeaders()
+      for line in lines {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        headers.add(
+          String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+          String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+      }
+      return HTTPResponse(status: status, headers: headers)
+    }
+
+    /// A refusal's body: by its `Content-Length`, or chunked, or to the connection's end;
+    /// at most `limit` bytes are kept.
+    func readBody(of response: HTTPResponse, after start: [UInt8], limit: Int) throws(HTTPError)
+      -> Data
+    {
+      let length = response.headers["Content-Length"].flatMap { Int($0) }
+      let chunked = response.headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true
+      var bytes = start
+      while true {
+        if let length, bytes.count >= length { return Data(bytes.prefix(min(length, limit))) }
+        if chunked, let body = Self.dechunked(bytes) { return Data(body.prefix(limit)) }
+        if bytes.count >= limit { return Data(bytes.prefix(limit)) }
+        guard let count = try receive() else {
+          try wait(reading: true, writing: false)
+          continue
+        }
+        if count == 0 {
+          return Data((chunked ? Self.dechunked(bytes, partial: true) ?? [] : bytes).prefix(limit))
+        }
+        bytes += buffer[..<count]
+      }
+    }
+
+    /// A chunked body's bytes once its last chunk has arrived (or, `partial`, what arrived).
+    static func dechunked(_ bytes: [UInt8], partial: Bool = false) -> [UInt8]? {
+      var body: [UInt8] = []
+      var index = 0
+      while let lineEnd = bytes[index...].firstIndex(of: 10) {
+        let sizeText =
+          String(decoding: bytes[index..<lineEnd], as: UTF8.self)
+          .split(separator: ";").first?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard let size = Int(sizeText, radix: 16) else { return partial ? body : nil }
+        if size == 0 { return body }
+        let start = lineEnd + 1
+        guard start + size <= bytes.count else { break }
+        body += bytes[start..<start + size]
+        index = min(start + size + 2, bytes.count)
+      }
+      return partial ? body : nil
+    }
+  }
+
+  extension Dictionary where Key == String {
+    /// Removes the entry whose key equals `name` in any case, returning its value.
+    fileprivate mutating func removeValue(forCaseInsensitiveKey name: String) -> Value? {
+      guard let key = keys.first(where: { $0.lowercased() == name.lowercased() }) else {
+        return nil
+      }
+      return removeValue(forKey: key)
+    }
+  }
+#endif

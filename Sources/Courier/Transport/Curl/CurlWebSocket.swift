@@ -1,0 +1,218 @@
+// Linux only: see Curl.swift.
+#if canImport(FoundationNetworking)
+  import Foundation
+  import FoundationNetworking
+
+  /// A WebSocket connection over a connect-only libcurl handle: libcurl connects (through
+  /// any proxy, with TLS), and Courier runs the handshake and RFC 6455's framing itself on
+  /// the connection (libcurl before 7.86 has no WebSocket support of its own).
+  ///
+  /// One thread per connection owns the handle (``CurlWebSocket/Loop``); callers meet it
+  /// here, under one lock: messages received wait in `inbox` (at most
+  /// ``WebSocketOptions/readAhead`` bytes, after which the socket is not read), bytes to send
+  /// wait in `outgoing`, and each waiting call holds a continuation the thread resumes.
+  final class CurlWebSocket: WebSocketConnection, DeadlineTimed {
+    typealias Waiter<Value> = CheckedContinuation<Result<Value, HTTPError>, Never>
+
+    struct State: Sendable {
+      var outgoing: [UInt8] = []
+      /// Bytes queued and bytes written since the start, to tell a sender when its are out.
+      var queued: Int64 = 0
+      var written: Int64 = 0
+      var senders: [(mark: Int64, waiter: Waiter<Void>)] = []
+      var inbox: [WebSocketMessage] = []
+      var inboxBytes = 0
+      var receiver: Waiter<WebSocketMessage?>?
+      var pingers: [Waiter<Void>] = []
+      var closers: [CheckedContinuation<Void, Never>] = []
+      /// A close frame has been queued; nothing but the peer's close is awaited after it.
+      var sentClose = false
+      var peerClosure: WebSocketClosure?
+      /// Why the connection ended or is ending, when not by a clean close handshake.
+      var failure: HTTPError?
+      /// The thread is to let go at once (cancelled, timed out), without flushing.
+      var stopsNow = false
+      /// The thread is to let go once what is queued has been written (a close frame).
+      var endsAfterFlush = false
+      /// The handshake is still under way (the deadline applies).
+      var isOpening = true
+      /// The thread has let go of the connection.
+      var isFinished = false
+    }
+
+    let state = Locked(State())
+    let wake: WakePipe
+    let options: WebSocketOptions
+    private let timer: DeadlineTimer
+    private let deadlineID = Locked<UInt64?>(nil)
+
+    init(options: WebSocketOptions, timer: DeadlineTimer) throws(HTTPError) {
+      self.options = options
+      self.timer = timer
+      wake = try WakePipe()
+    }
+
+    /// Times the handshake against the request's deadline.
+    func scheduleDeadline() {
+      guard let deadline = options.transport.deadline else { return }
+      let id = timer.schedule(self, at: deadline)
+      deadlineID.withLock { $0 = id }
+    }
+
+    func handshakeEnded() {
+      state.withLock { $0.isOpening = false }
+      if let id = deadlineID.withLock({ $0 }) { timer.cancel(id) }
+    }
+
+    func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+      end(with: .timedOut, onlyWhileOpening: true)
+      return nil
+    }
+
+    // MARK: - WebSocketConnection
+
+    var peerClosure: WebSocketClosure? {
+      state.withLock { $0.peerClosure }
+    }
+
+    func send(_ message: WebSocketMessage) async throws(HTTPError) {
+      let frame: WebSocketFrame =
+        switch message {
+        case .text(let text): WebSocketFrame(opcode: .text, payload: Array(text.utf8))
+        case .binary(let data): WebSocketFrame(opcode: .binary, payload: Array(data))
+        }
+      try await queue(frame)
+    }
+
+    func ping() async throws(HTTPError) {
+      let result = await withTaskCancellationHandler {
+        await withCheckedContinuation { (waiter: Waiter<Void>) in
+          let refused = state.withLock { state -> HTTPError? in
+            if let refusal = Self.refusal(state) { return refusal }
+            state.pingers.append(waiter)
+            Self.enqueue(WebSocketFrame(opcode: .ping, payload: Array("courier".utf8)), &state)
+            return nil
+          }
+          if let refused { waiter.resume(returning: .failure(refused)) } else { wake.signal() }
+        }
+      } onCancel: {
+        cancel()
+      }
+      try result.get()
+    }
+
+    func receive() async throws(HTTPError) -> WebSocketMessage? {
+      let result = await withTaskCancellationHandler {
+        await withCheckedContinuation { (waiter: Waiter<WebSocketMessage?>) in
+          let ready = state.withLock { state -> Result<WebSocketMessage?, HTTPError>? in
+            if !state.inbox.isEmpty {
+              let message = state.inbox.removeFirst()
+              state.inboxBytes -= message.byteCount
+              return .success(message)
+            }
+            if let outcome = Self.endOfMessages(state) { return outcome }
+            guard state.receiver == nil else {
+              return .failure(.invalidRequest(reason: "another task is receiving already"))
+            }
+            state.receiver = waiter
+            return nil
+          }
+          if let ready { waiter.resume(returning: ready) } else { wake.signal() }
+        }
+      } onCancel: {
+        cancel()
+      }
+      return try result.get()
+    }
+
+    func close(_ code: WebSocketCloseCode, reason: String) async {
+      await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+        let finished = state.withLock { state -> Bool in
+          guard !state.isFinished else { return true }
+          if !state.sentClose {
+            Self.enqueue(.close(code.isSendable ? code : .normalClosure, reason: reason), &state)
+            state.sentClose = true
+            state.inbox.removeAll()
+            state.inboxBytes = 0
+          }
+          state.closers.append(waiter)
+          return false
+        }
+        if finished { waiter.resume() } else { wake.signal() }
+      }
+    }
+
+    func cancel() {
+      end(with: .cancelled, onlyWhileOpening: false)
+    }
+
+    /// Ends the connection with `error` (unless it has ended already); the thread wakes,
+    /// lets go of the connection, and fails what waits.
+    private func end(with error: HTTPError, onlyWhileOpening: Bool) {
+      let ended = state.withLock { state -> Bool in
+        guard !state.isFinished, state.failure == nil, !onlyWhileOpening || state.isOpening
+        else { return false }
+        state.failure = error
+        state.stopsNow = true
+        return true
+      }
+      if ended { wake.signal() }
+    }
+
+    // MARK: - Rules shared with the thread
+
+    /// Queues `frame`, masked (a client masks every frame), and waits until it is written.
+    private func queue(_ frame: WebSocketFrame) async throws(HTTPError) {
+      let result = await withCheckedContinuation { (waiter: Waiter<Void>) in
+        let refused = state.withLock { state -> HTTPError? in
+          if let refusal = Self.refusal(state) { return refusal }
+          let mark = Self.enqueue(frame, &state)
+          state.senders.append((mark, waiter))
+          return nil
+        }
+        if let refused { waiter.resume(returning: .failure(refused)) } else { wake.signal() }
+      }
+      try result.get()
+    }
+
+    /// Why nothing more may be sent, if so.
+    static func refusal(_ state: State) -> HTTPError? {
+      if let failure = state.failure { return failure }
+      guard !state.sentClose, !state.isFinished else {
+        return .transport(.networkConnectionLost, reason: "the WebSocket connection is closed")
+      }
+      return nil
+    }
+
+    /// What a receiver gets once no message is left: `nil` after a close handshake, or
+    /// why the connection failed; `nil` (keep waiting) while it is open.
+    static func endOfMessages(_ state: State) -> Result<WebSocketMessage?, HTTPError>? {
+      if let failure = state.failure { return .failure(failure) }
+      if state.peerClosure != nil || state.sentClose { return .success(nil) }
+      if state.isFinished {
+        return .failure(
+          .transport(.networkConnectionLost, reason: "the WebSocket connection ended"))
+      }
+      return nil
+    }
+
+    /// Adds `frame`, masked, to the bytes to send; returns the mark its last byte reaches.
+    @discardableResult
+    static func enqueue(_ frame: WebSocketFrame, _ state: inout State) -> Int64 {
+      let bytes = frame.encoded(mask: UInt32.random(in: 0...UInt32.max))
+      state.outgoing += bytes
+      state.queued += Int64(bytes.count)
+      return state.queued
+    }
+  }
+
+  extension WebSocketMessage {
+    /// The bytes the message holds, for read-ahead accounting.
+    var byteCount: Int {
+      switch self {
+      case .text(let text): text.utf8.count
+      case .binary(let data): data.count
+      }
+    }
+  }
+#endif

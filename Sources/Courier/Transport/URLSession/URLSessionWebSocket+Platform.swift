@@ -1,0 +1,48 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+
+  extension URLSessionTransport {
+    /// Declines on Linux: FoundationNetworking's `URLSessionWebSocketTask` needs a libcurl
+    /// with WebSocket support, which Debian's 7.88 lacks (its tasks fail with "WebSockets
+    /// not supported by libcurl"). ``CurlTransport``, the default on Linux, opens them.
+    public func openWebSocket(_ request: TransportRequest, options: WebSocketOptions)
+      async throws(HTTPError) -> TransportWebSocket
+    {
+      throw .invalidRequest(
+        reason:
+          "URLSessionTransport cannot open WebSocket connections on Linux (FoundationNetworking's"
+          + " libcurl has no WebSocket support); use CurlTransport, the default on Linux")
+    }
+  }
+#else
+  extension URLSessionTransport {
+    /// Opens a `URLSessionWebSocketTask` on the transport's session and returns once the
+    /// server has accepted the upgrade. The platform reads ahead of the caller as it sees
+    /// fit; ``WebSocketOptions/readAhead`` does not apply. A refusal is
+    /// ``HTTPError/unacceptableStatus(_:)`` without its body (the task does not keep it).
+    public func openWebSocket(_ request: TransportRequest, options: WebSocketOptions)
+      async throws(HTTPError) -> TransportWebSocket
+    {
+      if let refusal { throw refusal }
+      guard !Task.isCancelled else { throw .cancelled }
+      var head = request.head
+      head.url = try WebSocketHandshake.webSocketURL(for: head.url)
+      if !options.subprotocols.isEmpty {
+        head.setValue(
+          options.subprotocols.joined(separator: ", "), forHTTPHeaderField: "Sec-WebSocket-Protocol"
+        )
+      }
+      if let deadline = options.transport.deadline {
+        let seconds = Double((deadline - .now).components.seconds)
+        head.timeoutInterval = max(1, seconds)
+      }
+      let task = session.webSocketTask(with: head)
+      task.maximumMessageSize = options.maximumMessageSize
+      let connection = URLSessionWebSocketConnection(task: task)
+      task.delegate = connection.events
+      return try await connection.open()
+    }
+  }
+#endif

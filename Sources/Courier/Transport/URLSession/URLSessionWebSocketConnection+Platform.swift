@@ -1,0 +1,180 @@
+// Apple platforms only: FoundationNetworking's WebSocket tasks need a libcurl that has
+// WebSocket support (see URLSessionWebSocket+Platform.swift).
+#if !canImport(FoundationNetworking)
+  import Foundation
+
+  /// A ``WebSocketConnection`` over a `URLSessionWebSocketTask`: each call is the task's
+  /// completion-handler method in a checked continuation; the task's delegate reports the
+  /// open and the peer's close.
+  final class URLSessionWebSocketConnection: WebSocketConnection {
+    let task: URLSessionWebSocketTask
+    let events = Events()
+
+    init(task: URLSessionWebSocketTask) {
+      self.task = task
+    }
+
+    /// Resumes the task and waits for the handshake's end.
+    func open() async throws(HTTPError) -> TransportWebSocket {
+      let task = task
+      let result = await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          events.whenOpen(continuation)
+          task.resume()
+        }
+      } onCancel: {
+        task.cancel()
+      }
+      let subprotocol = try result.get()
+      guard let http = task.response as? HTTPURLResponse else {
+        throw .transport(URLError(.badServerResponse))
+      }
+      let response = HTTPResponse(
+        status: http.statusCode, headers: Self.headers(of: http), url: http.url)
+      return TransportWebSocket(response: response, subprotocol: subprotocol, connection: self)
+    }
+
+    var peerClosure: WebSocketClosure? {
+      events.closure
+    }
+
+    func send(_ message: WebSocketMessage) async throws(HTTPError) {
+      let task = task
+      let sent: URLSessionWebSocketTask.Message =
+        switch message {
+        case .text(let text): .string(text)
+        case .binary(let data): .data(data)
+        }
+      let error = await withCheckedContinuation { continuation in
+        task.send(sent) {
+          continuation.resume(returning: $0.map { HTTPError(transportFailure: $0) })
+        }
+      }
+      if let error { throw error }
+    }
+
+    func receive() async throws(HTTPError) -> WebSocketMessage? {
+      let task = task
+      let result = await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          task.receive { continuation.resume(returning: $0) }
+        }
+      } onCancel: {
+        task.cancel()
+      }
+      switch result {
+      case .success(.string(let text)): return .text(text)
+      case .success(.data(let data)): return .binary(data)
+      case .success: return .binary(Data())
+      case .failure(let error):
+        if task.closeCode != .invalid || events.closure != nil { return nil }
+        if Task.isCancelled { throw .cancelled }
+        throw HTTPError(transportFailure: error)
+      }
+    }
+
+    func ping() async throws(HTTPError) {
+      let task = task
+      let error = await withCheckedContinuation { continuation in
+        task.sendPing { continuation.resume(returning: $0.map { HTTPError(transportFailure: $0) }) }
+      }
+      if let error { throw error }
+    }
+
+    func close(_ code: WebSocketCloseCode, reason: String) async {
+      let sent = URLSessionWebSocketTask.CloseCode(rawValue: Int(code.rawValue)) ?? .normalClosure
+      await withCheckedContinuation { continuation in
+        events.whenClosed(continuation)
+        task.cancel(with: sent, reason: Data(reason.utf8))
+      }
+    }
+
+    func cancel() {
+      task.cancel()
+    }
+
+    static func headers(of http: HTTPURLResponse) -> HTTPHeaders {
+      var headers = HTTPHeaders()
+      for (name, value) in http.allHeaderFields {
+        if let name = name as? String, let value = value as? String { headers.add(name, value) }
+      }
+      return headers
+    }
+  }
+
+  extension URLSessionWebSocketConnection {
+    /// The task's delegate: the open, the peer's close, and the task's end.
+    // `@unchecked Sendable`: its one property is a `Locked`, which guards all its state.
+    final class Events: NSObject, URLSessionWebSocketDelegate, @unchecked Sendable {
+      private struct State: Sendable {
+        var opened: CheckedContinuation<Result<String?, HTTPError>, Never>?
+        var closers: [CheckedContinuation<Void, Never>] = []
+        var closure: WebSocketClosure?
+        var ended = false
+      }
+      private let state = Locked(State())
+
+      var closure: WebSocketClosure? { state.withLock { $0.closure } }
+
+      func whenOpen(_ continuation: CheckedContinuation<Result<String?, HTTPError>, Never>) {
+        state.withLock { $0.opened = continuation }
+      }
+
+      func whenClosed(_ continuation: CheckedContinuation<Void, Never>) {
+        let ended = state.withLock { state in
+          if !state.ended { state.closers.append(continuation) }
+          return state.ended
+        }
+        if ended { continuation.resume() }
+      }
+
+      func urlSession(
+        _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
+        didOpenWithProtocol protocol: String?
+      ) {
+        state.withLock { state in
+          defer { state.opened = nil }
+          return state.opened
+        }?.resume(returning: .success(`protocol`))
+      }
+
+      func urlSession(
+        _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
+        didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?
+      ) {
+        let closure = WebSocketClosure(
+          code: WebSocketCloseCode(rawValue: UInt16(clamping: closeCode.rawValue)),
+          reason: reason.map { String(decoding: $0, as: UTF8.self) } ?? "")
+        state.withLock { $0.closure = closure }
+      }
+
+      func urlSession(
+        _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+      ) {
+        let (opened, closers) = state.withLock { state in
+          state.ended = true
+          defer {
+            state.opened = nil
+            state.closers = []
+          }
+          return (state.opened, state.closers)
+        }
+        if let opened {
+          let failure: HTTPError
+          if let http = task.response as? HTTPURLResponse, http.statusCode != 101 {
+            failure = .unacceptableStatus(
+              HTTPResponse(
+                status: http.statusCode, headers: URLSessionWebSocketConnection.headers(of: http),
+                url: http.url))
+          } else {
+            failure =
+              error.map { HTTPError(transportFailure: $0) }
+              ?? .transport(URLError(.badServerResponse))
+          }
+          opened.resume(returning: .failure(failure))
+        }
+        for closer in closers { closer.resume() }
+      }
+    }
+  }
+#endif

@@ -1,0 +1,266 @@
+import Foundation
+
+/// An open WebSocket connection (RFC 6455), from ``HTTPClient/webSocket(_:subprotocols:settings:reconnection:)``:
+/// messages in as an `AsyncSequence`, messages out with `send`, and the close handshake.
+///
+/// ```swift
+/// let socket = try await client.webSocket(ChatApi.room(42))
+/// try await socket.send(json: Say(text: "hello"))
+/// for try await event in socket.messages(as: ChatEvent.self) {
+///   print(event)
+/// }
+/// print(socket.closure?.code ?? .abnormalClosure)
+/// ```
+///
+/// - Receiving: ``messages`` ends when the server closes the connection with a close frame
+///   (``closure`` then holds its code and reason) and throws when the connection fails.
+///   Cancelling the task that reads closes the connection.
+/// - Keep-alive: a ping goes out every ``Settings/pingInterval``; a pong that does not come
+///   within the next interval ends the connection with ``HTTPError/timedOut``.
+/// - Reconnection (off by default): with a ``ReconnectionPolicy`` that reconnects, a
+///   connection that drops, or that the server closes with 1001, 1011, 1012 or 1013, is
+///   opened again after the policy's delay, and ``messages`` goes on with the new one.
+///   Messages sent meanwhile fail; nothing is sent again for you.
+public final class WebSocket: Sendable {
+  /// How a connection behaves once it is open.
+  public struct Settings: Sendable {
+    /// The largest message accepted; a larger one closes the connection with 1009 and
+    /// fails with ``HTTPError/responseTooLarge(limit:)``. 1 MiB by default.
+    public var maximumMessageSize: Int
+    /// How often to ping the server to keep the connection alive and notice when it has
+    /// gone; `nil` for never. 30 seconds by default.
+    public var pingInterval: Duration?
+    /// How long ``WebSocket/close(_:reason:)`` waits for the server's close frame before it
+    /// drops the connection. 5 seconds by default.
+    public var closeTimeout: Duration
+
+    /// Settings with the given values.
+    public init(
+      maximumMessageSize: Int = 1 << 20, pingInterval: Duration? = .seconds(30),
+      closeTimeout: Duration = .seconds(5)
+    ) {
+      self.maximumMessageSize = maximumMessageSize
+      self.pingInterval = pingInterval
+      self.closeTimeout = closeTimeout
+    }
+  }
+
+  /// Opens a connection (again).
+  typealias Connect = @Sendable () async throws(HTTPError) -> TransportWebSocket
+
+  struct State: Sendable {
+    var current: TransportWebSocket
+    /// Counts connections, so that one reconnection serves every caller that saw the drop.
+    var generation = 0
+    /// Connections that keep-alive gave up on.
+    var timedOut: Set<Int> = []
+    var closedByCaller = false
+    var keepAlive: Task<Void, Never>?
+  }
+
+  let state: Locked<State>
+  let connect: Connect
+  let reconnection: ReconnectionPolicy
+  let settings: Settings
+  let clock: any TransportClock
+
+  init(
+    _ first: TransportWebSocket, settings: Settings, reconnection: ReconnectionPolicy,
+    clock: any TransportClock, connect: @escaping Connect
+  ) {
+    state = Locked(State(current: first))
+    self.connect = connect
+    self.reconnection = reconnection
+    self.settings = settings
+    self.clock = clock
+    startKeepAlive()
+  }
+
+  deinit {
+    let (connection, keepAlive) = state.withLock { ($0.current.connection, $0.keepAlive) }
+    keepAlive?.cancel()
+    connection.cancel()
+  }
+
+  /// The server's answer to the upgrade (status `101` and its headers).
+  public var response: HTTPResponse { state.withLock { $0.current.response } }
+  /// The subprotocol the server chose from those offered, if any.
+  public var subprotocol: String? { state.withLock { $0.current.subprotocol } }
+  /// The server's close frame, once it has closed the connection: its code and reason.
+  public var closure: WebSocketClosure? { state.withLock { $0.current.connection }.peerClosure }
+  /// How many times the connection has been opened again.
+  public var reconnections: Int { state.withLock { $0.generation } }
+
+  // MARK: - Sending
+
+  /// Sends a message; returns once it is handed to the network.
+  public func send(_ message: WebSocketMessage) async throws(HTTPError) {
+    try await state.withLock { $0.current.connection }.send(message)
+  }
+
+  /// Sends a text message.
+  public func send(_ text: String) async throws(HTTPError) {
+    try await send(.text(text))
+  }
+
+  /// Sends a binary message.
+  public func send(_ data: Data) async throws(HTTPError) {
+    try await send(.binary(data))
+  }
+
+  /// Sends `value` encoded as JSON in a text message; a value that cannot be encoded
+  /// fails with ``HTTPError/invalidRequest(reason:)`` and nothing is sent.
+  public func send<Value: Encodable>(json value: Value, encoder: JSONEncoder = JSONEncoder())
+    async throws(HTTPError)
+  {
+    let data: Data
+    do {
+      data = try encoder.encode(value)
+    } catch {
+      throw .invalidRequest(reason: "the message could not be encoded as JSON: \(error)")
+    }
+    try await send(.text(String(decoding: data, as: UTF8.self)))
+  }
+
+  /// Sends a ping and returns when the server's pong arrives.
+  public func ping() async throws(HTTPError) {
+    try await state.withLock { $0.current.connection }.ping()
+  }
+
+  // MARK: - Closing
+
+  /// Closes the connection: sends a close frame with `code` and `reason` and waits for the
+  /// server's, at most ``Settings/closeTimeout``, then drops it. Never reconnects after.
+  public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
+    let (connection, keepAlive) = state.withLock { state in
+      state.closedByCaller = true
+      return (state.current.connection, state.keepAlive)
+    }
+    keepAlive?.cancel()
+    let clock = clock
+    let timeout = settings.closeTimeout
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await connection.close(code, reason: reason) }
+      group.addTask { try? await clock.wait(for: timeout) }
+      await group.next()
+      // Ends a close still waiting for the server's answer, or a connection already over.
+      connection.cancel()
+      group.cancelAll()
+    }
+  }
+
+  // MARK: - Receiving
+
+  /// The messages as they arrive.
+  public var messages: Messages { Messages(socket: self) }
+
+  /// The messages decoded from JSON (text or binary) as `Value`; one that does not decode
+  /// fails with ``HTTPError/decodingFailed(reason:response:)``, whose response carries the
+  /// message's bytes as its body.
+  public func messages<Value: Decodable & Sendable>(
+    as type: Value.Type, decoder: JSONDecoder = JSONDecoder()
+  ) -> DecodedMessages<Value> {
+    DecodedMessages(messages: messages, decoder: decoder, response: response)
+  }
+
+  /// The next message, `nil` once the server has closed the connection; reconnects as the
+  /// policy says.
+  func receive() async throws(HTTPError) -> WebSocketMessage? {
+    var failedInARow = 0
+    while true {
+      let (connection, generation) = state.withLock { ($0.current.connection, $0.generation) }
+      let outcome: HTTPError
+      do throws(HTTPError) {
+        if let message = try await connection.receive() { return message }
+        guard reconnection.reconnects, let closure = connection.peerClosure,
+          Self.reconnectsAfter(closure.code)
+        else { return nil }
+        outcome = .transport(
+          .networkConnectionLost, reason: "the server closed with \(closure.code)")
+      } catch {
+        outcome = state.withLock { $0.timedOut.contains(generation) } ? .timedOut : error
+      }
+      guard outcome != .cancelled, reconnection.reconnects,
+        !state.withLock({ $0.closedByCaller })
+      else { throw outcome }
+      try await reconnect(after: generation, failedInARow: &failedInARow, last: outcome)
+    }
+  }
+
+  /// Close codes after which a server expects clients to come back.
+  static func reconnectsAfter(_ code: WebSocketCloseCode) -> Bool {
+    [1001, 1006, 1011, 1012, 1013].contains(code.rawValue)
+  }
+
+  /// Opens the connection again after the policy's delay, unless a caller already did
+  /// since `generation`; throws the last error once the policy's attempts are spent.
+  private func reconnect(after generation: Int, failedInARow: inout Int, last: HTTPError)
+    async throws(HTTPError)
+  {
+    var last = last
+    while true {
+      if state.withLock({ $0.generation != generation }) { return }
+      if let limit = reconnection.maximumAttempts, failedInARow >= limit { throw last }
+      do {
+        try await clock.wait(for: reconnection.delay)
+      } catch {
+        throw .cancelled
+      }
+      failedInARow += 1
+      do throws(HTTPError) {
+        let opened = try await connect()
+        let replaced = state.withLock { state -> Bool in
+          guard state.generation == generation, !state.closedByCaller else { return false }
+          state.current = opened
+          state.generation += 1
+          return true
+        }
+        if !replaced { opened.connection.cancel() }
+        return
+      } catch {
+        if error == .cancelled { throw error }
+        last = error
+      }
+    }
+  }
+
+  // MARK: - Keep-alive
+
+  private func startKeepAlive() {
+    guard let interval = settings.pingInterval else { return }
+    let clock = clock
+    let task = Task { [weak self] in
+      while !Task.isCancelled {
+        guard (try? await clock.wait(for: interval)) != nil, let socket = self else { return }
+        await socket.pingOrDrop(within: interval)
+      }
+    }
+    state.withLock { $0.keepAlive = task }
+  }
+
+  /// Pings the current connection; drops it when no pong comes within `interval`.
+  private func pingOrDrop(within interval: Duration) async {
+    let (connection, generation) = state.withLock { ($0.current.connection, $0.generation) }
+    let clock = clock
+    await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        // A ping that fails found the connection ended: its reader hears why.
+        try? await connection.ping()
+        return true
+      }
+      group.addTask {
+        do {
+          try await clock.wait(for: interval)
+          return false
+        } catch {
+          return true
+        }
+      }
+      if await group.next() == false {
+        state.withLock { _ = $0.timedOut.insert(generation) }
+        connection.cancel()  // which ends the ping too
+      }
+      group.cancelAll()
+    }
+  }
+}
