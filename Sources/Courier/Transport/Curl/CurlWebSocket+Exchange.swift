@@ -12,17 +12,20 @@
       var offset = 0
       do throws(HTTPError) {
         while true {
-          let (stop, wantsToRead) = socket.state.withLock { state -> (Bool, Bool) in
+          let (stop, wantsToRead, watchers) = socket.state.withLock {
+            state -> (Bool, Bool, [CheckedContinuation<Void, Never>]) in
             if batch.isEmpty, !state.outgoing.isEmpty {
               swap(&batch, &state.outgoing)
               offset = 0
             }
             let stop = state.stopsNow || (state.endsAfterFlush && batch.isEmpty)
-            let reads =
-              state.peerClosure == nil && !state.endsAfterFlush
-              && (state.inboxBytes < socket.options.readAhead || !state.pingers.isEmpty)
-            return (stop, reads)
+            let full = state.inboxBytes >= socket.options.readAhead && state.pingers.isEmpty
+            let reads = state.peerClosure == nil && !state.endsAfterFlush && !full
+            guard full else { return (stop, reads, []) }
+            defer { state.pauseWatchers = [] }
+            return (stop, reads, state.pauseWatchers)
           }
+          for watcher in watchers { watcher.resume() }
           if stop { return }
           var moved = false
           var blockedWriting = false
@@ -151,6 +154,8 @@
       let (receiver, outcome, senders, pingers, closers, refusal) = socket.state.withLock {
         state in
         state.isFinished = true
+        for watcher in state.pauseWatchers { watcher.resume() }
+        state.pauseWatchers = []
         let outcome = CurlWebSocket.endOfMessages(state) ?? .success(nil)
         let refusal = CurlWebSocket.refusal(state) ?? .cancelled
         defer {

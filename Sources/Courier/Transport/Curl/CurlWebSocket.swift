@@ -38,6 +38,8 @@
       var isOpening = true
       /// The thread has let go of the connection.
       var isFinished = false
+      /// Waiting for the thread to stop reading for want of room (tests).
+      var pauseWatchers: [CheckedContinuation<Void, Never>] = []
     }
 
     let state = Locked(State())
@@ -157,6 +159,21 @@
         return true
       }
       if ended { wake.signal() }
+    }
+
+    /// Returns once the connection has stopped reading the socket because ``WebSocketOptions/readAhead``
+    /// bytes of messages wait for a caller (or it has ended): what tests of back-pressure
+    /// await.
+    func readingPaused() async {
+      await withCheckedContinuation { continuation in
+        let now = state.withLock { state in
+          if state.isFinished { return true }
+          state.pauseWatchers.append(continuation)
+          return false
+        }
+        if now { continuation.resume() }
+        wake.signal()
+      }
     }
 
     // MARK: - Rules shared with the thread

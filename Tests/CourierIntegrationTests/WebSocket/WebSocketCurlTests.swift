@@ -1,0 +1,151 @@
+#if canImport(FoundationNetworking)
+  import CourierTestSupport
+  import CourierTesting
+  import Foundation
+  import FoundationNetworking
+  import Testing
+
+  @testable import Courier
+
+  /// What CurlTransport's WebSocket does that needs a real connection: TLS, and servers that
+  /// go quiet during the handshake or the close.
+  @Suite("WebSocket over CurlTransport", .timeLimit(.minutes(1)))
+  struct WebSocketCurlTests {
+    @Test("wss: the upgrade and frames go through TLS, with the server's CA trusted")
+    func secure() async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.upgradeToWebSocket().echoUntilClosed()
+      }
+      defer { server.stop() }
+      let relay = try await TLSRelay.start(upstream: server.port)
+      defer { relay.stop() }
+      let client = HTTPClient(
+        baseURL: URL(string: "wss://127.0.0.1:\(relay.port)/")!,
+        transport: CurlTransport(certificateAuthorities: relay.certificate))
+      let socket = try await client.webSocket(
+        Request<Data>(path: "secure"), settings: .init(pingInterval: nil))
+      let big = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) })
+      try await socket.send("over tls")
+      try await socket.send(big)
+      var messages = socket.messages.makeAsyncIterator()
+      #expect(try await messages.next() == .text("over tls"))
+      #expect(try await messages.next() == .binary(big))
+      await socket.close()
+      #expect(socket.closure?.code == .normalClosure)
+    }
+
+    @Test("wss to a server whose certificate is not trusted fails the handshake")
+    func untrusted() async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.upgradeToWebSocket().echoUntilClosed()
+      }
+      defer { server.stop() }
+      let relay = try await TLSRelay.start(upstream: server.port)
+      defer { relay.stop() }
+      let client = HTTPClient(
+        baseURL: URL(string: "wss://127.0.0.1:\(relay.port)/")!, transport: CurlTransport())
+      let error = await #expect(throws: HTTPError.self) {
+        _ = try await client.webSocket(Request<Data>(path: "secure"))
+      }
+      #expect(error?.urlErrorCode == .serverCertificateUntrusted)
+    }
+
+    @Test("A server that never answers the upgrade fails it with timedOut")
+    func handshakeTimeout() async throws {
+      let left = Signal()
+      let server = try LoopbackServer { _, response in
+        await response.clientDisconnected()
+        left.fire()
+      }
+      defer { server.stop() }
+      var configuration = HTTPClient.Configuration()
+      configuration.timeout = .milliseconds(300)
+      let client = HTTPClient(
+        baseURL: server.baseURL, configuration: configuration, transport: CurlTransport())
+      await #expect(throws: HTTPError.timedOut) {
+        _ = try await client.webSocket(Request<Data>(path: "quiet"))
+      }
+      await left.wait()
+    }
+
+    @Test("Cancelling the upgrade while the server is quiet ends it at once")
+    func handshakeCancelled() async throws {
+      let arrived = Signal()
+      let left = Signal()
+      let server = try LoopbackServer { _, response in
+        arrived.fire()
+        await response.clientDisconnected()
+        left.fire()
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let opening = Task { () async -> HTTPError? in
+        do throws(HTTPError) {
+          _ = try await client.webSocket(Request<Data>(path: "quiet"))
+          return nil
+        } catch {
+          return error
+        }
+      }
+      await arrived.wait()
+      opening.cancel()
+      #expect(await opening.value == .cancelled)
+      await left.wait()
+    }
+
+    @Test("A server that never answers the close is dropped after closeTimeout")
+    func closeTimeout() async throws {
+      let left = Signal()
+      let server = try LoopbackServer { _, response in
+        let socket = try await response.upgradeToWebSocket()
+        while let frame = try await socket.receiveFrame(), frame.opcode != 8 {}
+        await socket.clientClosedConnection()  // never answers the close frame
+        left.fire()
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let socket = try await client.webSocket(
+        Request<Data>(path: "close"),
+        settings: .init(pingInterval: nil, closeTimeout: .milliseconds(300)))
+      await socket.close()
+      await left.wait()
+      #expect(socket.closure == nil)
+    }
+
+    @Test("A reader that stops reading stops the socket being read: the server's sends stall")
+    func backPressure() async throws {
+      let sent = Locked(0)
+      let stalled = Signal()
+      let server = try LoopbackServer { _, response in
+        let socket = try await response.upgradeToWebSocket()
+        let chunk = Data(count: 64 * 1024)
+        // 64 MiB: far more than the socket buffers and the client's read-ahead hold.
+        for _ in 0..<1024 {
+          try await socket.send(.binary(chunk))
+          sent.withLock { $0 += chunk.count }
+        }
+        stalled.fire()
+        try await socket.echoUntilClosed()
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let socket = try await client.webSocket(
+        Request<Data>(path: "flood"), settings: .init(pingInterval: nil))
+      // Reading nothing, the connection fills its read-ahead and stops reading, while the
+      // server is still far from done.
+      let connection = try #require(
+        socket.state.withLock { $0.current.connection } as? CurlWebSocket)
+      await connection.readingPaused()
+      let buffered = connection.state.withLock { $0.inboxBytes }
+      #expect(buffered >= 1 << 20 && buffered <= (1 << 20) + 64 * 1024)
+      #expect(sent.withLock { $0 } < 64 << 20)
+      var messages = socket.messages.makeAsyncIterator()
+      var count = 0
+      // Reading everything lets the server finish.
+      while count < 1024, try await messages.next() != nil { count += 1 }
+      await stalled.wait()
+      #expect(sent.withLock { $0 } == 64 << 20)
+      await socket.close()
+    }
+  }
+#endif
