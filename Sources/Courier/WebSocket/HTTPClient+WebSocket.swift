@@ -21,6 +21,7 @@ extension HTTPClient {
   /// endpoint's `Response` type is not used: messages are read from the ``WebSocket``.
   ///
   /// - Parameters:
+  ///   - endpoint: Where to connect; a `GET` without a body.
   ///   - subprotocols: The subprotocols to offer (`Sec-WebSocket-Protocol`), most preferred
   ///     first; ``WebSocket/subprotocol`` says which the server chose.
   ///   - settings: The message size limit, keep-alive pings and close timeout.

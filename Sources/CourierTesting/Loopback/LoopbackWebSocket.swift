@@ -81,7 +81,7 @@ public final class LoopbackWebSocket: Sendable {
   /// it was closed). Its payload is unmasked, and its ``Frame/isMasked`` true (the mask was
   /// there). A close frame is also kept as ``closeFrame``.
   ///
-  /// Throws a ``LoopbackError`` for a frame a client may not send (unmasked, with reserved
+  /// Throws a `LoopbackError` for a frame a client may not send (unmasked, with reserved
   /// bits, an undefined opcode, a fragmented or oversized control frame, or a payload over
   /// 64 MiB), again on every later call; `CancellationError` when the task is cancelled.
   public func receiveFrame() async throws -> Frame? {
@@ -96,7 +96,7 @@ public final class LoopbackWebSocket: Sendable {
   /// arrives (kept as ``closeFrame``) or the connection ends. Pings on the way are answered
   /// with pongs carrying the same payload; pongs are skipped.
   ///
-  /// Throws a ``LoopbackError`` for a bad frame (as ``receiveFrame()`` does), a fragment
+  /// Throws a `LoopbackError` for a bad frame (as ``receiveFrame()`` does), a fragment
   /// out of order, or a text message that is not UTF-8.
   public func receiveMessage() async throws -> WebSocketMessage? {
     while let frame = try await receiveFrame() {

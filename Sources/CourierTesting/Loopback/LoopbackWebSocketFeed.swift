@@ -76,7 +76,7 @@ final class LoopbackWebSocketFeed: @unchecked Sendable {
   }
 
   /// The next frame, waiting for it to arrive; `nil` once the connection has ended (a frame
-  /// cut off by the end is dropped). Throws a ``LoopbackError`` for bytes that are not a
+  /// cut off by the end is dropped). Throws a `LoopbackError` for bytes that are not a
   /// frame a client may send, and `CancellationError` when the calling task is cancelled.
   func next() async throws -> WebSocketFrame? {
     let id = condition.withLock {
