@@ -34,7 +34,8 @@ struct ReadmeWebSocketExamplesTests {
     let chat = HTTPClient(baseURL: URL(string: "wss://chat.example.com")!, transport: stub)
     // README, from here.
     let socket = try await chat.webSocket(ChatApi.room(42), subprotocols: ["chat.v2"])
-    try await socket.send(json: ChatLine(from: "ann", text: "hello"))  // or send("text"), send(data)
+    // or send("text"), send(data):
+    try await socket.send(json: ChatLine(from: "ann", text: "hello"))
     for try await line in socket.messages(as: ChatLine.self) {  // or socket.messages
       print("\(line.from): \(line.text)")
       if line.text == "bye" { break }
