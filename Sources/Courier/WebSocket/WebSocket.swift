@@ -93,7 +93,8 @@ public final class WebSocket: Sendable {
 
   // MARK: - Sending
 
-  /// Sends a message; returns once it is handed to the network.
+  /// Sends a message; returns once it is handed to the network (which a server that does not
+  /// read holds back). Cancelling the sending task closes the connection.
   public func send(_ message: WebSocketMessage) async throws(HTTPError) {
     try await state.withLock { $0.current.connection }.send(message)
   }

@@ -147,5 +147,31 @@
       #expect(sent.withLock { $0 } == 64 << 20)
       await socket.close()
     }
+
+    @Test("Cancelling a sender held back by a server that does not read ends the connection")
+    func cancelledSender() async throws {
+      let left = Signal()
+      let server = try LoopbackServer { _, response in
+        let socket = try await response.upgradeToWebSocket()
+        await socket.clientClosedConnection()  // reads nothing: its buffer fills at 1 MiB
+        left.fire()
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let socket = try await client.webSocket(
+        Request<Data>(path: "sink"), settings: .init(pingInterval: nil))
+      let sender = Task { () async -> HTTPError? in
+        do throws(HTTPError) {
+          for _ in 0..<256 { try await socket.send(Data(count: 1 << 20)) }
+          return nil
+        } catch {
+          return error
+        }
+      }
+      sender.cancel()
+      #expect(await sender.value == .cancelled)
+      await #expect(throws: HTTPError.cancelled) { try await socket.send("after") }
+      await left.wait()
+    }
   }
 #endif

@@ -9,7 +9,8 @@ import Foundation
 /// stops receiving stops the socket being read and the peer is held back by TCP.
 public protocol WebSocketConnection: AnyObject, Sendable {
   /// Sends one message, whole; returns once it has been handed to the network (or fails
-  /// once the connection has ended).
+  /// once the connection has ended). Cancelling the sending task ends the connection, as a
+  /// message half sent cannot be taken back.
   func send(_ message: WebSocketMessage) async throws(HTTPError)
   /// The next message; `nil` once the peer's close frame has arrived (``peerClosure`` then
   /// says why). Throws when the connection failed: a protocol error, a message over the

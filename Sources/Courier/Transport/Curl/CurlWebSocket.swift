@@ -179,15 +179,21 @@
     // MARK: - Rules shared with the thread
 
     /// Queues `frame`, masked (a client masks every frame), and waits until it is written.
+    /// A sender cancelled while its frame waits ends the connection: a frame cannot be taken
+    /// back once part of it may be on the wire.
     private func queue(_ frame: WebSocketFrame) async throws(HTTPError) {
-      let result = await withCheckedContinuation { (waiter: Waiter<Void>) in
-        let refused = state.withLock { state -> HTTPError? in
-          if let refusal = Self.refusal(state) { return refusal }
-          let mark = Self.enqueue(frame, &state)
-          state.senders.append((mark, waiter))
-          return nil
+      let result = await withTaskCancellationHandler {
+        await withCheckedContinuation { (waiter: Waiter<Void>) in
+          let refused = state.withLock { state -> HTTPError? in
+            if let refusal = Self.refusal(state) { return refusal }
+            let mark = Self.enqueue(frame, &state)
+            state.senders.append((mark, waiter))
+            return nil
+          }
+          if let refused { waiter.resume(returning: .failure(refused)) } else { wake.signal() }
         }
-        if let refused { waiter.resume(returning: .failure(refused)) } else { wake.signal() }
+      } onCancel: {
+        cancel()
       }
       try result.get()
     }
