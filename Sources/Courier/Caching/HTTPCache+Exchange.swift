@@ -174,7 +174,7 @@ extension HTTPCache {
   /// The newest stored response that `key` selects (same credentials, same values of the
   /// headers its `Vary` names) and whose body fits `maximumBytes`: from memory, else from
   /// disk (and then kept in memory too).
-  private func stored(for key: CacheKey, maximumBytes: Int?) -> CacheEntry? {
+  func stored(for key: CacheKey, maximumBytes: Int?) -> CacheEntry? {
     func selected(_ entries: [CacheEntry]) -> CacheEntry? {
       entries.filter { entry in
         entry.metadata.variantKey == key.variant(for: entry.metadata.varyNames)
@@ -215,7 +215,7 @@ extension HTTPCache {
   }
 
   /// An entity tag without its weakness mark, for the weak comparison (RFC 9110 §8.8.3.2).
-  private static func weakTag(_ tag: String) -> String {
+  static func weakTag(_ tag: String) -> String {
     let trimmed = tag.trimmingCharacters(in: .whitespaces)
     return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
   }

@@ -16,6 +16,16 @@ extension HTTPClient {
     exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     guard exchange.collects, HTTPCache.answers(request.head) else {
+      // A GET with the caller's own conditions or range: a fresh stored response may settle it.
+      if exchange.collects, (request.head.httpMethod ?? "GET") == "GET",
+        let answer = cache.answerCallerConditions(
+          request.head,
+          key: CacheKey(request.head, credentials: outgoing.credentials, salt: cache.salt),
+          policy: outgoing.cachePolicy, maximumBytes: exchange.maximumBytes)
+      {
+        events?.cache(answer.cacheStatus)
+        return answer
+      }
       let response = try await fetchShared(request, outgoing, exchange, events)
       cache.invalidate(after: response, to: request.head)
       return response
