@@ -190,7 +190,8 @@ public final class WebSocket: Sendable {
 
   /// Close codes after which a server expects clients to come back.
   static func reconnectsAfter(_ code: WebSocketCloseCode) -> Bool {
-    [1001, 1006, 1011, 1012, 1013].contains(code.rawValue)
+    [.goingAway, .abnormalClosure, .internalServerError, .serviceRestart, .tryAgainLater]
+      .contains(code)
   }
 
   /// Opens the connection again after the policy's delay, unless a caller already did

@@ -55,11 +55,17 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
   /// 1011: the server met a condition that kept it from fulfilling the request.
   public static let internalServerError = WebSocketCloseCode(rawValue: 1011)
 
-  /// Whether an endpoint may put this code in a close frame (RFC 6455 §7.4): the registered
-  /// codes other than 1004–1006 and 1015, and 3000–4999 for libraries and applications.
+  /// 1012: the server is restarting; a client may reconnect.
+  public static let serviceRestart = WebSocketCloseCode(rawValue: 1012)
+  /// 1013: the server is overloaded; a client should try again later.
+  public static let tryAgainLater = WebSocketCloseCode(rawValue: 1013)
+
+  /// Whether an endpoint may put this code in a close frame (RFC 6455 §7.4 and IANA's
+  /// registry): the registered codes other than 1004–1006 and 1015, and 3000–4999 for
+  /// libraries and applications.
   public var isSendable: Bool {
     switch rawValue {
-    case 1000...1003, 1007...1011, 3000...4999: true
+    case 1000...1003, 1007...1014, 3000...4999: true
     default: false
     }
   }

@@ -97,6 +97,10 @@ struct WebSocketMessageReaderTests {
       let frame = WebSocketFrame(opcode: .close, payload: [UInt8(code >> 8), UInt8(code & 255)])
       #expect(failure([frame])?.code == .protocolError, "code \(code)")
     }
+    for code: UInt16 in [1012, 1013, 1014, 3000, 4999] {
+      let frame = WebSocketFrame(opcode: .close, payload: [UInt8(code >> 8), UInt8(code & 255)])
+      #expect(try outputs([frame]) == [.close(WebSocketCloseCode(rawValue: code), "")])
+    }
     let badReason = WebSocketFrame(opcode: .close, payload: [0x03, 0xE8, 0xFF])
     #expect(failure([badReason])?.code == .invalidFramePayloadData)
   }

@@ -70,9 +70,11 @@
     /// Reads the frames that have arrived and does what each means.
     func deliverFrames() throws(HTTPError) {
       do throws(WebSocketFailure) {
-        while let frame = try frames.next() {
+        // Nothing after the server's close frame is read: the connection is over.
+        while !closedByPeer, let frame = try frames.next() {
           guard let output = try messages.read(frame) else { continue }
           apply(output)
+          if case .close = output { closedByPeer = true }
         }
       } catch {
         let httpError: HTTPError =
@@ -80,13 +82,7 @@
           ? .responseTooLarge(limit: socket.options.maximumMessageSize)
           : .transport(
             .badServerResponse, reason: "WebSocket: \(error.reason) (closed with \(error.code))")
-        socket.state.withLock { state in
-          if !state.sentClose {
-            CurlWebSocket.enqueue(.close(error.code, reason: error.reason), &state)
-            state.sentClose = true
-          }
-        }
-        fail(httpError, flushing: true)
+        fail(httpError, flushing: true, closingWith: error)
       }
     }
 
@@ -111,6 +107,7 @@
           state.pingers = []
           resume = { for pinger in pingers { pinger.resume(returning: .success(())) } }
         case .close(let code, let reason):
+          guard state.peerClosure == nil else { return }
           state.peerClosure = WebSocketClosure(code: code ?? .noStatusReceived, reason: reason)
           if !state.sentClose {
             CurlWebSocket.enqueue(.close(code, reason: ""), &state)
@@ -137,9 +134,17 @@
       }
     }
 
-    /// Ends the connection with `error`: at once, or once the close frame queued is out.
-    private func fail(_ error: HTTPError, flushing: Bool) {
+    /// Ends the connection with `error`: at once, or once the close frame queued is out. A
+    /// protocol `failure` queues the close frame that says so, under the same lock, so that
+    /// no caller sees the close without the error.
+    private func fail(
+      _ error: HTTPError, flushing: Bool, closingWith failure: WebSocketFailure? = nil
+    ) {
       let receiver = socket.state.withLock { state -> CurlWebSocket.Waiter<WebSocketMessage?>? in
+        if let failure, !state.sentClose {
+          CurlWebSocket.enqueue(.close(failure.code, reason: failure.reason), &state)
+          state.sentClose = true
+        }
         if state.failure == nil { state.failure = error }
         if flushing { state.endsAfterFlush = true } else { state.stopsNow = true }
         defer { state.receiver = nil }

@@ -41,6 +41,8 @@
       var frames: WebSocketFrameReader
       var messages: WebSocketMessageReader
       var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+      /// The server's close frame has been read.
+      var closedByPeer = false
 
       init(socket: CurlWebSocket, settings: CurlTransport.Settings) {
         self.socket = socket
