@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Benchmarks live in their own package so that only they depend on benchmarking packages and
-// on peers (AsyncHTTPClient); the root package stays dependency-free. `run.sh` runs them all.
+// on peers (AsyncHTTPClient, WSClient); the root package stays dependency-free. `run.sh` runs
+// them all but the WebSocket cases, which `websocket.sh` runs.
 
 /// What every benchmark program links.
 let courier: [Target.Dependency] = [
@@ -27,6 +28,9 @@ let package = Package(
     .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    // The WebSocket peer (hummingbird-project's client over SwiftNIO) and the logger it takes.
+    .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
     .target(
@@ -40,6 +44,9 @@ let package = Package(
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOFoundationCompat", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "WSClient", package: "swift-websocket"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     .executableTarget(
       name: "Suite",
@@ -47,6 +54,15 @@ let package = Package(
         "SuiteCases", .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ]),
     .executableTarget(name: "SuiteTimed", dependencies: ["SuiteCases"]),
+    // The WebSocket cases' one server for both clients: SwiftNIO's WebSocket codec, echoing.
+    .executableTarget(
+      name: "WebSocketEchoServer",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]),
     // libcurl driven from C: the floor the clients are measured against.
     .target(name: "CurlFloor", linkerSettings: [.linkedLibrary("dl")]),
     .executableTarget(

@@ -5,7 +5,7 @@ import Foundation
 /// `Suite`, which counts allocations (it links ordo-one's malloc interposer), and
 /// `SuiteTimed`, which does not, for timings untouched by a counter.
 ///
-///   Suite|SuiteTimed get|download|paging|coalescing|cache|decode VARIANT [--option value]…
+///   Suite|SuiteTimed get|download|paging|coalescing|cache|decode|websocket VARIANT [--option value]…
 public enum SuiteMain {
   /// Runs the benchmark the command line names, counting allocations with `counter` if given.
   public static func run(counting counter: AllocationCounter?) async {
@@ -19,6 +19,7 @@ public enum SuiteMain {
       case "coalescing": try await CoalescingCase.run(arguments)
       case "cache": try await CacheCase.run(arguments)
       case "decode": try await DecodeCase.run(arguments)
+      case "websocket": try await WebSocketCase.run(arguments)
       case "fixture": try MoviePageFile.write(to: arguments.string("to", default: "page.json"))
       default: throw SuiteError.usage
       }
