@@ -2,6 +2,11 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#if defined(__APPLE__)
+#include <stdlib.h>
+#else
+#include <sys/random.h>
+#endif
 
 // libcurl's signatures, as its headers declare them (enums are int-sized; curl_off_t is a
 // 64-bit integer on every platform Courier runs on).
@@ -212,4 +217,19 @@ int courier_curl_multi_next_done(void *multi, void **easy, int *result) {
     }
   }
   return 0;
+}
+
+int courier_random_bytes(void *buffer, size_t length) {
+#if defined(__APPLE__)
+  arc4random_buf(buffer, length);
+  return 0;
+#else
+  size_t filled = 0;
+  while (filled < length) {
+    ssize_t count = getrandom((char *)buffer + filled, length - filled, 0);
+    if (count <= 0) return -1;
+    filled += (size_t)count;
+  }
+  return 0;
+#endif
 }

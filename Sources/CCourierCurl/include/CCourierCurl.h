@@ -88,6 +88,10 @@ void courier_curl_loop_wake(courier_curl_loop *loop);
 /// The next finished transfer: returns 1 with its handle and result code, or 0 when none is left.
 int courier_curl_multi_next_done(void *multi, void **easy, int *result);
 
+/// Fills `buffer` with `length` bytes from the system's randomness (getrandom on Linux,
+/// arc4random_buf on Apple platforms): 0, or -1 when it could not.
+int courier_random_bytes(void *buffer, size_t length);
+
 /// libpsl, loaded at first use: 1 when `domain` (lowercase, ASCII) is a public suffix, 0 when
 /// not, -1 when the system has no libpsl (Apple platforms have none).
 int courier_psl_is_public_suffix(const char *domain);

@@ -48,10 +48,28 @@
             try deliverFrames()
             moved = true
           }
-          if !moved { try wait(reading: wantsToRead, writing: blockedWriting) }
+          if !moved, sleeps(reading: wantsToRead, batch: batch) {
+            try wait(reading: wantsToRead, writing: blockedWriting)
+            socket.state.withLock { $0.isPolling = false }
+          }
         }
       } catch {
         fail(error, flushing: false)
+      }
+    }
+
+    /// Whether to sleep: nothing came since the loop looked (no bytes to send, no change in
+    /// whether to read, no end); if so, callers that add work from now on wake the thread.
+    private func sleeps(reading: Bool, batch: [UInt8]) -> Bool {
+      socket.state.withLock { state in
+        let reads =
+          state.peerClosure == nil && !state.endsAfterFlush
+          && (state.inboxBytes < socket.options.readAhead || !state.pingers.isEmpty)
+        let bytesWaiting = batch.isEmpty && !state.outgoing.isEmpty
+        let ending = state.stopsNow || (state.endsAfterFlush && batch.isEmpty)
+        guard !bytesWaiting, !ending, reads == reading else { return false }
+        state.isPolling = true
+        return true
       }
     }
 

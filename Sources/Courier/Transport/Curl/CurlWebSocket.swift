@@ -1,5 +1,6 @@
 // Linux only: see Curl.swift.
 #if canImport(FoundationNetworking)
+  import CCourierCurl
   import Foundation
   import FoundationNetworking
 
@@ -38,6 +39,10 @@
       var isOpening = true
       /// The thread has let go of the connection.
       var isFinished = false
+      /// The thread sleeps in `poll`, or is about to: what changes its work must wake it.
+      var isPolling = false
+      /// Masking keys drawn from the system's randomness in bulk, used from the end.
+      var masks: [UInt32] = []
       /// Waiting for the thread to stop reading for want of room (tests).
       var pauseWatchers: [CheckedContinuation<Void, Never>] = []
     }
@@ -89,13 +94,14 @@
     func ping() async throws(HTTPError) {
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (waiter: Waiter<Void>) in
-          let refused = state.withLock { state -> HTTPError? in
-            if let refusal = Self.refusal(state) { return refusal }
+          let (refused, wakes) = state.withLock { state -> (HTTPError?, Bool) in
+            if let refusal = Self.refusal(state) { return (refusal, false) }
             state.pingers.append(waiter)
             Self.enqueue(WebSocketFrame(opcode: .ping, payload: Array("courier".utf8)), &state)
-            return nil
+            return (nil, Self.wakes(&state))
           }
-          if let refused { waiter.resume(returning: .failure(refused)) } else { wake.signal() }
+          if let refused { waiter.resume(returning: .failure(refused)) }
+          if wakes { wake.signal() }
         }
       } onCancel: {
         cancel()
@@ -106,10 +112,14 @@
     func receive() async throws(HTTPError) -> WebSocketMessage? {
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (waiter: Waiter<WebSocketMessage?>) in
+          var wakes = false
           let ready = state.withLock { state -> Result<WebSocketMessage?, HTTPError>? in
             if !state.inbox.isEmpty {
+              let full = state.inboxBytes >= options.readAhead
               let message = state.inbox.removeFirst()
               state.inboxBytes -= message.byteCount
+              // Room again: the thread reads on.
+              wakes = full && state.inboxBytes < options.readAhead && Self.wakes(&state)
               return .success(message)
             }
             if let outcome = Self.endOfMessages(state) { return outcome }
@@ -119,7 +129,8 @@
             state.receiver = waiter
             return nil
           }
-          if let ready { waiter.resume(returning: ready) } else { wake.signal() }
+          if let ready { waiter.resume(returning: ready) }
+          if wakes { wake.signal() }
         }
       } onCancel: {
         cancel()
@@ -129,8 +140,8 @@
 
     func close(_ code: WebSocketCloseCode, reason: String) async {
       await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-        let finished = state.withLock { state -> Bool in
-          guard !state.isFinished else { return true }
+        let (finished, wakes) = state.withLock { state -> (Bool, Bool) in
+          guard !state.isFinished else { return (true, false) }
           if !state.sentClose {
             Self.enqueue(.close(code.isSendable ? code : .normalClosure, reason: reason), &state)
             state.sentClose = true
@@ -138,9 +149,10 @@
             state.inboxBytes = 0
           }
           state.closers.append(waiter)
-          return false
+          return (false, Self.wakes(&state))
         }
-        if finished { waiter.resume() } else { wake.signal() }
+        if finished { waiter.resume() }
+        if wakes { wake.signal() }
       }
     }
 
@@ -184,13 +196,18 @@
     private func queue(_ frame: WebSocketFrame) async throws(HTTPError) {
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (waiter: Waiter<Void>) in
-          let refused = state.withLock { state -> HTTPError? in
-            if let refusal = Self.refusal(state) { return refusal }
+          let (outcome, wakes) = state.withLock { state -> (Result<Void, HTTPError>?, Bool) in
+            if let refusal = Self.refusal(state) { return (.failure(refusal), false) }
             let mark = Self.enqueue(frame, &state)
+            let wakes = Self.wakes(&state)
+            // Within the high-water mark the message is on its way; past it, the sender
+            // waits for the network, which holds a fast producer back.
+            if mark - state.written <= Self.queuedBytesLimit { return (.success(()), wakes) }
             state.senders.append((mark, waiter))
-            return nil
+            return (nil, wakes)
           }
-          if let refused { waiter.resume(returning: .failure(refused)) } else { wake.signal() }
+          if let outcome { waiter.resume(returning: outcome) }
+          if wakes { wake.signal() }
         }
       } onCancel: {
         cancel()
@@ -219,14 +236,37 @@
       return nil
     }
 
+    /// How many bytes may wait to be written before a sender waits for them.
+    static let queuedBytesLimit: Int64 = 256 * 1024
+
+    /// Whether the thread must be woken for work just added: it sleeps (or is about to)
+    /// and has not been woken since.
+    static func wakes(_ state: inout State) -> Bool {
+      defer { state.isPolling = false }
+      return state.isPolling
+    }
+
     /// Adds `frame`, masked, to the bytes to send; returns the mark its last byte reaches.
     @discardableResult
     static func enqueue(_ frame: WebSocketFrame, _ state: inout State) -> Int64 {
-      let bytes = frame.encoded(mask: UInt32.random(in: 0...UInt32.max))
+      if state.masks.isEmpty { state.masks = randomMasks() }
+      let bytes = frame.encoded(mask: state.masks.removeLast())
       state.outgoing += bytes
       state.queued += Int64(bytes.count)
       return state.queued
     }
+  }
+
+  /// 256 masking keys from the system's randomness in one call (RFC 6455 §5.3 asks for keys
+  /// a server cannot predict), where one call per frame cost a system call per message.
+  private func randomMasks() -> [UInt32] {
+    var masks = [UInt32](repeating: 0, count: 256)
+    let filled = masks.withUnsafeMutableBytes { courier_random_bytes($0.baseAddress, $0.count) }
+    if filled != 0 {
+      var generator = SystemRandomNumberGenerator()
+      masks = masks.map { _ in UInt32.random(in: 0...UInt32.max, using: &generator) }
+    }
+    return masks
   }
 
   extension WebSocketMessage {
