@@ -40,9 +40,11 @@ enum CookieRules {
     return host
   }
 
-  /// Whether cookies set or sent over `url` count as secure: `https`.
+  /// Whether cookies set or sent over `url` count as secure: `https`, and `wss` (a
+  /// WebSocket's upgrade over TLS).
   static func isSecure(_ url: URL) -> Bool {
-    url.scheme?.lowercased() == "https"
+    let scheme = url.scheme?.lowercased()
+    return scheme == "https" || scheme == "wss"
   }
 
   static func isIPAddress(_ host: String) -> Bool {

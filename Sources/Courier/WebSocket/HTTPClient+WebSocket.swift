@@ -36,6 +36,8 @@ extension HTTPClient {
     _ endpoint: E, subprotocols: [String] = [], settings: WebSocket.Settings = .init(),
     reconnection: ReconnectionPolicy = .never
   ) async throws(HTTPError) -> WebSocket {
+    try settings.check()
+    try WebSocketHandshake.check(subprotocols: subprotocols)
     let connect: WebSocket.Connect = { () async throws(HTTPError) -> TransportWebSocket in
       try await self.upgrade(endpoint, subprotocols: subprotocols, settings: settings)
     }
@@ -94,13 +96,19 @@ extension HTTPClient {
       response.credentials = credentials
       return response
     }
-    return try await perform(endpoint, exchange, terminal: terminal) {
-      response throws(HTTPError) in
-      guard response.status == 101, let socket = opened.withLock({ $0 }) else {
-        opened.withLock { $0 }?.connection.cancel()
-        throw .unacceptableStatus(response)
+    do throws(HTTPError) {
+      return try await perform(endpoint, exchange, terminal: terminal) {
+        response throws(HTTPError) in
+        guard response.status == 101, let socket = opened.withLock({ $0 }) else {
+          throw .unacceptableStatus(response)
+        }
+        return socket
       }
-      return socket
+    } catch {
+      // Whatever failed after the upgrade (a middleware that throws, a status it changed),
+      // the connection opened for it does not outlive it.
+      opened.withLock { $0 }?.connection.cancel()
+      throw error
     }
   }
 }

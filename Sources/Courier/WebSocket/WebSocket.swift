@@ -34,7 +34,23 @@ public final class WebSocket: Sendable {
     /// drops the connection. 5 seconds by default.
     public var closeTimeout: Duration
 
-    /// Settings with the given values.
+    /// Refuses settings no connection can keep: a size limit or interval that is not
+    /// positive, a negative close timeout.
+    func check() throws(HTTPError) {
+      guard maximumMessageSize > 0 else {
+        throw .invalidRequest(reason: "maximumMessageSize must be positive")
+      }
+      if let pingInterval, pingInterval <= .zero {
+        throw .invalidRequest(reason: "pingInterval must be positive (nil for no pings)")
+      }
+      guard closeTimeout >= .zero else {
+        throw .invalidRequest(reason: "closeTimeout must not be negative")
+      }
+    }
+
+    /// Settings with the given values; ones no connection can keep (a limit or interval that
+    /// is not positive) make ``HTTPClient/webSocket(_:subprotocols:settings:reconnection:)``
+    /// throw ``HTTPError/invalidRequest(reason:)``.
     public init(
       maximumMessageSize: Int = 1 << 20, pingInterval: Duration? = .seconds(30),
       closeTimeout: Duration = .seconds(5)
@@ -93,10 +109,23 @@ public final class WebSocket: Sendable {
 
   // MARK: - Sending
 
-  /// Sends a message; returns once it is handed to the network (which a server that does not
-  /// read holds back). Cancelling the sending task closes the connection.
+  /// Sends a message; returns once it is on its way: queued behind at most a few hundred
+  /// KiB, or else written to the network (a server that does not read holds the sender
+  /// back). A message queued when the connection then fails is lost with it. Cancelling the
+  /// sending task closes the connection.
   public func send(_ message: WebSocketMessage) async throws(HTTPError) {
-    try await state.withLock { $0.current.connection }.send(message)
+    let (connection, generation) = state.withLock { ($0.current.connection, $0.generation) }
+    do throws(HTTPError) {
+      try await connection.send(message)
+    } catch {
+      throw explained(error, generation: generation)
+    }
+  }
+
+  /// `error` from connection `generation`, or ``HTTPError/timedOut`` when keep-alive gave up
+  /// on that connection (which it ended by cancelling it).
+  private func explained(_ error: HTTPError, generation: Int) -> HTTPError {
+    state.withLock { $0.timedOut.contains(generation) } ? .timedOut : error
   }
 
   /// Sends a text message.
@@ -125,7 +154,12 @@ public final class WebSocket: Sendable {
 
   /// Sends a ping and returns when the server's pong arrives.
   public func ping() async throws(HTTPError) {
-    try await state.withLock { $0.current.connection }.ping()
+    let (connection, generation) = state.withLock { ($0.current.connection, $0.generation) }
+    do throws(HTTPError) {
+      try await connection.ping()
+    } catch {
+      throw explained(error, generation: generation)
+    }
   }
 
   // MARK: - Closing
@@ -140,6 +174,8 @@ public final class WebSocket: Sendable {
     keepAlive?.cancel()
     let clock = clock
     let timeout = settings.closeTimeout
+    // 1005, 1006 and 1015 only report; they never go in a close frame.
+    let code = code.isSendable ? code : .normalClosure
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await connection.close(code, reason: reason) }
       group.addTask { try? await clock.wait(for: timeout) }
@@ -179,10 +215,16 @@ public final class WebSocket: Sendable {
         outcome = .transport(
           .networkConnectionLost, reason: "the server closed with \(closure.code)")
       } catch {
-        outcome = state.withLock { $0.timedOut.contains(generation) } ? .timedOut : error
+        outcome = explained(error, generation: generation)
       }
-      guard outcome != .cancelled, reconnection.reconnects,
-        !state.withLock({ $0.closedByCaller })
+      // Only an ended connection is replaced: not one refused a second reader, not after
+      // the caller's own cancellation or close.
+      let ended =
+        switch outcome {
+        case .cancelled, .invalidRequest: false
+        default: true
+        }
+      guard ended, reconnection.reconnects, !state.withLock({ $0.closedByCaller })
       else { throw outcome }
       try await reconnect(after: generation, failedInARow: &failedInARow, last: outcome)
     }
@@ -208,16 +250,20 @@ public final class WebSocket: Sendable {
       } catch {
         throw .cancelled
       }
+      if state.withLock({ $0.closedByCaller }) { throw last }
       failedInARow += 1
       do throws(HTTPError) {
         let opened = try await connect()
-        let replaced = state.withLock { state -> Bool in
-          guard state.generation == generation, !state.closedByCaller else { return false }
-          state.current = opened
-          state.generation += 1
-          return true
+        let replaced = state.withLock { state -> (any WebSocketConnection)? in
+          guard state.generation == generation, !state.closedByCaller else { return nil }
+          defer {
+            state.current = opened
+            state.generation += 1
+          }
+          return state.current.connection
         }
-        if !replaced { opened.connection.cancel() }
+        // The connection replaced is over; the one not needed is closed at once.
+        (replaced ?? opened.connection).cancel()
         return
       } catch {
         if error == .cancelled { throw error }

@@ -34,9 +34,26 @@ package struct WebSocketHandshake: Sendable {
         reason: "a WebSocket URL must be ws, wss, http or https, not \(scheme)")
     }
     guard parts.host?.isEmpty == false, let mapped = parts.url else {
-      throw .invalidRequest(reason: "the WebSocket URL \(url) has no host")
+      throw .invalidRequest(reason: "the WebSocket URL \(Redaction.url(url)) has no host")
     }
     return mapped
+  }
+
+  /// Refuses subprotocols that cannot go in `Sec-WebSocket-Protocol` (RFC 6455 §4.1: each a
+  /// token of RFC 9110, none twice), so that none can smuggle a line into the request.
+  package static func check(subprotocols: [String]) throws(HTTPError) {
+    let separators = Set("()<>@,;:\\\"/[]?={} \t")
+    for name in subprotocols {
+      guard !name.isEmpty,
+        name.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value < 127 }),
+        !name.contains(where: { separators.contains($0) })
+      else {
+        throw .invalidRequest(reason: "the WebSocket subprotocol \"\(name)\" is not a token")
+      }
+    }
+    guard Set(subprotocols).count == subprotocols.count else {
+      throw .invalidRequest(reason: "a WebSocket subprotocol is offered twice")
+    }
   }
 
   /// `url` in its `ws` or `wss` form (`http` read as `ws`, `https` as `wss`), for APIs that

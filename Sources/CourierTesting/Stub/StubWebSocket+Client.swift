@@ -38,6 +38,9 @@ extension StubWebSocket {
             if !state.toClient.isEmpty { return .success(state.toClient.removeFirst()) }
             if let failure = state.failure { return .failure(failure) }
             if state.serverClose != nil || state.clientClose != nil { return .success(nil) }
+            guard state.clientWaiter == nil else {
+              return .failure(.invalidRequest(reason: "another task is receiving already"))
+            }
             state.clientWaiter = waiter
             return nil
           }

@@ -173,5 +173,77 @@
       await #expect(throws: HTTPError.cancelled) { try await socket.send("after") }
       await left.wait()
     }
+
+    @Test(
+      "A refusal whose length or chunk size is not a number fails cleanly; one without a body is read at once",
+      arguments: [
+        ("HTTP/1.1 403 Forbidden\r\nContent-Length: -1\r\n\r\n", 0),
+        ("HTTP/1.1 403 Forbidden\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nabc\r\n", 0),
+        (
+          "HTTP/1.1 403 Forbidden\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "7fffffffffffffff\r\nabc\r\n", 0
+        ),
+        ("HTTP/1.1 204 No Content\r\n\r\n", 204), ("HTTP/1.1 304 Not Modified\r\n\r\n", 304),
+      ])
+    func malformedRefusal(answer: String, status: Int) async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.sendRaw(Data(answer.utf8))
+        await response.clientDisconnected()  // keeps the connection open: no end to read to
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let error = await #expect(throws: HTTPError.self) {
+        _ = try await client.webSocket(Request<Data>(path: "x"))
+      }
+      if status == 0 {
+        #expect(error?.urlErrorCode == .badServerResponse)
+      } else {
+        #expect(error?.response?.status == status)
+      }
+    }
+
+    @Test(
+      "A cancelled ping stops waiting; the connection goes on. An unsolicited pong answers no ping")
+    func pingWaits() async throws {
+      let server = try LoopbackServer { _, response in
+        let socket = try await response.upgradeToWebSocket()
+        while let frame = try await socket.receiveFrame() {
+          switch frame.opcode {
+          case 0x9:  // a ping: a stray pong first, then the message, never the real pong
+            try await socket.send(LoopbackWebSocket.Frame.pong(Data("stray".utf8)))
+            try await socket.send(.text("after the stray pong"))
+          case 0x1: try await socket.send(.text(String(decoding: frame.payload, as: UTF8.self)))
+          case 0x8:
+            try await socket.close()
+            return
+          default: break
+          }
+        }
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let socket = try await client.webSocket(
+        Request<Data>(path: "ping"), settings: .init(pingInterval: nil))
+      let ping = Task { () async -> HTTPError? in
+        do throws(HTTPError) {
+          try await socket.ping()
+          return nil
+        } catch {
+          return error
+        }
+      }
+      var messages = socket.messages.makeAsyncIterator()
+      #expect(try await messages.next() == .text("after the stray pong"))
+      // Frames are read in order: the stray pong came first, and answered nothing.
+      let connection = try #require(
+        socket.state.withLock { $0.current.connection } as? CurlWebSocket)
+      #expect(connection.state.withLock { $0.pingers.count } == 1)
+      ping.cancel()
+      #expect(await ping.value == .cancelled)
+      try await socket.send("still open")
+      #expect(try await messages.next() == .text("still open"))
+      await socket.close()
+      #expect(socket.closure?.code == .normalClosure)
+    }
   }
 #endif

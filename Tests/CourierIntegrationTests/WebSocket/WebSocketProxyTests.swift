@@ -9,7 +9,7 @@
 
   /// CurlTransport's WebSocket goes through the proxy the environment names, in a CONNECT
   /// tunnel, as its other requests do. The environment is the process's, so the connection
-  /// is made by a child process (this test binary, running only ``WebSocketProxyChildTests``
+  /// is made by a child process (this test binary, running only ``WebSocketTunnelChild``
   /// with `http_proxy` set), as ``ProxyTests`` does.
   @Suite("WebSocket through an environment proxy", .timeLimit(.minutes(2)))
   struct WebSocketProxyTests {
@@ -31,7 +31,7 @@
       let command =
         "env -u no_proxy -u NO_PROXY http_proxy=http://127.0.0.1:\(proxy.port)"
         + " COURIER_WS_PROXY_CHILD=1 '\(binary)' --testing-library swift-testing"
-        + " --filter WebSocketProxyChildTests 2>&1"
+        + " --filter WebSocketTunnelChild 2>&1"
       let output = try await ProxyTests.run(command)
       #expect(output.contains("Test run with 1 test"), "the child ran no test:\n\(output)")
       #expect(!output.contains("✘"), "the child failed:\n\(output)")
@@ -44,7 +44,7 @@
   @Suite(
     "WebSocket through an environment proxy (child process)",
     .enabled(if: ProcessInfo.processInfo.environment["COURIER_WS_PROXY_CHILD"] != nil))
-  struct WebSocketProxyChildTests {
+  struct WebSocketTunnelChild {
     @Test("the connection is tunnelled by the proxy")
     func throughProxy() async throws {
       let client = HTTPClient(

@@ -130,6 +130,7 @@ struct WebSocketClientTests {
       await Task.yield()
     }
     #expect(await reader.value == .timedOut)
+    await #expect(throws: HTTPError.timedOut) { try await socket.send("after") }
   }
 
   @Test("Closing waits for the server's close at most closeTimeout, then drops the connection")
@@ -227,6 +228,98 @@ struct WebSocketClientTests {
   struct FixedToken: CredentialProvider {
     func token() async throws(HTTPError) -> String { "s3cret-token" }
     func refresh() async throws(HTTPError) -> String { "s3cret-token" }
+  }
+
+  @Test("A middleware that throws after the upgrade leaves no connection open")
+  func middlewareThrowsAfterUpgrade() async throws {
+    struct Refuses: Middleware {
+      func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+        -> HTTPResponse
+      {
+        _ = try await next(request)
+        throw .invalidRequest(reason: "refused after the fact")
+      }
+    }
+    let serverSawEnd = Signal()
+    let stub = StubTransport().onWebSocket("/room") { socket in
+      _ = await socket.receiveMessage()  // nil once the client's side is gone
+      serverSawEnd.fire()
+    }
+    await #expect(throws: HTTPError.self) {
+      _ = try await client(stub, middleware: [Refuses()]).webSocket(Request<Data>(path: "room"))
+    }
+    await serverSawEnd.wait()
+  }
+
+  @Test("A second reader is refused, and a refusal does not count as a drop to reconnect after")
+  func secondReader() async throws {
+    let stub = StubTransport().onWebSocket("/room") { socket in
+      _ = await socket.receiveMessage()
+    }
+    let socket = try await client(stub).webSocket(
+      Request<Data>(path: "room"), settings: .init(pingInterval: nil),
+      reconnection: ReconnectionPolicy(delay: .seconds(1)))
+    @Sendable func read() async -> HTTPError? {
+      do throws(HTTPError) {
+        var messages = socket.messages.makeAsyncIterator()
+        _ = try await messages.next()
+        return nil
+      } catch {
+        return error
+      }
+    }
+    let first = Task { await read() }
+    let second = Task { await read() }
+    // Whichever came second is refused at once; the other waits until the close.
+    let refused = await withTaskGroup(of: HTTPError?.self) { group in
+      group.addTask { await first.value }
+      group.addTask { await second.value }
+      let outcome = await group.next() ?? nil
+      await socket.close()
+      return outcome
+    }
+    guard case .invalidRequest = refused else {
+      Issue.record("\(String(describing: refused))")
+      return
+    }
+    #expect(socket.reconnections == 0)
+  }
+
+  @Test(
+    "Settings and subprotocols no connection can keep are refused before anything is sent",
+    arguments: [
+      (WebSocket.Settings(maximumMessageSize: 0), ["chat"]),
+      (WebSocket.Settings(pingInterval: .zero), ["chat"]),
+      (WebSocket.Settings(closeTimeout: .seconds(-1)), ["chat"]),
+      (WebSocket.Settings(), ["chat\r\nX-Injected: 1"]), (WebSocket.Settings(), ["a b"]),
+      (WebSocket.Settings(), [""]), (WebSocket.Settings(), ["chat", "chat"]),
+    ] as [(WebSocket.Settings, [String])])
+  func refusedSettings(settings: WebSocket.Settings, subprotocols: [String]) async throws {
+    let stub = StubTransport().onWebSocket("/room") { _ in }
+    let error = await #expect(throws: HTTPError.self) {
+      _ = try await client(stub).webSocket(
+        Request<Data>(path: "room"), subprotocols: subprotocols, settings: settings)
+    }
+    guard case .invalidRequest = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(stub.requests.isEmpty)
+  }
+
+  @Test("A Secure cookie goes with a wss upgrade, as with https")
+  func secureCookie() async throws {
+    let jar = CookieJar()
+    jar.store(["session=s1; Secure; Path=/"], from: URL(string: "https://chat.test/login")!)
+    let stub = StubTransport().onWebSocket("/room") { _ in }
+    var configuration = HTTPClient.Configuration()
+    configuration.cookies = jar
+    let client = HTTPClient(
+      baseURL: URL(string: "wss://chat.test")!, configuration: configuration, transport: stub)
+    let socket = try await client.webSocket(
+      Request<Data>(path: "room"), settings: .init(pingInterval: nil))
+    #expect(stub.requests.first?.value(forHTTPHeaderField: "Cookie") == "session=s1")
+    await socket.close()
   }
 
   #if canImport(FoundationNetworking)

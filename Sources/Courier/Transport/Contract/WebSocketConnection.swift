@@ -8,15 +8,17 @@ import Foundation
 /// ``WebSocketOptions/readAhead`` bytes of messages nobody has received yet, so a caller that
 /// stops receiving stops the socket being read and the peer is held back by TCP.
 public protocol WebSocketConnection: AnyObject, Sendable {
-  /// Sends one message, whole; returns once it has been handed to the network (or fails
-  /// once the connection has ended). Cancelling the sending task ends the connection, as a
-  /// message half sent cannot be taken back.
+  /// Sends one message, whole; returns once it is on its way — queued behind a bounded
+  /// amount (a transport's choice; `CurlTransport`'s is 256 KiB) or written — or fails once
+  /// the connection has ended. Cancelling the sending task ends the connection, as a message
+  /// half sent cannot be taken back.
   func send(_ message: WebSocketMessage) async throws(HTTPError)
   /// The next message; `nil` once the peer's close frame has arrived (``peerClosure`` then
   /// says why). Throws when the connection failed: a protocol error, a message over the
   /// limit, a connection that ended without a close frame. Only one caller may wait at a time.
   func receive() async throws(HTTPError) -> WebSocketMessage?
-  /// Sends a ping and returns when a pong answers it.
+  /// Sends a ping and returns when the pong answering it arrives. Cancelling the waiting
+  /// task stops the wait, not the connection.
   func ping() async throws(HTTPError)
   /// Sends a close frame with `code` and `reason` unless one was sent already, and returns
   /// once the peer has answered with its own, or the connection has ended. Messages that

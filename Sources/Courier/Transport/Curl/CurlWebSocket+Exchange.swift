@@ -19,7 +19,7 @@
               offset = 0
             }
             let stop = state.stopsNow || (state.endsAfterFlush && batch.isEmpty)
-            let full = state.inboxBytes >= socket.options.readAhead && state.pingers.isEmpty
+            let full = CurlWebSocket.isFull(state, readAhead: socket.options.readAhead)
             let reads = state.peerClosure == nil && !state.endsAfterFlush && !full
             guard full else { return (stop, reads, []) }
             defer { state.pauseWatchers = [] }
@@ -64,7 +64,7 @@
       socket.state.withLock { state in
         let reads =
           state.peerClosure == nil && !state.endsAfterFlush
-          && (state.inboxBytes < socket.options.readAhead || !state.pingers.isEmpty)
+          && !CurlWebSocket.isFull(state, readAhead: socket.options.readAhead)
         let bytesWaiting = batch.isEmpty && !state.outgoing.isEmpty
         let ending = state.stopsNow || (state.endsAfterFlush && batch.isEmpty)
         guard !bytesWaiting, !ending, reads == reading else { return false }
@@ -120,10 +120,12 @@
         case .ping(let payload):
           guard !state.sentClose else { return }
           CurlWebSocket.enqueue(WebSocketFrame(opcode: .pong, payload: payload), &state)
-        case .pong:
-          let pingers = state.pingers
-          state.pingers = []
-          resume = { for pinger in pingers { pinger.resume(returning: .success(())) } }
+        case .pong(let payload):
+          guard let index = state.pingers.firstIndex(where: { $0.payload == payload }) else {
+            return  // unsolicited (a heartbeat), or its ping gave up
+          }
+          let waiter = state.pingers.remove(at: index).waiter
+          resume = { waiter.resume(returning: .success(())) }
         case .close(let code, let reason):
           guard state.peerClosure == nil else { return }
           state.peerClosure = WebSocketClosure(code: code ?? .noStatusReceived, reason: reason)
@@ -188,7 +190,8 @@
           state.closers = []
         }
         return (
-          state.receiver, outcome, state.senders.map(\.waiter), state.pingers, state.closers,
+          state.receiver, outcome, state.senders.map(\.waiter), state.pingers.map(\.waiter),
+          state.closers,
           refusal
         )
       }

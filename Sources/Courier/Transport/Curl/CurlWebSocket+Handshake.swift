@@ -24,6 +24,7 @@
             $0.trimmingCharacters(in: .whitespaces)
           }
         }
+        try WebSocketHandshake.check(subprotocols: subprotocols)
         handshake = WebSocketHandshake(subprotocols: subprotocols)
         let owned = Set(handshake.requestHeaders.map { $0.0.lowercased() } + ["host"])
         var target = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
@@ -121,41 +122,59 @@
       return HTTPResponse(status: status, headers: headers)
     }
 
-    /// A refusal's body: by its `Content-Length`, or chunked, or to the connection's end;
-    /// at most `limit` bytes are kept.
+    /// A refusal's body: none for 1xx, 204 and 304; else by its `Content-Length`, or
+    /// chunked, or to the connection's end; at most `limit` bytes are kept. A length or chunk
+    /// size that is not a non-negative number fails with `badServerResponse`.
     func readBody(of response: HTTPResponse, after start: [UInt8], limit: Int) throws(HTTPError)
       -> Data
     {
-      let length = response.headers["Content-Length"].flatMap { Int($0) }
+      if response.status < 200 || response.status == 204 || response.status == 304 {
+        return Data()
+      }
       let chunked = response.headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true
+      var length: Int?
+      if !chunked, let field = response.headers["Content-Length"] {
+        guard let value = Int(field.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+          throw .transport(
+            .badServerResponse, reason: "WebSocket handshake: a Content-Length of \(field)")
+        }
+        length = value
+      }
       var bytes = start
       while true {
         if let length, bytes.count >= length { return Data(bytes.prefix(min(length, limit))) }
-        if chunked, let body = Self.dechunked(bytes) { return Data(body.prefix(limit)) }
+        if chunked, let body = try Self.dechunked(bytes) { return Data(body.prefix(limit)) }
         if bytes.count >= limit { return Data(bytes.prefix(limit)) }
         guard let count = try receive() else {
           try wait(reading: true, writing: false)
           continue
         }
         if count == 0 {
-          return Data((chunked ? Self.dechunked(bytes, partial: true) ?? [] : bytes).prefix(limit))
+          return Data(
+            (chunked ? try Self.dechunked(bytes, partial: true) ?? [] : bytes).prefix(limit))
         }
         bytes += buffer[..<count]
       }
     }
 
-    /// A chunked body's bytes once its last chunk has arrived (or, `partial`, what arrived).
-    static func dechunked(_ bytes: [UInt8], partial: Bool = false) -> [UInt8]? {
+    /// A chunked body's bytes once its last chunk has arrived (or, `partial`, what arrived);
+    /// a chunk size that is not hexadecimal digits fails with `badServerResponse`.
+    static func dechunked(_ bytes: [UInt8], partial: Bool = false) throws(HTTPError) -> [UInt8]? {
       var body: [UInt8] = []
       var index = 0
-      while let lineEnd = bytes[index...].firstIndex(of: 10) {
+      while index < bytes.count, let lineEnd = bytes[index...].firstIndex(of: 10) {
         let sizeText =
           String(decoding: bytes[index..<lineEnd], as: UTF8.self)
           .split(separator: ";").first?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard let size = Int(sizeText, radix: 16) else { return partial ? body : nil }
+        guard !sizeText.isEmpty, sizeText.count <= 15, sizeText.allSatisfy(\.isHexDigit),
+          let size = Int(sizeText, radix: 16)
+        else {
+          throw .transport(
+            .badServerResponse, reason: "WebSocket handshake: a chunk size of \(sizeText)")
+        }
         if size == 0 { return body }
         let start = lineEnd + 1
-        guard start + size <= bytes.count else { break }
+        guard size <= bytes.count - start else { break }
         body += bytes[start..<start + size]
         index = min(start + size + 2, bytes.count)
       }

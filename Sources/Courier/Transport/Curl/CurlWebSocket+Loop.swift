@@ -14,17 +14,23 @@
     ) async throws(HTTPError) -> TransportWebSocket {
       let socket = try CurlWebSocket(options: options, timer: timer)
       let opening = try CurlWebSocket.Opening(request, url: url, options: options)
+      // Whichever comes first answers the caller: the thread, or a cancellation (which does
+      // not wait for libcurl to notice, in the middle of a DNS lookup or a TLS handshake).
+      let outcome = FirstOutcome<Result<TransportWebSocket, HTTPError>>()
       let result = await withTaskCancellationHandler {
-        await withCheckedContinuation { (opened: Waiter<TransportWebSocket>) in
-          socket.scheduleDeadline()
-          let thread = Thread {
-            Loop(socket: socket, settings: settings).run(opening, opened: opened)
+        socket.scheduleDeadline()
+        let thread = Thread {
+          Loop(socket: socket, settings: settings).run(opening) { opened in
+            // A connection opened after its caller left is closed at once.
+            if !outcome.finish(opened), case .success = opened { socket.cancel() }
           }
-          thread.name = "Courier WebSocket"
-          thread.start()
         }
+        thread.name = "Courier WebSocket"
+        thread.start()
+        return await outcome.value()
       } onCancel: {
         socket.cancel()
+        outcome.finish(.failure(.cancelled))
       }
       return try result.get()
     }
@@ -52,7 +58,9 @@
         messages = WebSocketMessageReader(maximumMessage: socket.options.maximumMessageSize)
       }
 
-      func run(_ opening: Opening, opened: Waiter<TransportWebSocket>) {
+      func run(
+        _ opening: Opening, opened: @escaping (Result<TransportWebSocket, HTTPError>) -> Void
+      ) {
         let outcome = Result { () throws(HTTPError) -> TransportWebSocket in
           try connect(opening.url)
           return try handshake(opening)
@@ -64,10 +72,10 @@
             return state.failure ?? error
           }
           release()
-          opened.resume(returning: .failure(failure))
+          opened(.failure(failure))
           return
         }
-        opened.resume(returning: outcome)
+        opened(outcome)
         exchange()
         finish()
       }
@@ -158,8 +166,10 @@
         var events: Int16 = 0
         if reading { events |= Int16(POLLIN) }
         if writing { events |= Int16(POLLOUT) }
+        // A socket asked for nothing is left out: poll would still report its hang-up or
+        // error at once, again and again, while the reader has no room.
         var fds = [
-          pollfd(fd: fd, events: events, revents: 0),
+          pollfd(fd: events == 0 ? -1 : fd, events: events, revents: 0),
           pollfd(fd: socket.wake.readEnd, events: Int16(POLLIN), revents: 0),
         ]
         _ = poll(&fds, 2, -1)

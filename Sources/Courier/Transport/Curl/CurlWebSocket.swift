@@ -24,7 +24,9 @@
       var inbox: [WebSocketMessage] = []
       var inboxBytes = 0
       var receiver: Waiter<WebSocketMessage?>?
-      var pingers: [Waiter<Void>] = []
+      /// Pings waiting for their pong, by the payload each carries.
+      var pingers: [(payload: [UInt8], waiter: Waiter<Void>)] = []
+      var pingsSent: UInt64 = 0
       var closers: [CheckedContinuation<Void, Never>] = []
       /// A close frame has been queued; nothing but the peer's close is awaited after it.
       var sentClose = false
@@ -91,20 +93,34 @@
       try await queue(frame)
     }
 
+    /// Each ping carries a payload of its own, so that only its pong (not an unsolicited
+    /// one, not another ping's) answers it. A cancelled ping stops waiting; the connection
+    /// goes on.
     func ping() async throws(HTTPError) {
+      let payload = state.withLock { state -> [UInt8] in
+        state.pingsSent += 1
+        return Array("courier \(state.pingsSent)".utf8)
+      }
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (waiter: Waiter<Void>) in
           let (refused, wakes) = state.withLock { state -> (HTTPError?, Bool) in
             if let refusal = Self.refusal(state) { return (refusal, false) }
-            state.pingers.append(waiter)
-            Self.enqueue(WebSocketFrame(opcode: .ping, payload: Array("courier".utf8)), &state)
+            if Task.isCancelled { return (.cancelled, false) }
+            state.pingers.append((payload, waiter))
+            Self.enqueue(WebSocketFrame(opcode: .ping, payload: payload), &state)
             return (nil, Self.wakes(&state))
           }
           if let refused { waiter.resume(returning: .failure(refused)) }
           if wakes { wake.signal() }
         }
       } onCancel: {
-        cancel()
+        let waiter = state.withLock { state -> Waiter<Void>? in
+          guard let index = state.pingers.firstIndex(where: { $0.payload == payload }) else {
+            return nil
+          }
+          return state.pingers.remove(at: index).waiter
+        }
+        waiter?.resume(returning: .failure(.cancelled))
       }
       try result.get()
     }
@@ -115,11 +131,12 @@
           var wakes = false
           let ready = state.withLock { state -> Result<WebSocketMessage?, HTTPError>? in
             if !state.inbox.isEmpty {
-              let full = state.inboxBytes >= options.readAhead
+              let full = Self.isFull(state, readAhead: options.readAhead)
               let message = state.inbox.removeFirst()
               state.inboxBytes -= message.byteCount
               // Room again: the thread reads on.
-              wakes = full && state.inboxBytes < options.readAhead && Self.wakes(&state)
+              wakes =
+                full && !Self.isFull(state, readAhead: options.readAhead) && Self.wakes(&state)
               return .success(message)
             }
             if let outcome = Self.endOfMessages(state) { return outcome }
@@ -234,6 +251,12 @@
           .transport(.networkConnectionLost, reason: "the WebSocket connection ended"))
       }
       return nil
+    }
+
+    /// Whether the messages waiting for a caller fill the read-ahead, so that the socket is
+    /// not read: at `readAhead`, or twice that while a ping waits for its pong behind them.
+    static func isFull(_ state: State, readAhead: Int) -> Bool {
+      state.inboxBytes >= (state.pingers.isEmpty ? readAhead : 2 * readAhead)
     }
 
     /// How many bytes may wait to be written before a sender waits for them.

@@ -45,12 +45,17 @@
         case .text(let text): .string(text)
         case .binary(let data): .data(data)
         }
-      let error = await withCheckedContinuation { continuation in
-        task.send(sent) {
-          continuation.resume(returning: $0.map { HTTPError(transportFailure: $0) })
+      // A message half sent cannot be taken back: cancelling the sender ends the connection.
+      let error = await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          task.send(sent) {
+            continuation.resume(returning: $0.map { HTTPError(transportFailure: $0) })
+          }
         }
+      } onCancel: {
+        task.cancel()
       }
-      if let error { throw error }
+      if let error { throw Task.isCancelled ? .cancelled : error }
     }
 
     func receive() async throws(HTTPError) -> WebSocketMessage? {
