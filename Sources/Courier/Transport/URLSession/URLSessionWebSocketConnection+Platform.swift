@@ -60,21 +60,29 @@
 
     func receive() async throws(HTTPError) -> WebSocketMessage? {
       let task = task
+      // The task's message becomes Courier's (Sendable) inside its handler.
       let result = await withTaskCancellationHandler {
-        await withCheckedContinuation { continuation in
-          task.receive { continuation.resume(returning: $0) }
+        await withCheckedContinuation {
+          (continuation: CheckedContinuation<Result<WebSocketMessage, HTTPError>, Never>) in
+          task.receive { outcome in
+            switch outcome {
+            case .success(.string(let text)): continuation.resume(returning: .success(.text(text)))
+            case .success(.data(let data)): continuation.resume(returning: .success(.binary(data)))
+            case .success: continuation.resume(returning: .success(.binary(Data())))
+            case .failure(let error):
+              continuation.resume(returning: .failure(HTTPError(transportFailure: error)))
+            }
+          }
         }
       } onCancel: {
         task.cancel()
       }
       switch result {
-      case .success(.string(let text)): return .text(text)
-      case .success(.data(let data)): return .binary(data)
-      case .success: return .binary(Data())
+      case .success(let message): return message
       case .failure(let error):
         if task.closeCode != .invalid || events.closure != nil { return nil }
         if Task.isCancelled { throw .cancelled }
-        throw HTTPError(transportFailure: error)
+        throw error
       }
     }
 
