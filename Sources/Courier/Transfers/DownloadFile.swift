@@ -78,6 +78,18 @@ final class DownloadFile: Sendable {
     destination: URL, resumingFrom resumeData: DownloadResumeData? = nil,
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) throws(HTTPError) {
+    try Self.check(destination: destination)
+    let directory = destination.deletingLastPathComponent()
+    self.destination = destination
+    temporaryURL = directory.appendingPathComponent(
+      ".\(destination.lastPathComponent).\(UUID().uuidString).download")
+    self.progress = progress
+    if let resumeData { try resume(from: resumeData) }
+  }
+
+  /// Refuses a destination that is not a file URL in an existing directory, or is a
+  /// directory itself, with ``HTTPError/invalidRequest(reason:)``.
+  static func check(destination: URL) throws(HTTPError) {
     guard destination.isFileURL else {
       throw .invalidRequest(reason: "the download destination \(destination) is not a file URL")
     }
@@ -95,11 +107,6 @@ final class DownloadFile: Sendable {
       throw .invalidRequest(
         reason: "the download destination is a directory (\(destination.path))")
     }
-    self.destination = destination
-    temporaryURL = directory.appendingPathComponent(
-      ".\(destination.lastPathComponent).\(UUID().uuidString).download")
-    self.progress = progress
-    if let resumeData { try resume(from: resumeData) }
   }
 
   /// The transport's report of bytes moved: received bytes are the download's progress.

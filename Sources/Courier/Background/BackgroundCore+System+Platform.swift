@@ -1,0 +1,229 @@
+// Apple platforms only: FoundationNetworking has no background sessions, and there
+// BackgroundSession runs its transfers in the process (BackgroundCore).
+#if !canImport(FoundationNetworking)
+  import Foundation
+
+  extension BackgroundCore {
+    /// The identifier's background session, made on first use with `client`'s limits.
+    func system(for client: HTTPClient) -> SystemBackground {
+      systemEngine.withLock { engine in
+        if let made = engine as? SystemBackground { return made }
+        let made = SystemBackground(identifier: identifier, core: self, client: client)
+        engine = made
+        return made
+      }
+    }
+
+    /// Returns once the system has delivered every event it kept for the app
+    /// (`urlSessionDidFinishEvents(forBackgroundURLSession:)`).
+    func systemDelivered() async {
+      guard let engine = systemEngine.withLock({ $0 }) as? SystemBackground else { return }
+      await engine.delivered()
+    }
+  }
+
+  /// A background `URLSession` (`URLSessionConfiguration.background(withIdentifier:)`) whose
+  /// tasks the system carries on while the app is suspended or terminated. Each task's
+  /// `taskDescription` holds its ``BackgroundTransfer`` as JSON (no credential), so that a
+  /// relaunched app's session maps the tasks the system hands back to their transfers.
+  final class SystemBackground: NSObject, URLSessionDownloadDelegate, URLSessionDataDelegate,
+    @unchecked Sendable
+  {
+    // `@unchecked Sendable`: `session` is set once in `init`; everything else that changes
+    // is in `state`, a `Locked`.
+    private struct State: Sendable {
+      /// An upload's answer so far, by task.
+      var bodies: [Int: Data] = [:]
+      /// A failure decided before the task completes (a destination that cannot be
+      /// written, a body over the limit, a refused status), by task.
+      var failures: [Int: HTTPError] = [:]
+      /// Size limits given this launch, by task.
+      var limits: [Int: Int] = [:]
+      var delivered = false
+      var deliveredWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let core: BackgroundCore
+    private let defaultLimit: Int?
+    private let state = Locked(State())
+    private var session: URLSession!
+
+    init(identifier: String, core: BackgroundCore, client: HTTPClient) {
+      self.core = core
+      defaultLimit = client.configuration.maximumResponseBytes
+      super.init()
+      let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
+      configuration.sessionSendsLaunchEvents = true
+      session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }
+
+    // MARK: Starting, listing, cancelling
+
+    func download(_ request: URLRequest, _ transfer: BackgroundTransfer, maximumBytes: Int?) {
+      let task = session.downloadTask(with: request)
+      start(task, transfer, limit: maximumBytes)
+    }
+
+    func upload(_ request: URLRequest, from file: URL, _ transfer: BackgroundTransfer) {
+      let task = session.uploadTask(with: request, fromFile: file)
+      start(task, transfer, limit: defaultLimit)
+    }
+
+    private func start(_ task: URLSessionTask, _ transfer: BackgroundTransfer, limit: Int?) {
+      task.taskDescription = (try? JSONEncoder().encode(transfer)).map {
+        String(decoding: $0, as: UTF8.self)
+      }
+      if let limit { state.withLock { $0.limits[task.taskIdentifier] = limit } }
+      task.resume()
+    }
+
+    func transfers() async -> [BackgroundTransfer] {
+      await session.allTasks.compactMap(Self.transfer(of:)).sorted { $0.started < $1.started }
+    }
+
+    func cancel(_ id: UUID) {
+      Task {
+        for task in await session.allTasks where Self.transfer(of: task)?.id == id {
+          task.cancel()
+        }
+      }
+    }
+
+    static func transfer(of task: URLSessionTask) -> BackgroundTransfer? {
+      guard let description = task.taskDescription else { return nil }
+      return try? JSONDecoder().decode(BackgroundTransfer.self, from: Data(description.utf8))
+    }
+
+    // MARK: The session's delegate
+
+    func urlSession(
+      _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+      totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    ) {
+      guard let transfer = Self.transfer(of: downloadTask) else { return }
+      let limit = state.withLock { $0.limits[downloadTask.taskIdentifier] } ?? defaultLimit
+      if let limit, totalBytesWritten > Int64(limit) {
+        state.withLock {
+          $0.failures[downloadTask.taskIdentifier] = .responseTooLarge(limit: limit)
+        }
+        downloadTask.cancel()
+        return
+      }
+      let expected = totalBytesExpectedToWrite > 0 ? totalBytesExpectedToWrite : nil
+      core.hub.post(
+        .progress(
+          transfer, TransferProgress(completedBytes: totalBytesWritten, expectedBytes: expected)))
+    }
+
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+      totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
+      guard let transfer = Self.transfer(of: task), transfer.kind == .upload else { return }
+      let expected = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil
+      core.hub.post(
+        .progress(
+          transfer, TransferProgress(completedBytes: totalBytesSent, expectedBytes: expected)))
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+      state.withLock { state in
+        var body = state.bodies[dataTask.taskIdentifier] ?? Data()
+        body.append(data.prefix(max(0, (1 << 20) - body.count)))
+        state.bodies[dataTask.taskIdentifier] = body
+      }
+    }
+
+    /// The file must be moved before this returns (the system deletes it after): to the
+    /// destination for an acceptable status; otherwise its start becomes the error's body.
+    func urlSession(
+      _ session: URLSession, downloadTask: URLSessionDownloadTask,
+      didFinishDownloadingTo location: URL
+    ) {
+      guard let transfer = Self.transfer(of: downloadTask) else { return }
+      let id = downloadTask.taskIdentifier
+      var response = Self.response(of: downloadTask)
+      guard (200..<300).contains(response.status) else {
+        let handle = try? FileHandle(forReadingFrom: location)
+        response.body = (try? handle?.read(upToCount: 64 * 1024)) ?? Data()
+        try? handle?.close()
+        state.withLock { $0.failures[id] = .unacceptableStatus(response) }
+        return
+      }
+      do {
+        let files = FileManager.default
+        if files.fileExists(atPath: transfer.file.path) {
+          _ = try files.replaceItemAt(transfer.file, withItemAt: location)
+        } else {
+          try files.moveItem(at: location, to: transfer.file)
+        }
+      } catch {
+        state.withLock {
+          $0.failures[id] = .transport(
+            .cannotMoveFile, reason: "the download could not be moved to its destination: \(error)")
+        }
+      }
+    }
+
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+    ) {
+      guard let transfer = Self.transfer(of: task) else { return }
+      let id = task.taskIdentifier
+      let (decided, body) = state.withLock { state in
+        defer {
+          state.failures[id] = nil
+          state.bodies[id] = nil
+          state.limits[id] = nil
+        }
+        return (state.failures[id], state.bodies[id])
+      }
+      if let decided {
+        core.hub.post(.failed(transfer, decided, resumeData: nil))
+      } else if let error {
+        let failure =
+          (error as? URLError)?.code == .cancelled
+          ? HTTPError.cancelled : HTTPError(transportFailure: error)
+        core.hub.post(.failed(transfer, failure, resumeData: nil))
+      } else {
+        var response = Self.response(of: task)
+        response.body = body ?? Data()
+        if (200..<300).contains(response.status) {
+          core.hub.post(.finished(transfer, response))
+        } else {
+          core.hub.post(.failed(transfer, .unacceptableStatus(response), resumeData: nil))
+        }
+      }
+    }
+
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
+      let waiters = state.withLock { state in
+        state.delivered = true
+        defer { state.deliveredWaiters = [] }
+        return state.deliveredWaiters
+      }
+      for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the system has said it delivered every event it kept.
+    func delivered() async {
+      await withCheckedContinuation { continuation in
+        let now = state.withLock { state in
+          if state.delivered { return true }
+          state.deliveredWaiters.append(continuation)
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    }
+
+    static func response(of task: URLSessionTask) -> HTTPResponse {
+      guard let http = task.response as? HTTPURLResponse else { return HTTPResponse(status: 0) }
+      var headers = HTTPHeaders()
+      for (name, value) in http.allHeaderFields {
+        if let name = name as? String, let value = value as? String { headers.add(name, value) }
+      }
+      return HTTPResponse(status: http.statusCode, headers: headers, url: http.url)
+    }
+  }
+#endif

@@ -1,0 +1,123 @@
+import Foundation
+
+/// The events of a ``BackgroundSession``, as an `AsyncSequence` that never ends by itself:
+/// events that came while no loop was reading (a relaunched app that had not started reading
+/// yet) wait for the first loop that does. Each event goes to one reader.
+public struct BackgroundEvents: AsyncSequence, Sendable {
+  /// An event.
+  public typealias Element = BackgroundEvent
+  /// Events never fail: a transfer's failure is an event.
+  public typealias Failure = Never
+
+  let hub: BackgroundEventHub
+
+  /// Starts reading.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(hub: hub)
+  }
+
+  /// Reads the events.
+  public struct Iterator: AsyncIteratorProtocol {
+    let hub: BackgroundEventHub
+
+    /// The next event; `nil` only when the reading task is cancelled.
+    public mutating func next() async -> BackgroundEvent? {
+      await hub.next()
+    }
+
+    /// The next event; `nil` only when the reading task is cancelled.
+    public mutating func next(isolation actor: isolated (any Actor)?) async -> BackgroundEvent? {
+      await hub.next()
+    }
+  }
+}
+
+/// Where a session's events wait for a reader, and readers for an event.
+final class BackgroundEventHub: Sendable {
+  private struct State: Sendable {
+    var pending: [BackgroundEvent] = []
+    var readers: [(id: UInt64, waiter: CheckedContinuation<BackgroundEvent?, Never>)] = []
+    var nextReader: UInt64 = 0
+    /// Transfers that have not posted their last event yet.
+    var active = 0
+    /// Waiting for every transfer to end and its events to be taken (the app delegate's
+    /// hand-off).
+    var drained: [CheckedContinuation<Void, Never>] = []
+
+    var isIdle: Bool { active == 0 && pending.isEmpty }
+
+    /// The hand-off waiters to resume, when idle.
+    mutating func takeDrained() -> [CheckedContinuation<Void, Never>] {
+      guard isIdle else { return [] }
+      defer { drained = [] }
+      return drained
+    }
+  }
+
+  private let state = Locked(State())
+
+  /// A transfer starts: the hand-off waits for its last event.
+  func started() {
+    state.withLock { $0.active += 1 }
+  }
+
+  /// Hands `event` to a waiting reader, or keeps it for the next; `last` when it is its
+  /// transfer's last.
+  func post(_ event: BackgroundEvent, last: Bool = false) {
+    let (reader, drained) = state.withLock {
+      state -> (CheckedContinuation<BackgroundEvent?, Never>?, [CheckedContinuation<Void, Never>])
+      in
+      if last { state.active -= 1 }
+      guard !state.readers.isEmpty else {
+        state.pending.append(event)
+        return (nil, [])
+      }
+      let reader = state.readers.removeFirst().waiter
+      return (reader, state.takeDrained())
+    }
+    reader?.resume(returning: event)
+    for waiter in drained { waiter.resume() }
+  }
+
+  /// The next event, once there is one; `nil` when the calling task is cancelled.
+  func next() async -> BackgroundEvent? {
+    let id = state.withLock { state in
+      state.nextReader += 1
+      return state.nextReader
+    }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let (event, drained) = state.withLock {
+          state -> (BackgroundEvent??, [CheckedContinuation<Void, Never>]) in
+          if Task.isCancelled { return (.some(nil), []) }
+          guard state.pending.isEmpty else {
+            let event = state.pending.removeFirst()
+            return (.some(event), state.takeDrained())
+          }
+          state.readers.append((id, continuation))
+          return (nil, [])
+        }
+        if let event { continuation.resume(returning: event) }
+        for waiter in drained { waiter.resume() }
+      }
+    } onCancel: {
+      let reader = state.withLock { state -> CheckedContinuation<BackgroundEvent?, Never>? in
+        guard let index = state.readers.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.readers.remove(at: index).waiter
+      }
+      reader?.resume(returning: nil)
+    }
+  }
+
+  /// Returns once every transfer has ended and no event waits for a reader.
+  func drained() async {
+    await withCheckedContinuation { continuation in
+      let now = state.withLock { state in
+        if state.isIdle { return true }
+        state.drained.append(continuation)
+        return false
+      }
+      if now { continuation.resume() }
+    }
+  }
+}

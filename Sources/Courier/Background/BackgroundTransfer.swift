@@ -1,0 +1,56 @@
+import Foundation
+
+/// One transfer of a ``BackgroundSession``: a stable, `Codable` identity an app can persist
+/// and map back to what it was for after a relaunch. It holds no credential: its URL is the
+/// request's with credentials redacted under the client's one rule.
+public struct BackgroundTransfer: Codable, Sendable, Hashable, Identifiable {
+  /// Whether the transfer brings a body down or sends a file up.
+  public enum Kind: String, Codable, Sendable {
+    /// A response body downloaded to ``BackgroundTransfer/file``.
+    case download
+    /// The file at ``BackgroundTransfer/file`` uploaded as the request's body.
+    case upload
+  }
+
+  /// The transfer's identity, unique across launches.
+  public let id: UUID
+  /// Download or upload.
+  public let kind: Kind
+  /// The request's URL, credentials redacted.
+  public let url: String
+  /// A download's destination, or an upload's source file.
+  public let file: URL
+  /// When the transfer was started.
+  public let started: Date
+
+  init(kind: Kind, url: String, file: URL, started: Date = Date()) {
+    id = UUID()
+    self.kind = kind
+    self.url = url
+    self.file = file
+    self.started = started
+  }
+}
+
+/// What a ``BackgroundSession`` reports of its transfers.
+public enum BackgroundEvent: Sendable {
+  /// Bytes moved: received for a download, sent for an upload.
+  case progress(BackgroundTransfer, TransferProgress)
+  /// The transfer ended with an acceptable answer: a download's file is at
+  /// ``BackgroundTransfer/file`` (the response's body is there, not in `response`); an
+  /// upload's `response` holds the server's answer with its body.
+  case finished(BackgroundTransfer, HTTPResponse)
+  /// The transfer failed: ``HTTPError/unacceptableStatus(_:)`` for a status outside the
+  /// endpoint's acceptable codes, ``HTTPError/cancelled`` when cancelled, and for a download
+  /// that got part of its body, the ``DownloadResumeData`` to continue it with
+  /// ``HTTPClient/download(_:to:resumingFrom:options:)``.
+  case failed(BackgroundTransfer, HTTPError, resumeData: DownloadResumeData?)
+
+  /// The transfer the event is about.
+  public var transfer: BackgroundTransfer {
+    switch self {
+    case .progress(let transfer, _), .finished(let transfer, _), .failed(let transfer, _, _):
+      transfer
+    }
+  }
+}
