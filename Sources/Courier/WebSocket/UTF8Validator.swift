@@ -36,4 +36,12 @@ package struct UTF8Validator: Sendable {
 
   /// Whether the bytes so far end at a character boundary.
   package var isComplete: Bool { needed == 0 }
+
+  /// `bytes` as a string when they are well-formed UTF-8, else `nil` (what
+  /// `String(validating:as:)` does from macOS 15 and iOS 18, for every deployment target).
+  package static func string(_ bytes: some Collection<UInt8>) -> String? {
+    var validator = UTF8Validator()
+    guard validator.validate(bytes), validator.isComplete else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+  }
 }

@@ -40,7 +40,7 @@ package struct WebSocketFrame: Sendable, Equatable {
     var payload = [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)]
     var utf8 = Array(reason.utf8.prefix(123))
     // A cut inside a character drops that character.
-    while String(validating: utf8, as: UTF8.self) == nil { utf8.removeLast() }
+    while UTF8Validator.string(utf8) == nil { utf8.removeLast() }
     payload += utf8
     return WebSocketFrame(opcode: .close, payload: payload)
   }

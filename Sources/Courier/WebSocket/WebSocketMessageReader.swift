@@ -90,7 +90,7 @@ package struct WebSocketMessageReader: Sendable {
     guard code.isSendable else {
       throw WebSocketFailure(.protocolError, "a close frame has code \(code.rawValue)")
     }
-    guard let reason = String(validating: payload[2...], as: UTF8.self) else {
+    guard let reason = UTF8Validator.string(payload[2...]) else {
       throw WebSocketFailure(.invalidFramePayloadData, "a close frame's reason is not UTF-8")
     }
     return .close(code, reason)

@@ -177,7 +177,7 @@ public final class LoopbackWebSocket: Sendable {
 
   private static func message(opcode: UInt8, payload: Data) throws -> WebSocketMessage {
     guard opcode == WebSocketFrame.Opcode.text.rawValue else { return .binary(payload) }
-    guard let text = String(validating: payload, as: UTF8.self) else {
+    guard let text = UTF8Validator.string(payload) else {
       throw LoopbackError("a text message is not UTF-8")
     }
     return .text(text)
