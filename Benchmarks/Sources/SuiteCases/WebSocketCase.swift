@@ -92,4 +92,76 @@ enum WebSocketCase {
       throw SuiteError.unexpected("an echo of \(bytes) bytes, not \(setup.bytes)")
     }
   }
+
+  /// What a client under test gives the cases: a send of the prepared message, and readers
+  /// of echoes, so that one measuring loop serves every client.
+  struct Client: Sendable {
+    /// Sends the prepared message once.
+    let send: @Sendable () async throws -> Void
+    /// Makes a reader of echoes, on the task that will read.
+    let makeReader: @Sendable () -> Reader
+  }
+
+  /// Reads echoes: each call gives the next one's size and whether it is the message sent
+  /// byte for byte, or `nil` once the connection has closed.
+  final class Reader {
+    let next: () async throws -> (size: Int, same: Bool)?
+
+    init(_ next: @escaping () async throws -> (size: Int, same: Bool)?) {
+      self.next = next
+    }
+  }
+
+  /// Send, wait for the echo, `setup.count` times, after a warm-up whose echoes are compared
+  /// whole; each round trip is timed too.
+  static func latency(_ client: Client, _ setup: Setup) async throws -> Outcome {
+    let echoes = client.makeReader()
+    for _ in 0..<setup.warmup {
+      try await client.send()
+      guard let echo = try await echoes.next(), echo.same else {
+        throw SuiteError.unexpected("the warm-up's echo differs from the message")
+      }
+    }
+    let clock = ContinuousClock()
+    var roundTrips: [Duration] = []
+    roundTrips.reserveCapacity(setup.count)
+    let sample = try await Meter.measure {
+      for _ in 0..<setup.count {
+        let start = clock.now
+        try await client.send()
+        guard let echo = try await echoes.next() else {
+          throw SuiteError.unexpected("the connection closed")
+        }
+        roundTrips.append(clock.now - start)
+        try check(echoed: echo.size, setup)
+      }
+    }
+    return Outcome(sample: sample, roundTrips: roundTrips)
+  }
+
+  /// `setup.count` messages sent back to back while another task reads the echoes; the
+  /// measured region ends with the last echo.
+  static func throughput(_ client: Client, _ setup: Setup) async throws -> Outcome {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      let (warmedUp, signal) = AsyncStream<Void>.makeStream()
+      group.addTask {
+        defer { signal.finish() }
+        let echoes = client.makeReader()
+        for index in 0..<(setup.warmup + setup.count) {
+          guard let echo = try await echoes.next() else {
+            throw SuiteError.unexpected("the connection closed")
+          }
+          try check(echoed: echo.size, setup)
+          if index + 1 == setup.warmup { signal.yield() }
+        }
+      }
+      for _ in 0..<setup.warmup { try await client.send() }
+      for await _ in warmedUp { break }
+      let sample = try await Meter.measure {
+        for _ in 0..<setup.count { try await client.send() }
+        try await group.next()
+      }
+      return Outcome(sample: sample)
+    }
+  }
 }

@@ -19,10 +19,25 @@ enum WSClientEcho {
       url: setup.url.appendingPathComponent("echo").absoluteString,
       configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 24), logger: logger
     ) { inbound, outbound, _ in
+      let expected: WebSocketMessage =
+        switch frame {
+        case .text(let text): .text(text)
+        case .binary(let buffer): .binary(buffer)
+        default: .binary(ByteBuffer())
+        }
+      let echo = WebSocketCase.Client(
+        send: { try await outbound.write(frame) },
+        makeReader: {
+          var echoes = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+          return WebSocketCase.Reader {
+            guard let echo = try await echoes.next() else { return nil }
+            return (size(echo), echo == expected)
+          }
+        })
       let outcome =
         switch setup.mode {
-        case .latency: try await latency(inbound, outbound, frame, setup)
-        case .throughput: try await throughput(inbound, outbound, frame, setup)
+        case .latency: try await WebSocketCase.latency(echo, setup)
+        case .throughput: try await WebSocketCase.throughput(echo, setup)
         }
       result.withLockedValue { $0 = outcome }
     }
@@ -36,67 +51,6 @@ enum WSClientEcho {
     switch message {
     case .text(let text): text.utf8.count
     case .binary(let buffer): buffer.readableBytes
-    }
-  }
-
-  static func latency(
-    _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
-    _ frame: WebSocketOutboundWriter.OutboundFrame, _ setup: WebSocketCase.Setup
-  ) async throws -> WebSocketCase.Outcome {
-    var echoes = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-    let expected: WebSocketMessage =
-      switch frame {
-      case .text(let text): .text(text)
-      case .binary(let buffer): .binary(buffer)
-      default: .binary(ByteBuffer())
-      }
-    for _ in 0..<setup.warmup {
-      try await outbound.write(frame)
-      guard let echo = try await echoes.next(), echo == expected else {
-        throw SuiteError.unexpected("the warm-up's echo differs from the message")
-      }
-    }
-    let clock = ContinuousClock()
-    var roundTrips: [Duration] = []
-    roundTrips.reserveCapacity(setup.count)
-    let sample = try await Meter.measure {
-      for _ in 0..<setup.count {
-        let start = clock.now
-        try await outbound.write(frame)
-        guard let echo = try await echoes.next() else {
-          throw SuiteError.unexpected("the connection closed")
-        }
-        roundTrips.append(clock.now - start)
-        try WebSocketCase.check(echoed: size(echo), setup)
-      }
-    }
-    return WebSocketCase.Outcome(sample: sample, roundTrips: roundTrips)
-  }
-
-  static func throughput(
-    _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
-    _ frame: WebSocketOutboundWriter.OutboundFrame, _ setup: WebSocketCase.Setup
-  ) async throws -> WebSocketCase.Outcome {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      let (warmedUp, signal) = AsyncStream<Void>.makeStream()
-      group.addTask {
-        defer { signal.finish() }
-        var echoes = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-        for index in 0..<(setup.warmup + setup.count) {
-          guard let echo = try await echoes.next() else {
-            throw SuiteError.unexpected("the connection closed")
-          }
-          try WebSocketCase.check(echoed: size(echo), setup)
-          if index + 1 == setup.warmup { signal.yield() }
-        }
-      }
-      for _ in 0..<setup.warmup { try await outbound.write(frame) }
-      for await _ in warmedUp { break }
-      let sample = try await Meter.measure {
-        for _ in 0..<setup.count { try await outbound.write(frame) }
-        try await group.next()
-      }
-      return WebSocketCase.Outcome(sample: sample)
     }
   }
 }
