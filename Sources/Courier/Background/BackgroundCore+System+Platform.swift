@@ -127,11 +127,16 @@
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-      state.withLock { state in
+      let limit = defaultLimit
+      let over = state.withLock { state -> Bool in
         var body = state.bodies[dataTask.taskIdentifier] ?? Data()
-        body.append(data.prefix(max(0, (1 << 20) - body.count)))
+        body.append(data)
         state.bodies[dataTask.taskIdentifier] = body
+        guard let limit, body.count > limit else { return false }
+        state.failures[dataTask.taskIdentifier] = .responseTooLarge(limit: limit)
+        return true
       }
+      if over { dataTask.cancel() }
     }
 
     /// The file must be moved before this returns (the system deletes it after): to the
@@ -143,6 +148,14 @@
       guard let transfer = Self.transfer(of: downloadTask) else { return }
       let id = downloadTask.taskIdentifier
       var response = Self.response(of: downloadTask)
+      // The system may have written it while the app was suspended: the limit is checked here
+      // too.
+      let limit = state.withLock { $0.limits[id] } ?? defaultLimit
+      let size = (try? FileManager.default.attributesOfItem(atPath: location.path)[.size]) as? Int
+      if let limit, let size, size > limit {
+        state.withLock { $0.failures[id] = .responseTooLarge(limit: limit) }
+        return
+      }
       guard (200..<300).contains(response.status) else {
         let handle = try? FileHandle(forReadingFrom: location)
         response.body = (try? handle?.read(upToCount: 64 * 1024)) ?? Data()
@@ -197,8 +210,10 @@
     }
 
     func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
+      // Kept only when nobody waits yet, and used up by the next wait: a later wake in the
+      // same process waits for its own delivery.
       let waiters = state.withLock { state in
-        state.delivered = true
+        state.delivered = state.deliveredWaiters.isEmpty
         defer { state.deliveredWaiters = [] }
         return state.deliveredWaiters
       }
@@ -209,7 +224,10 @@
     func delivered() async {
       await withCheckedContinuation { continuation in
         let now = state.withLock { state in
-          if state.delivered { return true }
+          if state.delivered {
+            state.delivered = false
+            return true
+          }
           state.deliveredWaiters.append(continuation)
           return false
         }

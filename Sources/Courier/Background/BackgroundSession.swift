@@ -26,10 +26,11 @@ import Foundation
 /// - Sessions with the same identifier share their transfers within a process: one made
 ///   later (a screen reopened, a relaunched flow) lists the transfers an earlier one started
 ///   and reads their events. Events that come while nothing reads wait for the first reader.
-/// - **Platforms.** Transfers run in the app's process, on every platform, for the life of
-///   the process. Handing them to the system so that they go on while an iOS app is
-///   suspended or terminated (`URLSessionConfiguration.background`) is not done yet; see the
-///   "Background transfers" article.
+/// - **Platforms.** On Apple platforms the session is a background `URLSession`: the system
+///   carries the transfers on while the app is suspended or terminated, the middleware only
+///   shapes each request before the system takes it, and redirects follow URLSession's own
+///   rules. On Linux the transfers run in the process, through the whole pipeline, for the
+///   life of the process. See the "Background transfers" article.
 public final class BackgroundSession: Sendable {
   /// The session's identifier: sessions with the same one share their transfers.
   public let identifier: String
@@ -171,9 +172,13 @@ public final class BackgroundSession: Sendable {
   /// that the system knows the app has taken its transfers' results.
   public func handleEvents(completionHandler: @escaping @MainActor @Sendable () -> Void) {
     let core = core
+    #if !canImport(FoundationNetworking)
+      // The identifier's URLSession is made again now: the system delivers to it only.
+      let system = core.system(for: client)
+    #endif
     Task {
       #if !canImport(FoundationNetworking)
-        await core.systemDelivered()
+        await system.delivered()
       #endif
       await core.hub.drained()
       await completionHandler()

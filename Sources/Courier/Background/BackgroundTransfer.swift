@@ -30,6 +30,38 @@ public struct BackgroundTransfer: Codable, Sendable, Hashable, Identifiable {
     self.file = file
     self.started = started
   }
+
+  private enum CodingKeys: String, CodingKey {
+    case id, kind, url, file, started
+  }
+
+  /// A file under the home directory is written as `~/…`, so that an identity saved before
+  /// an app update (which moves an iOS app's container) still finds its file.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(kind, forKey: .kind)
+    try container.encode(url, forKey: .url)
+    try container.encode(started, forKey: .started)
+    let home = NSHomeDirectory()
+    let path = file.standardizedFileURL.path
+    let stored = path.hasPrefix(home + "/") ? "~/" + path.dropFirst(home.count + 1) : path
+    try container.encode(stored, forKey: .file)
+  }
+
+  /// Reads an identity written by ``encode(to:)``, a `~/…` file under this launch's home.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(UUID.self, forKey: .id)
+    kind = try container.decode(Kind.self, forKey: .kind)
+    url = try container.decode(String.self, forKey: .url)
+    started = try container.decode(Date.self, forKey: .started)
+    let stored = try container.decode(String.self, forKey: .file)
+    file =
+      stored.hasPrefix("~/")
+      ? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(String(stored.dropFirst(2)))
+      : URL(fileURLWithPath: stored)
+  }
 }
 
 /// What a ``BackgroundSession`` reports of its transfers.

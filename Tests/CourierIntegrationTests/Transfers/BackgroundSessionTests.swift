@@ -9,262 +9,271 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// `BackgroundSession` over the loopback server, on the client's default transport. Each test
-/// has an identifier of its own: sessions share transfers by identifier, process-wide.
-@Suite("Background sessions", .timeLimit(.minutes(1)))
-struct BackgroundSessionTests {
-  let identifier = "tests.\(UUID().uuidString)"
+#if canImport(FoundationNetworking)
+  /// `BackgroundSession` over the loopback server, on the client's default transport, where its
+  /// transfers run in the process (Linux). On Apple platforms the same calls go to a background
+  /// `URLSession`, which only an app can exercise (see the closing notes' Mac list). Each test
+  /// has an identifier of its own: sessions share transfers by identifier, process-wide.
+  @Suite("Background sessions", .timeLimit(.minutes(1)))
+  struct BackgroundSessionTests {
+    let identifier = "tests.\(UUID().uuidString)"
 
-  /// The events of `session` until `count` transfers have ended.
-  func events(_ session: BackgroundSession, untilEnded count: Int = 1) async -> [BackgroundEvent] {
-    var seen: [BackgroundEvent] = []
-    var ended = 0
-    for await event in session.events {
-      seen.append(event)
-      if case .progress = event { continue }
-      ended += 1
-      if ended == count { break }
-    }
-    return seen
-  }
-
-  @Test("A download reports progress, then finishes with its file at the destination")
-  func download() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let body = patternBytes(300_000)
-    let server = try LoopbackServer { _, response in
-      try await response.writeHead(contentLength: body.count)
-      for start in stride(from: 0, to: body.count, by: 50_000) {
-        try await response.write(body[start..<min(start + 50_000, body.count)])
+    /// The events of `session` until `count` transfers have ended.
+    func events(_ session: BackgroundSession, untilEnded count: Int = 1) async -> [BackgroundEvent]
+    {
+      var seen: [BackgroundEvent] = []
+      var ended = 0
+      for await event in session.events {
+        seen.append(event)
+        if case .progress = event { continue }
+        ended += 1
+        if ended == count { break }
       }
+      return seen
     }
-    defer { server.stop() }
-    let session = BackgroundSession(
-      identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
-    let transfer = try await session.download(
-      Request<Data>(path: "trailer.mp4"), to: scratch.file("t.mp4"))
-    #expect(transfer.kind == .download)
-    #expect(transfer.file == scratch.file("t.mp4"))
-    let seen = await events(session)
-    #expect(seen.allSatisfy { $0.transfer == transfer })
-    guard case .finished(_, let response) = seen.last else {
-      Issue.record("\(seen)")
-      return
-    }
-    #expect(response.status == 200)
-    #expect(seen.contains { if case .progress = $0 { true } else { false } })
-    #expect(try Data(contentsOf: scratch.file("t.mp4")) == body)
-    #expect(await session.transfers().isEmpty)
-  }
 
-  @Test("An upload sends its file, reports progress, and finishes with the server's answer")
-  func upload() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let photo = scratch.file("photo.jpg")
-    try patternBytes(200_000).write(to: photo)
-    let server = try LoopbackServer { request, response in
-      try await response.send(status: 201, text: "\(request.body.count) bytes")
-    }
-    defer { server.stop() }
-    let session = BackgroundSession(
-      identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
-    let transfer = try await session.upload(
-      Request<String>(method: .post, path: "photos", body: .file(photo, contentType: "image/jpeg")))
-    #expect(transfer.kind == .upload)
-    let seen = await events(session)
-    guard case .finished(_, let response) = seen.last else {
-      Issue.record("\(seen)")
-      return
-    }
-    #expect(response.status == 201)
-    #expect(response.text == "200000 bytes")
-  }
-
-  @Test("A status outside the acceptable codes fails the transfer with unacceptableStatus")
-  func refused() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let server = try LoopbackServer { _, response in
-      try await response.send(status: 404, text: "no such trailer")
-    }
-    defer { server.stop() }
-    let session = BackgroundSession(
-      identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
-    _ = try await session.download(Request<Data>(path: "missing"), to: scratch.file("m"))
-    let seen = await events(session)
-    guard case .failed(_, .unacceptableStatus(let response), _) = seen.last else {
-      Issue.record("\(seen)")
-      return
-    }
-    #expect(response.status == 404)
-    #expect(scratch.contents.isEmpty)
-  }
-
-  @Test(
-    "A session made again with the identifier lists the earlier one's transfer and gets its events")
-  func recreated() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let gate = Gate()
-    let server = try LoopbackServer { _, response in
-      await gate.wait()
-      try await response.send(text: "late")
-    }
-    defer { server.stop() }
-    let client = HTTPClient(baseURL: server.baseURL)
-    var first: BackgroundSession? = BackgroundSession(identifier: identifier, client: client)
-    let transfer = try await #require(first).download(
-      Request<Data>(path: "slow"), to: scratch.file("s"))
-    first = nil  // a screen closed, a flow relaunched
-    let again = BackgroundSession(identifier: identifier, client: client)
-    #expect(await again.transfers() == [transfer])
-    gate.open()
-    let seen = await events(again)
-    guard case .finished(let finished, _) = seen.last else {
-      Issue.record("\(seen)")
-      return
-    }
-    #expect(finished == transfer)
-    #expect(try String(contentsOf: scratch.file("s"), encoding: .utf8) == "late")
-  }
-
-  @Test("A transfer's identity is Codable, maps back to its file, and holds no credential")
-  func identity() async throws {
-    var configuration = HTTPClient.Configuration()
-    configuration.redactedNames = ["api_key"]
-    let client = HTTPClient(
-      baseURL: URL(string: "https://api.test")!, configuration: configuration,
-      transport: StubTransport())
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let session = BackgroundSession(identifier: identifier, client: client)
-    let transfer = try await session.download(
-      Request<Data>(path: "trailer", query: ["api_key": "s3cret", "id": "42"]),
-      to: scratch.file("t"))
-    let saved = try JSONEncoder().encode(transfer)
-    #expect(!String(decoding: saved, as: UTF8.self).contains("s3cret"))
-    let restored = try JSONDecoder().decode(BackgroundTransfer.self, from: saved)
-    #expect(restored == transfer)
-    #expect(restored.file == scratch.file("t"))
-    #expect(restored.url.contains("id=42"))
-    session.cancel(transfer)
-  }
-
-  @Test("A download cut short fails with the resume data to continue it")
-  func resumeData() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let server = try LoopbackServer { _, response in
-      try await response.writeHead(headers: ["ETag": "\"v1\""], contentLength: 10_000)
-      try await response.write(patternBytes(4_000))
-      response.closeConnection()
-    }
-    defer { server.stop() }
-    let session = BackgroundSession(
-      identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
-    _ = try await session.download(
-      Request<Data>(path: "cut"), to: scratch.file("c"),
-      options: TransferOptions(resumeAttempts: 0))
-    let seen = await events(session)
-    guard case .failed(_, _, let resume?) = seen.last else {
-      Issue.record("\(seen)")
-      return
-    }
-    #expect(resume.bytes == 4_000)
-    #expect(resume.validator == "\"v1\"")
-  }
-
-  @Test("Cancelling a transfer fails it with cancelled and ends it")
-  func cancel() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let left = Signal()
-    let server = try LoopbackServer { _, response in
-      try await response.writeHead(contentLength: 1_000_000)
-      try await response.write(patternBytes(10_000))
-      await response.clientDisconnected()
-      left.fire()
-    }
-    defer { server.stop() }
-    let session = BackgroundSession(
-      identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
-    let transfer = try await session.download(Request<Data>(path: "big"), to: scratch.file("b"))
-    var events = session.events.makeAsyncIterator()
-    guard case .progress? = await events.next() else {
-      Issue.record("no progress first")
-      return
-    }
-    session.cancel(transfer)
-    var last = await events.next()
-    while case .progress? = last { last = await events.next() }
-    guard case .failed(let failed, .cancelled, _)? = last else {
-      Issue.record("\(String(describing: last))")
-      return
-    }
-    #expect(failed == transfer)
-    #expect(await session.transfers().isEmpty)
-    await left.wait()
-  }
-
-  @Test("What cannot go to the background is refused before anything is sent")
-  func badInput() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let server = try LoopbackServer { _, response in try await response.send(text: "?") }
-    defer { server.stop() }
-    let session = BackgroundSession(
-      identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
-    func isInvalid(_ attempt: () async throws(HTTPError) -> BackgroundTransfer) async -> Bool {
-      do {
-        _ = try await attempt()
-        return false
-      } catch {
-        if case .invalidRequest = error { return true }
-        return false
+    @Test("A download reports progress, then finishes with its file at the destination")
+    func download() async throws {
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let body = patternBytes(300_000)
+      let server = try LoopbackServer { _, response in
+        try await response.writeHead(contentLength: body.count)
+        for start in stride(from: 0, to: body.count, by: 50_000) {
+          try await response.write(body[start..<min(start + 50_000, body.count)])
+        }
       }
+      defer { server.stop() }
+      let session = BackgroundSession(
+        identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
+      let transfer = try await session.download(
+        Request<Data>(path: "trailer.mp4"), to: scratch.file("t.mp4"))
+      #expect(transfer.kind == .download)
+      #expect(transfer.file == scratch.file("t.mp4"))
+      let seen = await events(session)
+      #expect(seen.allSatisfy { $0.transfer == transfer })
+      guard case .finished(_, let response) = seen.last else {
+        Issue.record("\(seen)")
+        return
+      }
+      #expect(response.status == 200)
+      #expect(seen.contains { if case .progress = $0 { true } else { false } })
+      #expect(try Data(contentsOf: scratch.file("t.mp4")) == body)
+      #expect(await session.transfers().isEmpty)
     }
-    // An upload of data in memory, which cannot be sent again after a relaunch.
-    #expect(
-      await isInvalid { () async throws(HTTPError) in
-        try await session.upload(Request<String>(method: .post, path: "u", body: .data(Data([1]))))
-      })
-    // An upload of a file that does not exist.
-    #expect(
-      await isInvalid { () async throws(HTTPError) in
-        try await session.upload(
-          Request<String>(method: .post, path: "u", body: .file(scratch.file("none"))))
-      })
-    // A download with a body; one to a directory that does not exist.
-    #expect(
-      await isInvalid { () async throws(HTTPError) in
-        try await session.download(
-          Request<Data>(method: .post, path: "d", body: .data(Data([1]))), to: scratch.file("d"))
-      })
-    #expect(
-      await isInvalid { () async throws(HTTPError) in
-        try await session.download(Request<Data>(path: "d"), to: scratch.file("no/such/dir"))
-      })
-    #expect(server.requestCount == 0)
-    #expect(await session.transfers().isEmpty)
+
+    @Test("An upload sends its file, reports progress, and finishes with the server's answer")
+    func upload() async throws {
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let photo = scratch.file("photo.jpg")
+      try patternBytes(200_000).write(to: photo)
+      let server = try LoopbackServer { request, response in
+        try await response.send(status: 201, text: "\(request.body.count) bytes")
+      }
+      defer { server.stop() }
+      let session = BackgroundSession(
+        identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
+      let transfer = try await session.upload(
+        Request<String>(
+          method: .post, path: "photos", body: .file(photo, contentType: "image/jpeg")))
+      #expect(transfer.kind == .upload)
+      let seen = await events(session)
+      guard case .finished(_, let response) = seen.last else {
+        Issue.record("\(seen)")
+        return
+      }
+      #expect(response.status == 201)
+      #expect(response.text == "200000 bytes")
+    }
+
+    @Test("A status outside the acceptable codes fails the transfer with unacceptableStatus")
+    func refused() async throws {
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let server = try LoopbackServer { _, response in
+        try await response.send(status: 404, text: "no such trailer")
+      }
+      defer { server.stop() }
+      let session = BackgroundSession(
+        identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
+      _ = try await session.download(Request<Data>(path: "missing"), to: scratch.file("m"))
+      let seen = await events(session)
+      guard case .failed(_, .unacceptableStatus(let response), _) = seen.last else {
+        Issue.record("\(seen)")
+        return
+      }
+      #expect(response.status == 404)
+      #expect(scratch.contents.isEmpty)
+    }
+
+    @Test(
+      "A session made again with the identifier lists the earlier one's transfer and gets its events"
+    )
+    func recreated() async throws {
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let gate = Gate()
+      let server = try LoopbackServer { _, response in
+        await gate.wait()
+        try await response.send(text: "late")
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL)
+      var first: BackgroundSession? = BackgroundSession(identifier: identifier, client: client)
+      let transfer = try await #require(first).download(
+        Request<Data>(path: "slow"), to: scratch.file("s"))
+      first = nil  // a screen closed, a flow relaunched
+      let again = BackgroundSession(identifier: identifier, client: client)
+      #expect(await again.transfers() == [transfer])
+      gate.open()
+      let seen = await events(again)
+      guard case .finished(let finished, _) = seen.last else {
+        Issue.record("\(seen)")
+        return
+      }
+      #expect(finished == transfer)
+      #expect(try String(contentsOf: scratch.file("s"), encoding: .utf8) == "late")
+    }
+
+    @Test("A transfer's identity is Codable, maps back to its file, and holds no credential")
+    func identity() async throws {
+      var configuration = HTTPClient.Configuration()
+      configuration.redactedNames = ["api_key"]
+      let client = HTTPClient(
+        baseURL: URL(string: "https://api.test")!, configuration: configuration,
+        transport: StubTransport())
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let session = BackgroundSession(identifier: identifier, client: client)
+      let transfer = try await session.download(
+        Request<Data>(path: "trailer", query: ["api_key": "s3cret", "id": "42"]),
+        to: scratch.file("t"))
+      let saved = try JSONEncoder().encode(transfer)
+      #expect(!String(decoding: saved, as: UTF8.self).contains("s3cret"))
+      let restored = try JSONDecoder().decode(BackgroundTransfer.self, from: saved)
+      #expect(restored == transfer)
+      #expect(restored.file == scratch.file("t"))
+      #expect(restored.url.contains("id=42"))
+      session.cancel(transfer)
+    }
+
+    @Test("A download cut short fails with the resume data to continue it")
+    func resumeData() async throws {
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let server = try LoopbackServer { _, response in
+        try await response.writeHead(headers: ["ETag": "\"v1\""], contentLength: 10_000)
+        try await response.write(patternBytes(4_000))
+        response.closeConnection()
+      }
+      defer { server.stop() }
+      let session = BackgroundSession(
+        identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
+      _ = try await session.download(
+        Request<Data>(path: "cut"), to: scratch.file("c"),
+        options: TransferOptions(resumeAttempts: 0))
+      let seen = await events(session)
+      guard case .failed(_, _, let resume?) = seen.last else {
+        Issue.record("\(seen)")
+        return
+      }
+      #expect(resume.bytes == 4_000)
+      #expect(resume.validator == "\"v1\"")
+    }
+
+    @Test("Cancelling a transfer fails it with cancelled and ends it")
+    func cancel() async throws {
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let left = Signal()
+      let server = try LoopbackServer { _, response in
+        try await response.writeHead(contentLength: 1_000_000)
+        try await response.write(patternBytes(10_000))
+        await response.clientDisconnected()
+        left.fire()
+      }
+      defer { server.stop() }
+      let session = BackgroundSession(
+        identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
+      let transfer = try await session.download(Request<Data>(path: "big"), to: scratch.file("b"))
+      var events = session.events.makeAsyncIterator()
+      guard case .progress? = await events.next() else {
+        Issue.record("no progress first")
+        return
+      }
+      session.cancel(transfer)
+      var last = await events.next()
+      while case .progress? = last { last = await events.next() }
+      guard case .failed(let failed, .cancelled, _)? = last else {
+        Issue.record("\(String(describing: last))")
+        return
+      }
+      #expect(failed == transfer)
+      #expect(await session.transfers().isEmpty)
+      await left.wait()
+    }
+
+    @Test("What cannot go to the background is refused before anything is sent")
+    func badInput() async throws {
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let server = try LoopbackServer { _, response in try await response.send(text: "?") }
+      defer { server.stop() }
+      let session = BackgroundSession(
+        identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
+      func isInvalid(_ attempt: () async throws(HTTPError) -> BackgroundTransfer) async -> Bool {
+        do {
+          _ = try await attempt()
+          return false
+        } catch {
+          if case .invalidRequest = error { return true }
+          return false
+        }
+      }
+      // An upload of data in memory, which cannot be sent again after a relaunch.
+      #expect(
+        await isInvalid { () async throws(HTTPError) in
+          try await session.upload(
+            Request<String>(method: .post, path: "u", body: .data(Data([1]))))
+        })
+      // An upload of a file that does not exist.
+      #expect(
+        await isInvalid { () async throws(HTTPError) in
+          try await session.upload(
+            Request<String>(method: .post, path: "u", body: .file(scratch.file("none"))))
+        })
+      // A download with a body; one to a directory that does not exist.
+      #expect(
+        await isInvalid { () async throws(HTTPError) in
+          try await session.download(
+            Request<Data>(method: .post, path: "d", body: .data(Data([1]))), to: scratch.file("d"))
+        })
+      #expect(
+        await isInvalid { () async throws(HTTPError) in
+          try await session.download(Request<Data>(path: "d"), to: scratch.file("no/such/dir"))
+        })
+      #expect(server.requestCount == 0)
+      #expect(await session.transfers().isEmpty)
+    }
+
+    @Test("The app delegate's completion handler is called once every event has been read")
+    func handOff() async throws {
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let server = try LoopbackServer { _, response in try await response.send(text: "done") }
+      defer { server.stop() }
+      let session = BackgroundSession(
+        identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
+      _ = try await session.download(Request<Data>(path: "a"), to: scratch.file("a"))
+      let called = Signal()
+      session.handleEvents { @MainActor in called.fire() }
+      _ = await events(session)
+      await called.wait()
+    }
   }
 
-  @Test("The app delegate's completion handler is called once every event has been read")
-  func handOff() async throws {
-    let scratch = try ScratchDirectory()
-    defer { scratch.remove() }
-    let server = try LoopbackServer { _, response in try await response.send(text: "done") }
-    defer { server.stop() }
-    let session = BackgroundSession(
-      identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
-    _ = try await session.download(Request<Data>(path: "a"), to: scratch.file("a"))
-    let called = Signal()
-    session.handleEvents { @MainActor in called.fire() }
-    _ = await events(session)
-    await called.wait()
-  }
-}
+#endif
 
 /// The hand-off's rule on the event hub itself, where "not yet" can be checked without a race.
 @Suite("Background events")

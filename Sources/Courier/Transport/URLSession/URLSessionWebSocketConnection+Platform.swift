@@ -27,6 +27,7 @@
       }
       let subprotocol = try result.get()
       guard let http = task.response as? HTTPURLResponse else {
+        task.cancel()
         throw .transport(URLError(.badServerResponse))
       }
       let response = HTTPResponse(
@@ -86,10 +87,31 @@
       }
     }
 
+    /// The events own the waiter, so that only the first of the pong, a failure, the task's
+    /// end or a cancellation answers it: the pong handler has been seen called twice when a
+    /// connection drops, and never after a cancellation.
     func ping() async throws(HTTPError) {
       let task = task
-      let error = await withCheckedContinuation { continuation in
-        task.sendPing { continuation.resume(returning: $0.map { HTTPError(transportFailure: $0) }) }
+      let events = events
+      let id = Locked<UInt64?>(nil)
+      let error = await withTaskCancellationHandler {
+        await withCheckedContinuation { (waiter: CheckedContinuation<HTTPError?, Never>) in
+          guard let ping = events.addPing(waiter) else {
+            waiter.resume(
+              returning: .transport(.networkConnectionLost, reason: "the connection has ended"))
+            return
+          }
+          id.withLock { $0 = ping }
+          if Task.isCancelled {
+            events.takePing(ping)?.resume(returning: .cancelled)
+            return
+          }
+          task.sendPing { error in
+            events.takePing(ping)?.resume(returning: error.map { HTTPError(transportFailure: $0) })
+          }
+        }
+      } onCancel: {
+        if let ping = id.withLock({ $0 }) { events.takePing(ping)?.resume(returning: .cancelled) }
       }
       if let error { throw error }
     }
@@ -124,6 +146,8 @@
         var closers: [CheckedContinuation<Void, Never>] = []
         var closure: WebSocketClosure?
         var ended = false
+        var pings: [UInt64: CheckedContinuation<HTTPError?, Never>] = [:]
+        var nextPing: UInt64 = 0
       }
       private let state = Locked(State())
 
@@ -131,6 +155,21 @@
 
       func whenOpen(_ continuation: CheckedContinuation<Result<String?, HTTPError>, Never>) {
         state.withLock { $0.opened = continuation }
+      }
+
+      /// Keeps a ping's waiter; `nil` once the task has ended.
+      func addPing(_ waiter: CheckedContinuation<HTTPError?, Never>) -> UInt64? {
+        state.withLock { state in
+          if state.ended { return nil }
+          state.nextPing += 1
+          state.pings[state.nextPing] = waiter
+          return state.nextPing
+        }
+      }
+
+      /// Takes a ping's waiter, if nothing has answered it yet.
+      func takePing(_ id: UInt64) -> CheckedContinuation<HTTPError?, Never>? {
+        state.withLock { $0.pings.removeValue(forKey: id) }
       }
 
       func whenClosed(_ continuation: CheckedContinuation<Void, Never>) {
@@ -164,14 +203,19 @@
       func urlSession(
         _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
       ) {
-        let (opened, closers) = state.withLock { state in
+        let (opened, closers, pings) = state.withLock { state in
           state.ended = true
           defer {
             state.opened = nil
             state.closers = []
+            state.pings = [:]
           }
-          return (state.opened, state.closers)
+          return (state.opened, state.closers, Array(state.pings.values))
         }
+        let ended =
+          error.map { HTTPError(transportFailure: $0) }
+          ?? .transport(.networkConnectionLost, reason: "the connection ended before the pong")
+        for ping in pings { ping.resume(returning: ended) }
         if let opened {
           let failure: HTTPError
           if let http = task.response as? HTTPURLResponse, http.statusCode != 101 {
