@@ -85,6 +85,10 @@ import Testing
       }
       #expect(response.status == 201)
       #expect(response.text == "200000 bytes")
+      let sent = seen.compactMap { event -> TransferProgress? in
+        if case .progress(_, let progress) = event { progress } else { nil }
+      }
+      #expect(sent.last?.completedBytes == 200_000)
     }
 
     @Test("A status outside the acceptable codes fails the transfer with unacceptableStatus")
