@@ -37,7 +37,7 @@ struct AuthenticationChallengeTests {
     _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ operation: @escaping @Sendable () async throws -> Void
   ) async -> HTTPResponse? {
-    let outcome = await watched(within: .seconds(20), sourceLocation: sourceLocation) {
+    let outcome = await watched(within: .seconds(45), sourceLocation: sourceLocation) {
       do {
         try await operation()
         return HTTPError?.none
@@ -76,7 +76,7 @@ struct AuthenticationChallengeTests {
     var configuration = HTTPClient.Configuration()
     configuration.middleware = [BearerAuthentication(provider: SecretProvider())]
     let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
-    let answer = await watched(within: .seconds(20)) {
+    let answer = await watched(within: .seconds(45)) {
       try? await client.send(Request<String>(path: "private"))
     }
     #expect(answer == "welcome", "\(challenge)")

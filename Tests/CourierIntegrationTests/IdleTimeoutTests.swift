@@ -43,7 +43,7 @@ struct IdleTimeoutTests {
     _ label: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ operation: @escaping @Sendable () async throws -> Void
   ) async {
-    let outcome = await watched(within: .seconds(20), sourceLocation: sourceLocation) {
+    let outcome = await watched(within: .seconds(45), sourceLocation: sourceLocation) {
       do {
         try await operation()
         return "finished"
@@ -137,7 +137,7 @@ struct IdleTimeoutTests {
     }
     defer { server.stop() }
     let client = Self.client(server)
-    let events = await watched(within: .seconds(20)) {
+    let events = await watched(within: .seconds(45)) {
       var data: [String] = []
       let stream = client.events(
         Request<Data>(path: "feed"), reconnection: ReconnectionPolicy(delay: .milliseconds(1)))

@@ -8,7 +8,7 @@ import Testing
 /// the code under test is broken.
 @discardableResult
 public func watched<T: Sendable>(
-  within limit: Duration = .seconds(20),
+  within limit: Duration = .seconds(45),
   sourceLocation: SourceLocation = #_sourceLocation,
   _ operation: @escaping @Sendable () async -> T
 ) async -> T? {

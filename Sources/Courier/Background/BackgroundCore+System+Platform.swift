@@ -59,8 +59,13 @@
 
     // MARK: Starting, listing, cancelling
 
-    func download(_ request: URLRequest, _ transfer: BackgroundTransfer, maximumBytes: Int?) {
-      let task = session.downloadTask(with: request)
+    func download(
+      _ request: URLRequest, _ transfer: BackgroundTransfer, resumingFrom resumeData: Data?,
+      maximumBytes: Int?
+    ) {
+      let task =
+        resumeData.map { session.downloadTask(withResumeData: $0) }
+        ?? session.downloadTask(with: request)
       start(task, transfer, limit: maximumBytes)
     }
 
@@ -197,7 +202,9 @@
         let failure =
           (error as? URLError)?.code == .cancelled
           ? HTTPError.cancelled : HTTPError(transportFailure: error)
-        core.hub.post(.failed(transfer, failure, resumeData: nil))
+        // What the system offers to continue a download from, as Apple documents it.
+        let offered = (error as NSError).userInfo[NSURLSessionDownloadTaskResumeData] as? Data
+        core.hub.post(.failed(transfer, failure, resumeData: offered.map { .system($0) }))
       } else {
         var response = Self.response(of: task)
         response.body = body ?? Data()

@@ -11,7 +11,7 @@ final class BackgroundCore: Sendable {
   /// Why a transfer failed, with what a download kept for resuming.
   struct Failure: Error {
     let error: HTTPError
-    let resumeData: DownloadResumeData?
+    let resumeData: BackgroundResumeData?
   }
 
   /// A transfer's work, given where to report progress: the response it ended with.

@@ -70,23 +70,47 @@ public final class BackgroundSession: Sendable {
   public func download<E: Endpoint>(
     _ endpoint: E, to destination: URL, options: TransferOptions = TransferOptions()
   ) async throws(HTTPError) -> BackgroundTransfer {
+    try await download(endpoint, to: destination, resumingFrom: nil, options: options)
+  }
+
+  /// Starts a download again from what a failed one offered (its
+  /// ``BackgroundEvent/failed(_:_:resumeData:)``): the rest of the body is asked for, on
+  /// condition that it is still the same representation, and otherwise the whole of it. The
+  /// transfer has a new identity. Resume data of the other kind (the system's, in the
+  /// process, or the other way round) is ignored and the download starts from zero.
+  ///
+  /// - Throws: as ``download(_:to:options:)``, and ``HTTPError/invalidRequest(reason:)``
+  ///   when Courier's partial file is missing or not the size it says.
+  public func download<E: Endpoint>(
+    _ endpoint: E, to destination: URL, resumingFrom resumeData: BackgroundResumeData?,
+    options: TransferOptions = TransferOptions()
+  ) async throws(HTTPError) -> BackgroundTransfer {
     guard endpoint.body == nil else {
       throw .invalidRequest(reason: "a background download is a request without a body")
     }
     try DownloadFile.check(destination: destination)
     let transfer = try started(.download, endpoint, file: destination)
     #if canImport(FoundationNetworking)
-      runDownload(endpoint, transfer, options: options)
+      var partial: DownloadResumeData?
+      if case .partialFile(let data) = resumeData {
+        try DownloadFile.check(resuming: data)
+        partial = data
+      }
+      runDownload(endpoint, transfer, resumingFrom: partial, options: options)
     #else
       let request = try await client.shapedRequest(for: endpoint)
-      core.system(for: client).download(request, transfer, maximumBytes: options.maximumBytes)
+      var system: Data?
+      if case .system(let data) = resumeData { system = data }
+      core.system(for: client).download(
+        request, transfer, resumingFrom: system, maximumBytes: options.maximumBytes)
     #endif
     return transfer
   }
 
   /// Runs a download in the process, through the client's pipeline.
   private func runDownload<E: Endpoint>(
-    _ endpoint: E, _ transfer: BackgroundTransfer, options: TransferOptions
+    _ endpoint: E, _ transfer: BackgroundTransfer, resumingFrom partial: DownloadResumeData?,
+    options: TransferOptions
   ) {
     let destination = transfer.file
     core.run(transfer) { [client] report throws(BackgroundCore.Failure) in
@@ -95,7 +119,9 @@ public final class BackgroundSession: Sendable {
       options.resumeData = { data in kept.withLock { $0 = data } }
       do throws(HTTPError) {
         var outcome: DownloadedFile?
-        for try await event in client.download(endpoint, to: destination, options: options) {
+        let download = client.download(
+          endpoint, to: destination, resumingFrom: partial, options: options)
+        for try await event in download {
           switch event {
           case .progress(let progress): report(progress)
           case .completed(let file): outcome = file
@@ -104,7 +130,8 @@ public final class BackgroundSession: Sendable {
         guard let outcome else { throw .cancelled }
         return outcome.response
       } catch {
-        throw BackgroundCore.Failure(error: error, resumeData: kept.withLock { $0 })
+        throw BackgroundCore.Failure(
+          error: error, resumeData: kept.withLock { $0 }.map(BackgroundResumeData.partialFile))
       }
     }
   }

@@ -75,8 +75,8 @@ public enum BackgroundEvent: Sendable {
   /// The transfer failed: ``HTTPError/unacceptableStatus(_:)`` for a status outside the
   /// endpoint's acceptable codes, ``HTTPError/cancelled`` when cancelled, and for a download
   /// that got part of its body, the ``DownloadResumeData`` to continue it with
-  /// ``HTTPClient/download(_:to:resumingFrom:options:)``.
-  case failed(BackgroundTransfer, HTTPError, resumeData: DownloadResumeData?)
+  /// ``BackgroundSession/download(_:to:resumingFrom:options:)``.
+  case failed(BackgroundTransfer, HTTPError, resumeData: BackgroundResumeData?)
 
   /// The transfer the event is about.
   public var transfer: BackgroundTransfer {
@@ -85,4 +85,15 @@ public enum BackgroundEvent: Sendable {
       transfer
     }
   }
+}
+
+/// What a failed background download offers to continue from, for
+/// ``BackgroundSession/download(_:to:resumingFrom:options:)``: `Codable`, so an app can keep it
+/// across launches. It holds no credential.
+public enum BackgroundResumeData: Codable, Sendable, Hashable {
+  /// Courier's own: the partial file and its validator (transfers run in the process).
+  case partialFile(DownloadResumeData)
+  /// The system's resume data from a background `URLSession` (Apple platforms), as
+  /// `NSURLSessionDownloadTaskResumeData` gave it.
+  case system(Data)
 }

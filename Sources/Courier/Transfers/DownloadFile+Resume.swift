@@ -18,8 +18,9 @@ extension DownloadFile {
     }.get()
   }
 
-  /// Takes over `data`'s partial file, to continue after its bytes.
-  func resume(from data: DownloadResumeData) throws(HTTPError) {
+  /// Refuses resume data whose partial file is missing, or does not hold the bytes it names,
+  /// or that has no validator, with ``HTTPError/invalidRequest(reason:)``.
+  static func check(resuming data: DownloadResumeData) throws(HTTPError) {
     let size = Self.size(of: data.partialFile)
     guard FileManager.default.fileExists(atPath: data.partialFile.path), size == data.bytes,
       data.bytes > 0, !data.validator.isEmpty
@@ -29,6 +30,11 @@ extension DownloadFile {
           "the resume data's partial file (\(data.partialFile.path)) is missing or does not "
           + "hold the \(data.bytes) bytes it names")
     }
+  }
+
+  /// Takes over `data`'s partial file, to continue after its bytes.
+  func resume(from data: DownloadResumeData) throws(HTTPError) {
+    try Self.check(resuming: data)
     do {
       try FileManager.default.moveItem(at: data.partialFile, to: temporaryURL)
     } catch {

@@ -162,28 +162,53 @@ import Testing
       session.cancel(transfer)
     }
 
-    @Test("A download cut short fails with the resume data to continue it")
+    @Test("A download cut short fails with resume data, and a new download continues from it")
     func resumeData() async throws {
       let scratch = try ScratchDirectory()
       defer { scratch.remove() }
-      let server = try LoopbackServer { _, response in
-        try await response.writeHead(headers: ["ETag": "\"v1\""], contentLength: 10_000)
-        try await response.write(patternBytes(4_000))
-        response.closeConnection()
+      let body = patternBytes(10_000)
+      let ranges = Locked<[String]>([])
+      let server = try LoopbackServer { request, response in
+        guard let range = request.headers["Range"] else {
+          try await response.writeHead(headers: ["ETag": "\"v1\""], contentLength: body.count)
+          try await response.write(body.prefix(4_000))
+          response.closeConnection()
+          return
+        }
+        ranges.withLock { $0.append(range) }
+        try await response.send(
+          status: 206,
+          headers: ["ETag": "\"v1\"", "Content-Range": "bytes 4000-9999/10000"],
+          body: body.suffix(from: 4_000))
       }
       defer { server.stop() }
       let session = BackgroundSession(
         identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
-      _ = try await session.download(
+      let first = try await session.download(
         Request<Data>(path: "cut"), to: scratch.file("c"),
         options: TransferOptions(resumeAttempts: 0))
       let seen = await events(session)
-      guard case .failed(_, _, let resume?) = seen.last else {
+      guard case .failed(let failed, _, .partialFile(let partial)?) = seen.last else {
         Issue.record("\(seen)")
         return
       }
-      #expect(resume.bytes == 4_000)
-      #expect(resume.validator == "\"v1\"")
+      #expect(failed == first)
+      #expect(partial.bytes == 4_000)
+      #expect(partial.validator == "\"v1\"")
+      let again = try await session.download(
+        Request<Data>(path: "cut"), to: scratch.file("c"), resumingFrom: .partialFile(partial))
+      #expect(again.id != first.id)
+      guard case .finished? = await events(session).last else {
+        Issue.record("the resumed download did not finish")
+        return
+      }
+      #expect(ranges.withLock { $0 } == ["bytes=4000-"])
+      #expect(try Data(contentsOf: scratch.file("c")) == body)
+      // Resume data whose partial file is gone is refused, sending nothing.
+      await #expect(throws: HTTPError.self) {
+        _ = try await session.download(
+          Request<Data>(path: "cut"), to: scratch.file("c"), resumingFrom: .partialFile(partial))
+      }
     }
 
     @Test("Cancelling a transfer fails it with cancelled and ends it")
