@@ -211,6 +211,35 @@ import Testing
       }
     }
 
+    @Test("A destination that cannot be written when the body is done fails with cannotMoveFile")
+    func unwritableDestination() async throws {
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let gate = Gate()
+      let arrived = Signal()
+      let server = try LoopbackServer { _, response in
+        arrived.fire()
+        await gate.wait()
+        try await response.send(text: "trailer")
+      }
+      defer { server.stop() }
+      let session = BackgroundSession(
+        identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
+      _ = try await session.download(Request<Data>(path: "t"), to: scratch.file("t"))
+      await arrived.wait()
+      // Something else takes the destination meanwhile: a directory cannot be replaced.
+      try FileManager.default.createDirectory(
+        at: scratch.file("t"), withIntermediateDirectories: false)
+      gate.open()
+      let seen = await events(session)
+      guard case .failed(_, .transport(let failure), _) = seen.last else {
+        Issue.record("\(seen)")
+        return
+      }
+      #expect(failure.code == .cannotMoveFile)
+      #expect(scratch.contents == ["t"])  // no partial file left beside it
+    }
+
     @Test("Cancelling a transfer fails it with cancelled and ends it")
     func cancel() async throws {
       let scratch = try ScratchDirectory()
