@@ -38,24 +38,38 @@
       ).trimmingCharacters(in: .whitespacesAndNewlines)
       guard publicKeyHash.count == 44 else { throw CocoaError(.executableLoad) }
       // A port the OS had free a moment ago: a loopback server takes one and lets it go.
-      let probe = try LoopbackServer { _, _ in }
-      port = probe.port
-      probe.stop()
+      // Another test may take it before s_server binds it (seen once in 50 loaded runs), so
+      // s_server is started again on another port until it listens.
+      var started: (port: Int, process: ChildProcess)?
+      for _ in 0..<5 where started == nil {
+        let probe = try LoopbackServer { _, _ in }
+        let candidate = probe.port
+        probe.stop()
+        started = try Self.serve(certificate: certificate, key: key, port: candidate)
+      }
+      guard let started else { throw CocoaError(.fileReadUnknown) }
+      (port, process) = started
+    }
+
+    /// `openssl s_server` on `port`, once it listens; `nil` when it could not.
+    private static func serve(certificate: URL, key: URL, port: Int) throws -> (Int, ChildProcess)?
+    {
       // Line-buffered, so that "ACCEPT" reaches the pipe as soon as it is printed.
-      process = try ChildProcess.spawn([
+      let process = try ChildProcess.spawn([
         "stdbuf", "-oL", "openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert",
         certificate.path, "-key", key.path, "-www",
       ])
-      // s_server prints "ACCEPT" once it listens.
+      // s_server prints "ACCEPT" once it listens, and ends at once when it cannot bind.
       var seen = Data()
       while !String(decoding: seen, as: UTF8.self).contains("ACCEPT") {
         let chunk = Self.read(process.output)
         guard !chunk.isEmpty else {
           process.kill()
-          throw CocoaError(.fileReadUnknown)
+          return nil
         }
         seen.append(chunk)
       }
+      return (port, process)
     }
 
     var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
