@@ -317,27 +317,7 @@ struct RawWebSocketClient {
 
   /// Connects to 127.0.0.1:`port`.
   init(port: Int) throws {
-    #if canImport(Darwin)
-      fd = socket(AF_INET, SOCK_STREAM, 0)
-    #else
-      fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #endif
-    guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-    var timeout = timeval(tv_sec: 120, tv_usec: 0)
-    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else {
-      _ = close(fd)
-      throw Failure(description: "connect: errno \(errno)")
-    }
+    fd = try RawHTTPConnection.openConnection(port: port)
   }
 
   /// Sends `request` and `then`, and returns the answer's head (up to the empty line).

@@ -67,7 +67,8 @@ enum RawHTTPConnection {
     private static let noSignal = Int32(MSG_NOSIGNAL)
   #endif
 
-  private static func openConnection(port: Int) throws -> Int32 {
+  /// A TCP connection to 127.0.0.1:`port`, its reads timing out after two minutes.
+  static func openConnection(port: Int) throws -> Int32 {
     #if canImport(Darwin)
       let fd = socket(AF_INET, SOCK_STREAM, 0)
     #else
