@@ -124,7 +124,7 @@ public final class WebSocket: Sendable {
 
   /// `error` from connection `generation`, or ``HTTPError/timedOut`` when keep-alive gave up
   /// on that connection (which it ended by cancelling it).
-  private func explained(_ error: HTTPError, generation: Int) -> HTTPError {
+  func explained(_ error: HTTPError, generation: Int) -> HTTPError {
     state.withLock { $0.timedOut.contains(generation) } ? .timedOut : error
   }
 
@@ -198,117 +198,5 @@ public final class WebSocket: Sendable {
     as type: Value.Type, decoder: JSONDecoder = JSONDecoder()
   ) -> DecodedMessages<Value> {
     DecodedMessages(messages: messages, decoder: decoder, response: response)
-  }
-
-  /// The next message, `nil` once the server has closed the connection; reconnects as the
-  /// policy says.
-  func receive() async throws(HTTPError) -> WebSocketMessage? {
-    var failedInARow = 0
-    while true {
-      let (connection, generation) = state.withLock { ($0.current.connection, $0.generation) }
-      let outcome: HTTPError
-      do throws(HTTPError) {
-        if let message = try await connection.receive() { return message }
-        guard reconnection.reconnects, let closure = connection.peerClosure,
-          Self.reconnectsAfter(closure.code)
-        else { return nil }
-        outcome = .transport(
-          .networkConnectionLost, reason: "the server closed with \(closure.code)")
-      } catch {
-        outcome = explained(error, generation: generation)
-      }
-      // Only an ended connection is replaced: not one refused a second reader, not after
-      // the caller's own cancellation or close.
-      let ended =
-        switch outcome {
-        case .cancelled, .invalidRequest: false
-        default: true
-        }
-      guard ended, reconnection.reconnects, !state.withLock({ $0.closedByCaller })
-      else { throw outcome }
-      try await reconnect(after: generation, failedInARow: &failedInARow, last: outcome)
-    }
-  }
-
-  /// Close codes after which a server expects clients to come back.
-  static func reconnectsAfter(_ code: WebSocketCloseCode) -> Bool {
-    [.goingAway, .abnormalClosure, .internalServerError, .serviceRestart, .tryAgainLater]
-      .contains(code)
-  }
-
-  /// Opens the connection again after the policy's delay, unless a caller already did
-  /// since `generation`; throws the last error once the policy's attempts are spent.
-  private func reconnect(after generation: Int, failedInARow: inout Int, last: HTTPError)
-    async throws(HTTPError)
-  {
-    var last = last
-    while true {
-      if state.withLock({ $0.generation != generation }) { return }
-      if let limit = reconnection.maximumAttempts, failedInARow >= limit { throw last }
-      do {
-        try await clock.wait(for: reconnection.delay)
-      } catch {
-        throw .cancelled
-      }
-      if state.withLock({ $0.closedByCaller }) { throw last }
-      failedInARow += 1
-      do throws(HTTPError) {
-        let opened = try await connect()
-        let replaced = state.withLock { state -> (any WebSocketConnection)? in
-          guard state.generation == generation, !state.closedByCaller else { return nil }
-          defer {
-            state.current = opened
-            state.generation += 1
-          }
-          return state.current.connection
-        }
-        // The connection replaced is over; the one not needed is closed at once.
-        (replaced ?? opened.connection).cancel()
-        return
-      } catch {
-        if error == .cancelled { throw error }
-        last = error
-      }
-    }
-  }
-
-  // MARK: - Keep-alive
-
-  private func startKeepAlive() {
-    guard let interval = settings.pingInterval else { return }
-    let clock = clock
-    let task = Task { [weak self] in
-      while !Task.isCancelled {
-        guard (try? await clock.wait(for: interval)) != nil, let socket = self else { return }
-        await socket.pingOrDrop(within: interval)
-      }
-    }
-    state.withLock { $0.keepAlive = task }
-  }
-
-  /// Pings the current connection; drops it when no pong comes within `interval`.
-  private func pingOrDrop(within interval: Duration) async {
-    let (connection, generation) = state.withLock { ($0.current.connection, $0.generation) }
-    let clock = clock
-    await withTaskGroup(of: Bool.self) { group in
-      group.addTask {
-        // A ping that fails found the connection ended: its reader hears why.
-        try? await connection.ping()
-        return true
-      }
-      group.addTask {
-        do {
-          try await clock.wait(for: interval)
-          return false
-        } catch {
-          return true
-        }
-      }
-      if await group.next() == false {
-        state.withLock { _ = $0.timedOut.insert(generation) }
-        connection.cancel()  // which ends the ping too
-      }
-      group.cancelAll()
-    }
   }
 }

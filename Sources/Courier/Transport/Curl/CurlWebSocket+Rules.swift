@@ -1,0 +1,70 @@
+// Linux only: see Curl.swift.
+#if canImport(FoundationNetworking)
+  import CCourierCurl
+  import Foundation
+  import FoundationNetworking
+
+  /// The rules of a connection's state that callers and the connection's thread share: when
+  /// nothing more may be sent, what a receiver gets once no message is left, when reading
+  /// stops for want of room, when the thread must be woken, and how a frame is queued.
+  extension CurlWebSocket {
+    /// Why nothing more may be sent, if so.
+    static func refusal(_ state: State) -> HTTPError? {
+      if let failure = state.failure { return failure }
+      guard !state.sentClose, !state.isFinished else {
+        return .transport(.networkConnectionLost, reason: "the WebSocket connection is closed")
+      }
+      return nil
+    }
+
+    /// What a receiver gets once no message is left: `nil` after a close handshake, or
+    /// why the connection failed; `nil` (keep waiting) while it is open.
+    static func endOfMessages(_ state: State) -> Result<WebSocketMessage?, HTTPError>? {
+      if let failure = state.failure { return .failure(failure) }
+      if state.peerClosure != nil || state.sentClose { return .success(nil) }
+      if state.isFinished {
+        return .failure(
+          .transport(.networkConnectionLost, reason: "the WebSocket connection ended"))
+      }
+      return nil
+    }
+
+    /// Whether the messages waiting for a caller fill the read-ahead, so that the socket is
+    /// not read: at `readAhead`, or twice that while a ping waits for its pong behind them.
+    static func isFull(_ state: State, readAhead: Int) -> Bool {
+      state.inboxBytes >= (state.pingers.isEmpty ? readAhead : 2 * readAhead)
+    }
+
+    /// How many bytes may wait to be written before a sender waits for them.
+    static let queuedBytesLimit: Int64 = 256 * 1024
+
+    /// Whether the thread must be woken for work just added: it sleeps (or is about to)
+    /// and has not been woken since.
+    static func wakes(_ state: inout State) -> Bool {
+      defer { state.isPolling = false }
+      return state.isPolling
+    }
+
+    /// Adds `frame`, masked, to the bytes to send; returns the mark its last byte reaches.
+    @discardableResult
+    static func enqueue(_ frame: WebSocketFrame, _ state: inout State) -> Int64 {
+      if state.masks.isEmpty { state.masks = randomMasks() }
+      let bytes = frame.encoded(mask: state.masks.removeLast())
+      state.outgoing += bytes
+      state.queued += Int64(bytes.count)
+      return state.queued
+    }
+  }
+
+  /// 256 masking keys from the system's randomness in one call (RFC 6455 §5.3 asks for keys
+  /// a server cannot predict), where one call per frame cost a system call per message.
+  private func randomMasks() -> [UInt32] {
+    var masks = [UInt32](repeating: 0, count: 256)
+    let filled = masks.withUnsafeMutableBytes { courier_random_bytes($0.baseAddress, $0.count) }
+    if filled != 0 {
+      var generator = SystemRandomNumberGenerator()
+      masks = masks.map { _ in UInt32.random(in: 0...UInt32.max, using: &generator) }
+    }
+    return masks
+  }
+#endif
