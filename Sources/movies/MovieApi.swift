@@ -51,7 +51,7 @@ extension MovieApi: PagedEndpoint {
 
   /// The same list's next page, going by TMDB's page numbers: `nil` after the last page
   /// (`page == total_pages`, or page 500), so `client.pages(.popular(page: 1))` ends there.
-  func nextPage(after page: MoviePage, metadata: HTTPResponse) -> MovieApi? {
+  func nextPage(after page: MoviePage, response: HTTPResponse) -> MovieApi? {
     guard page.page < min(page.totalPages, Self.lastServedPage) else { return nil }
     switch self {
     case .popular: return .popular(page: page.page + 1)

@@ -117,7 +117,7 @@ struct Options: Equatable {
     a table; the first movie's details (three requests at once); paging through the
     popular list with `for try await` (at most 5 pages) and one movie at a time with
     `.items(\\.results)`; the details of the page's movies fetched one by one, then
-    8 at a time with `send(all:maxConcurrent:)`, with both wall times; a cancelled
+    8 at a time with `send(all:maximumConcurrent:)`, with both wall times; a cancelled
     request; and a TMDB error payload decoded from a typed error.
 
     Without --base-url it starts a fixture API on 127.0.0.1 (an ephemeral port) with

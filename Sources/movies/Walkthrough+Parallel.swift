@@ -4,9 +4,9 @@ extension Walkthrough {
   // MARK: - Fetching in parallel
 
   /// Fetches the details of every movie in `movies` twice, first one request after the
-  /// other in a `for` loop, then `maxConcurrent` at a time with `send(all:maxConcurrent:)`,
+  /// other in a `for` loop, then `maximumConcurrent` at a time with `send(all:maximumConcurrent:)`,
   /// and prints both wall times and the speed-up.
-  func fetchDetails(of movies: [Movie], maxConcurrent: Int) async throws(HTTPError) {
+  func fetchDetails(of movies: [Movie], maximumConcurrent: Int) async throws(HTTPError) {
     let endpoints = movies.map { MovieApi.details(id: $0.id) }
     let clock = ContinuousClock()
 
@@ -18,12 +18,13 @@ extension Walkthrough {
     let sequential = sequentialStart.duration(to: clock.now)
 
     let parallelStart = clock.now
-    let together = try await client.send(all: endpoints, maxConcurrent: maxConcurrent)
+    let together = try await client.send(all: endpoints, maximumConcurrent: maximumConcurrent)
     let parallel = parallelStart.duration(to: clock.now)
 
     print("GET movie/{id} for each of the \(endpoints.count) movies on the page:\n")
     let sequentialLabel = "one by one, in a for loop:"
-    let parallelLabel = "send(all:maxConcurrent: \(maxConcurrent)), \(maxConcurrent) at a time:"
+    let parallelLabel =
+      "send(all:maximumConcurrent: \(maximumConcurrent)), \(maximumConcurrent) at a time:"
     let width = max(sequentialLabel.count, parallelLabel.count) + 2
     func padded(_ label: String) -> String {
       label + String(repeating: " ", count: width - label.count)

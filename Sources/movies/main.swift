@@ -65,7 +65,7 @@ do throws(HTTPError) {
   try await walkthrough.pageThroughPopular(maximumPages: 5, takingFirst: 25)
   if !page.results.isEmpty {
     print("\n── Fetching details in parallel ──\n")
-    try await walkthrough.fetchDetails(of: page.results, maxConcurrent: 8)
+    try await walkthrough.fetchDetails(of: page.results, maximumConcurrent: 8)
   }
   if let first = page.results.first {
     print("\n── Caching ──\n")

@@ -60,7 +60,7 @@ struct AuthenticationChallengeTests {
     let server = try challenger(challenge)
     defer { server.stop() }
     var configuration = HTTPClient.Configuration()
-    configuration.middleware = [RetryPolicy(maximumAttempts: 3, sleep: { _ throws(HTTPError) in })]
+    configuration.middleware = [RetryPolicy(maximumAttempts: 3, clock: RecordingClock())]
     let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
     let response = await expect401(challenge) {
       _ = try await client.send(Request<String>(path: "private"))

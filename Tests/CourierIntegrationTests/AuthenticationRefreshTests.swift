@@ -55,7 +55,7 @@ struct AuthenticationRefreshTests {
     configuration.middleware = [BearerAuthentication(provider: provider)]
     let client = client(for: loopback, configuration: configuration)
     let answers = try await client.send(
-      all: (0..<50).map { Request<String>(path: "item/\($0)") }, maxConcurrent: 50)
+      all: (0..<50).map { Request<String>(path: "item/\($0)") }, maximumConcurrent: 50)
     #expect(answers == (0..<50).map { "ok /3/item/\($0)" })
     #expect(await provider.refreshCount == 1)
     #expect(loopback.server.requestCount == 100)
@@ -70,7 +70,7 @@ struct AuthenticationRefreshTests {
     configuration.middleware = [BearerAuthentication(provider: provider)]
     let client = client(for: loopback, configuration: configuration)
     let outcomes = await client.results(
-      for: (0..<50).map { Request<String>(path: "item/\($0)") }, maxConcurrent: 50)
+      for: (0..<50).map { Request<String>(path: "item/\($0)") }, maximumConcurrent: 50)
     #expect(outcomes.count == 50)
     for outcome in outcomes {
       guard case .failure(.transport(let error)) = outcome else {

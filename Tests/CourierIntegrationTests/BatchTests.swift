@@ -20,11 +20,11 @@ struct BatchTests {
       try await response.send(encoding: Movie(id: id, title: "Movie \(id)"))
     }
     defer { loopback.stop() }
-    let movies = try await loopback.client.send(all: (0..<20).map(movie), maxConcurrent: 20)
+    let movies = try await loopback.client.send(all: (0..<20).map(movie), maximumConcurrent: 20)
     #expect(movies.map(\.id) == Array(0..<20))
   }
 
-  @Test("never more than maxConcurrent in flight, and exactly that many when there is work")
+  @Test("never more than maximumConcurrent in flight, and exactly that many when there is work")
   func boundedConcurrency() async throws {
     let gate = ArrivalGate(count: 4)
     let loopback = try Loopback { request, response in
@@ -32,9 +32,9 @@ struct BatchTests {
       try await response.send(encoding: Movie(id: Self.id(of: request), title: ""))
     }
     defer { loopback.stop() }
-    let movies = try await loopback.client.send(all: (0..<40).map(movie), maxConcurrent: 4)
+    let movies = try await loopback.client.send(all: (0..<40).map(movie), maximumConcurrent: 4)
     #expect(movies.count == 40)
-    #expect(loopback.server.maxActiveRequests == 4)
+    #expect(loopback.server.maximumActiveRequests == 4)
   }
 
   @Test("the first failure is thrown, the others are cancelled, and no more are started")
@@ -59,7 +59,7 @@ struct BatchTests {
     }
     defer { loopback.stop() }
     let error = await #expect(throws: HTTPError.self) {
-      try await loopback.client.send(all: (0..<100).map(movie), maxConcurrent: 4)
+      try await loopback.client.send(all: (0..<100).map(movie), maximumConcurrent: 4)
     }
     #expect(error?.status == 500)
     #expect(loopback.server.requestCount == 4)
@@ -77,7 +77,7 @@ struct BatchTests {
       }
     }
     defer { loopback.stop() }
-    let outcomes = await loopback.client.results(for: (0..<10).map(movie), maxConcurrent: 3)
+    let outcomes = await loopback.client.results(for: (0..<10).map(movie), maximumConcurrent: 3)
     #expect(outcomes.count == 10)
     for (id, outcome) in outcomes.enumerated() {
       switch outcome {
@@ -106,7 +106,7 @@ struct BatchTests {
     }
     defer { loopback.stop() }
     let client = loopback.client
-    let batch = Task { try await client.send(all: (0..<50).map(movie), maxConcurrent: 5) }
+    let batch = Task { try await client.send(all: (0..<50).map(movie), maximumConcurrent: 5) }
     await allArrived.wait()
     batch.cancel()
     await expectCancelled(batch)
@@ -114,17 +114,17 @@ struct BatchTests {
     #expect(loopback.server.requestCount == 5)
   }
 
-  @Test("an empty collection answers at once; maxConcurrent below 1 is an invalid request")
+  @Test("an empty collection answers at once; maximumConcurrent below 1 is an invalid request")
   func edges() async throws {
     let loopback = try Loopback { _, response in try await response.send(json: "{}") }
     defer { loopback.stop() }
     let none: [Request<Movie>] = []
     #expect(try await loopback.client.send(all: none).isEmpty)
     let error = await #expect(throws: HTTPError.self) {
-      try await loopback.client.send(all: [movie(1)], maxConcurrent: 0)
+      try await loopback.client.send(all: [movie(1)], maximumConcurrent: 0)
     }
-    #expect(error?.invalidRequestReason?.contains("maxConcurrent") == true)
-    let outcomes = await loopback.client.results(for: [movie(1), movie(2)], maxConcurrent: 0)
+    #expect(error?.invalidRequestReason?.contains("maximumConcurrent") == true)
+    let outcomes = await loopback.client.results(for: [movie(1), movie(2)], maximumConcurrent: 0)
     #expect(outcomes.count == 2)
     #expect(loopback.server.requestCount == 0)
   }

@@ -67,7 +67,8 @@ struct DownloadTests {
     var download: DownloadedFile?
     // Not resumable: a download task (a resumable download streams; ResumableDownloadTests).
     let transfer = loopback.client.download(
-      Request<Data>(path: "big"), to: destination, options: TransferOptions(resumeAttempts: 0))
+      Request<Data>(path: "big"), to: destination,
+      options: TransferOptions(maximumResumeAttempts: 0))
     for try await event in transfer {
       switch event {
       case .progress(let now):
@@ -136,7 +137,7 @@ struct DownloadTests {
     // Not resumable: a download task on Apple platforms (it streams on Linux).
     let transfer = client.download(
       Request<Data>(path: "slow"), to: scratch.file("x"),
-      options: TransferOptions(resumeAttempts: 0))
+      options: TransferOptions(maximumResumeAttempts: 0))
     let markerSize = Int64(partial.marker.count)
     let task = Task {
       for try await event in transfer {
@@ -181,7 +182,7 @@ struct DownloadTests {
       // Not resumable: a download task on Apple platforms (it streams on Linux).
       let transfer = client.download(
         Request<Data>(path: "cut"), to: scratch.file("x"),
-        options: TransferOptions(resumeAttempts: 0))
+        options: TransferOptions(maximumResumeAttempts: 0))
       for try await event in transfer {
         guard case .progress(let progress) = event, progress.completedBytes >= markerSize,
           leftover == nil

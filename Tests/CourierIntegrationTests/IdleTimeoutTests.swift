@@ -64,7 +64,7 @@ struct IdleTimeoutTests {
   func send() async throws {
     // (With URLSessionTransport, when the socket then closes is FoundationNetworking's
     // business: its cancellation can lag libcurl's read loop by seconds on a busy machine;
-    // see README, Security.)
+    // see the article "Security".)
     let server = try Self.stalling()
     defer { server.stop() }
     let client = Self.client(server)

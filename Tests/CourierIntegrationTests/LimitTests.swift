@@ -26,7 +26,7 @@ struct LimitTests {
     }
     #expect(Set(answers).count == 1000)
     #expect(loopback.server.requestCount == 1000)
-    #expect(loopback.server.maxActiveRequests == 8)
+    #expect(loopback.server.maximumActiveRequests == 8)
     #expect(client.limiter.availablePermits == 8)
   }
 
@@ -119,9 +119,9 @@ struct LimitTests {
       (index.isMultiple(of: 2) ? serverA : serverB).baseURL.appendingPathComponent("\(index)")
     }
     let answers = try await client.send(
-      all: urls.map { Request<String>(path: $0.absoluteString) }, maxConcurrent: 20)
+      all: urls.map { Request<String>(path: $0.absoluteString) }, maximumConcurrent: 20)
     #expect(answers.filter { $0 == "a" }.count == 10)
-    #expect(serverA.maxActiveRequests == 2)
-    #expect(serverB.maxActiveRequests == 2)
+    #expect(serverA.maximumActiveRequests == 2)
+    #expect(serverB.maximumActiveRequests == 2)
   }
 }

@@ -23,8 +23,8 @@ struct Popular: PagedEndpoint {
   var path: String { "movie/popular" }
   var query: Query { ["page": page] }
 
-  func nextPage(after response: NumberedPage, metadata: HTTPResponse) -> Popular? {
-    response.page < response.totalPages ? Popular(page: response.page + 1) : nil
+  func nextPage(after page: NumberedPage, response: HTTPResponse) -> Popular? {
+    page.page < page.totalPages ? Popular(page: page.page + 1) : nil
   }
 }
 
@@ -45,8 +45,8 @@ struct Events: PagedEndpoint {
   var path: String { "events" }
   var query: Query { ["cursor": cursor] }
 
-  func nextPage(after response: CursorPage, metadata: HTTPResponse) -> Events? {
-    response.nextCursor.map { Events(cursor: $0) }
+  func nextPage(after page: CursorPage, response: HTTPResponse) -> Events? {
+    page.nextCursor.map { Events(cursor: $0) }
   }
 }
 
@@ -159,8 +159,8 @@ struct PagingTests {
       var cursor = ""
       var path: String { "events" }
       var headers: HTTPHeaders { ["X-Continuation": cursor] }
-      func nextPage(after response: CursorPage, metadata: HTTPResponse) -> HeaderCursor? {
-        response.nextCursor.map { HeaderCursor(cursor: $0) }
+      func nextPage(after page: CursorPage, response: HTTPResponse) -> HeaderCursor? {
+        page.nextCursor.map { HeaderCursor(cursor: $0) }
       }
     }
     let loopback = try Loopback { request, response in

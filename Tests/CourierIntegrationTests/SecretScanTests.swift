@@ -14,7 +14,7 @@ actor SecretProvider: CredentialProvider {
   }
 }
 
-@Suite("No secret in any log line, cURL string or error description", .timeLimit(.minutes(1)))
+@Suite("No secret in any log line, curl command or error description", .timeLimit(.minutes(1)))
 struct SecretScanTests {
   let secrets = [
     "bearer-SECRET-1", "bearer-SECRET-2", "apikey-SECRET", "cookie-SECRET", "tenant-SECRET",
@@ -42,7 +42,7 @@ struct SecretScanTests {
     configuration.headers = ["Cookie": "id=cookie-SECRET", "X-Tenant": "tenant-SECRET"]
     configuration.redactedNames = ["X-Tenant", "sid"]
     configuration.middleware = [
-      RetryPolicy(maximumAttempts: 2, sleep: { _ throws(HTTPError) in }),
+      RetryPolicy(maximumAttempts: 2, clock: RecordingClock()),
       BearerAuthentication(provider: SecretProvider()),
       APIKeyAuthentication(key: "apikey-SECRET", in: .query("api_key")),
       LoggingMiddleware(level: .bodies) { line in
@@ -73,7 +73,7 @@ struct SecretScanTests {
         query: ["sid": "session-SECRET", "page": 1],
         body: index == 0 ? .json(["session": "session-SECRET"]) : nil,
         timeout: .milliseconds(300))
-      printed.withLock { $0.append((try? client.cURL(for: endpoint)) ?? "") }
+      printed.withLock { $0.append((try? client.curlCommand(for: endpoint)) ?? "") }
       await record(endpoint)
     }
     // A form body with a password, sent and logged at .bodies.

@@ -93,7 +93,7 @@ struct ServerSentEventsTests {
   func givesUp() async throws {
     let loopback = try Loopback { _, response in response.closeConnection() }
     defer { loopback.stop() }
-    let policy = ReconnectionPolicy(delay: .zero, maximumAttempts: 3)
+    let policy = ReconnectionPolicy(delay: .zero, maximumConsecutiveFailures: 3)
     await #expect(throws: HTTPError.self) {
       for try await _ in loopback.client.events(Request<Data>(path: "down"), reconnection: policy) {
       }

@@ -67,7 +67,7 @@ struct TimingsTests {
     defer { server.stop() }
     let events = Locked<[HTTPEvent]>([])
     let client = client(server, events: events) {
-      $0.middleware = [RetryPolicy(maximumAttempts: 2, sleep: { _ in })]
+      $0.middleware = [RetryPolicy(maximumAttempts: 2, clock: RecordingClock())]
     }
     await #expect(throws: HTTPError.self) { try await client.send(Request<Data>(path: "x")) }
     #expect(measured(events).count == 2)

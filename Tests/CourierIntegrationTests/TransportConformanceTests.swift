@@ -7,7 +7,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// The README's "Writing a transport" example: a transport that records what it sends and
+/// The "Writing a transport" article's example: a transport that records what it sends and
 /// hands everything else to another.
 struct RecordingTransport: HTTPTransport {
   let base: any HTTPTransport
@@ -21,7 +21,7 @@ struct RecordingTransport: HTTPTransport {
   }
 }
 
-/// Every transport Courier ships, and the README's, keeps the contract.
+/// Every transport Courier ships, and the "Writing a transport" article's, keeps the contract.
 @Suite("The transport contract", .timeLimit(.minutes(2)))
 struct TransportConformanceTests {
   @Test("URLSessionTransport with its own session", arguments: TransportConformance.checks)
@@ -64,7 +64,8 @@ struct TransportConformanceTests {
     try await check.run(inMemoryOn: StubTransport())
   }
 
-  @Test("the README's RecordingTransport", arguments: TransportConformance.checks)
+  @Test(
+    "the Writing a transport article's RecordingTransport", arguments: TransportConformance.checks)
   func recording(_ check: TransportConformance.Check) async throws {
     try await check.run(on: RecordingTransport(base: URLSessionTransport()) { _ in })
   }

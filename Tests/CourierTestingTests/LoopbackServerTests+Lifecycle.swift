@@ -69,7 +69,7 @@ extension LoopbackServerTests {
 
     #expect(answers.count == 200)
     #expect(answers.allSatisfy { $0 })
-    #expect(server.maxActiveRequests == 200)
+    #expect(server.maximumActiveRequests == 200)
     #expect(server.connectionCount == 200)
   }
 
@@ -92,7 +92,7 @@ extension LoopbackServerTests {
     }
     _ = try await client.get(server.baseURL)
 
-    #expect(server.maxActiveRequests == 3)
+    #expect(server.maximumActiveRequests == 3)
     #expect(server.requestCount == 4)
   }
 
@@ -119,7 +119,7 @@ extension LoopbackServerTests {
     _ = try await fetched
 
     #expect(server.activeRequests == 0)
-    #expect(server.maxActiveRequests == 1)
+    #expect(server.maximumActiveRequests == 1)
   }
 
   @Test("answers 500 with the error when the handler throws before responding")

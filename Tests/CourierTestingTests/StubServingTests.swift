@@ -104,7 +104,7 @@ struct StubServingTests {
     #expect(try await empty.body.collect().isEmpty)
   }
 
-  @Test("the README's stub: a route first, then the served handler cutting its body short")
+  @Test("the Testing article's stub: a route first, then the served handler cutting its body short")
   func readmeSnippet() async throws {
     let stub = StubTransport()
       .on(.get, "/movie/popular", .json(#"{"page":1,"results":[]}"#))

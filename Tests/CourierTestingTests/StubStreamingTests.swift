@@ -15,7 +15,7 @@ struct StubStreamingTests {
   let request = TransportRequest(head: URLRequest(url: URL(string: "https://api.test/s")!))
 
   /// Every chunk of `body`, or the error that ended it.
-  func read(_ body: ResponseBody) async -> ([Data], HTTPError?) {
+  func read(_ body: TransportResponseBody) async -> ([Data], HTTPError?) {
     var chunks: [Data] = []
     do throws(HTTPError) {
       for try await chunk in body { chunks.append(chunk) }
@@ -122,7 +122,7 @@ struct StubStreamingTests {
     }
   }
 
-  @Test("the README's chunked stub: both chunks through a client, then the drop")
+  @Test("the Testing article's chunked stub: both chunks through a client, then the drop")
   func readmeChunks() async throws {
     let first = Data("first ".utf8)
     let second = Data("second".utf8)

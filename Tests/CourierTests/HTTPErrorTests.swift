@@ -51,6 +51,32 @@ struct HTTPErrorTests {
     #expect(texts[4].contains("10 bytes") && texts[4].contains("maximumResponseBytes"))
   }
 
+  /// What a caller does about each case, by an exhaustive `switch` with no `default`: a case
+  /// added to `HTTPError` stops this test compiling. The DocC article "Errors" promises seven
+  /// cases for every 1.x release; a new one is a 2.0 decision, taken there first.
+  static func remedy(for error: HTTPError) -> String {
+    switch error {
+    case .invalidRequest: "fix the request"
+    case .transport: "retry or report the network"
+    case .timedOut: "retry or allow more time"
+    case .cancelled: "nothing"
+    case .unacceptableStatus: "act on the answer"
+    case .decodingFailed: "fix the model"
+    case .responseTooLarge: "raise the limit or stream"
+    }
+  }
+
+  @Test("HTTPError has the seven cases the Errors article freezes for 1.x, each with a remedy")
+  func casesAreFrozen() {
+    let response = HTTPResponse(status: 500)
+    let all: [HTTPError] = [
+      .invalidRequest(reason: "r"), .transport(URLError(.timedOut)), .timedOut, .cancelled,
+      .unacceptableStatus(response), .decodingFailed(reason: "r", response: response),
+      .responseTooLarge(limit: 1),
+    ]
+    #expect(Set(all.map(Self.remedy(for:))).count == 7)
+  }
+
   @Test("a token in the URL's user-info is redacted, and so are API-key style names")
   func userInfoAndNames() {
     let url = URL(

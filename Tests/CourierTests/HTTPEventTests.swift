@@ -40,7 +40,7 @@ struct HTTPEventTests {
   func retriedAndFailed() async throws {
     let events = Locked<[HTTPEvent]>([])
     let stub = StubTransport().fallback { _ throws(HTTPError) in .status(503) }
-    let retry = RetryPolicy(maximumAttempts: 2, sleep: { _ throws(HTTPError) in }, jitter: { $0 })
+    let retry = RetryPolicy(maximumAttempts: 2, jitter: .none, clock: RecordingClock())
     await #expect(throws: HTTPError.self) {
       try await client(events, stub: stub, middleware: [retry]).send(Request<Data>(path: "x"))
     }

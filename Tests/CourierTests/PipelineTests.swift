@@ -163,7 +163,7 @@ struct PipelineTests {
     func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
       -> TransportResponse
     {
-      let (body, writer) = ResponseBody.makeStream { _ in }
+      let (body, writer) = TransportResponseBody.makeStream { _ in }
       for _ in 0..<100 { try writer.write(Data(repeating: 1, count: 1000)) }
       writer.finish()
       return TransportResponse(head: HTTPResponse(status: 200, url: request.url), body: body)

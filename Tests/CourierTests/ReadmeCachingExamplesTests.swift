@@ -7,7 +7,8 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// The caching and resuming examples of the README and of the article "Caching responses",
+/// The caching and resuming examples that were the README's, now in the articles "Caching
+/// responses" and "Transfers and streaming", and the first example "Caching responses" had,
 /// compiled and run against a stub.
 @Suite("README and article examples: caching and resuming downloads")
 struct ReadmeCachingExamplesTests {
@@ -40,7 +41,8 @@ struct ReadmeCachingExamplesTests {
         .json(
           #"{"id":550,"title":"Fight Club"}"#,
           headers: ["Cache-Control": "max-age=60", "ETag": "\"fc\""]))
-    // The README's code, with the stub as transport.
+    // The code of the article "Caching responses" (Overview and "Per request"), with the stub
+    // as transport.
     let cache = try HTTPCache(directory: cachesDirectory.appendingPathComponent("tmdb"))
     let cachedClient = HTTPClient(
       baseURL: URL(string: "https://api.themoviedb.org/3")!,
@@ -64,7 +66,8 @@ struct ReadmeCachingExamplesTests {
     let stub = StubTransport().on(
       .get, "/3/movie/550",
       .json(#"{"id":550,"title":"Fight Club"}"#, headers: ["Cache-Control": "max-age=60"]))
-    // The article's code, with the stub as transport.
+    // The code the article "Caching responses" showed before it took the README's example
+    // (issue 29), with the stub as transport.
     let cache = try HTTPCache(directory: cachesDirectory.appendingPathComponent("api"))
     let client = HTTPClient(baseURL: url, configuration: .init(cache: cache), transport: stub)
     let answer = try await client.response(for: MovieApi.details(id: 550))
@@ -104,7 +107,7 @@ struct ReadmeCachingExamplesTests {
     }
     let client = HTTPClient(baseURL: URL(string: "https://api.themoviedb.org/3")!, transport: stub)
     var resumed: URL?
-    // The README's code.
+    // The code of the article "Transfers and streaming", "Resuming downloads".
     let trailer = Request<Data>(path: "movie/42/trailer.mp4")
     var options = TransferOptions()
     options.resumeData = { data in try? JSONEncoder().encode(data).write(to: resumeFile) }

@@ -1,10 +1,16 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
 
 /// The README's examples, compiled and run against a stub, so the documentation cannot
-/// drift from the API.
+/// drift from the API. Since the README became a tour (issue 29), the endpoint enum, the
+/// configuration and `send`, the error `switch` and paging are the README's "A tour"; the
+/// `Request<…>` lines are the article "Getting started"'s; the `urlRequest(for:)` line, the
+/// `UserAgent` middleware and the `Session` provider were the old README's (the articles show
+/// their own versions); `ClientID` is the article "Security"'s and the idle timeout snippet the
+/// article "Timeouts and cancellation"'s.
 @Suite("README examples")
 struct ReadmeExamplesTests {
   struct Film: Decodable, Sendable { let id: Int }
@@ -66,7 +72,7 @@ struct ReadmeExamplesTests {
 }
 
 extension ReadmeExamplesTests.FilmApi: PagedEndpoint {
-  func nextPage(after page: ReadmeExamplesTests.FilmPage, metadata: HTTPResponse)
+  func nextPage(after page: ReadmeExamplesTests.FilmPage, response: HTTPResponse)
     -> ReadmeExamplesTests.FilmApi?
   {
     page.page < page.totalPages ? .popular(page: page.page + 1) : nil
@@ -119,6 +125,57 @@ extension ReadmeExamplesTests {
       Issue.record("\(error)")
     }
     #expect(message == "not found")
+  }
+
+  @Test("the tour's error switch, parallel fetch and cancellation, as README.md shows them")
+  func tourSnippets() async throws {
+    typealias Movie = Film
+    let answerLater = Gate()  // the page is answered only after the test ends
+    let stub = StubTransport()
+      .on(.get, "/movie/popular") { _ throws(HTTPError) in
+        await answerLater.wait()
+        return .json(#"{"page":1,"total_pages":1,"results":[]}"#)
+      }
+      .on(.get, "/movie/404", .json(#"{"status_message":"not found"}"#, status: 404))
+      .on(.get, "/movie/500", .json(#"{"status_message":"try later"}"#, status: 500))
+      .fallback { request throws(HTTPError) in
+        .json(#"{"id":\#(request.url?.lastPathComponent ?? "0")}"#)
+      }
+    let configuration = HTTPClient.Configuration()
+    configuration.decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let client = HTTPClient(
+      baseURL: URL(string: "https://api.themoviedb.org/3")!, configuration: configuration,
+      transport: stub)
+    let printed = Locked<[String]>([])
+    let print = { (line: String) in printed.withLock { $0.append(line) } }
+
+    for id in [404, 500] {
+      do {
+        let movie = try await client.send(Request<Movie>(path: "movie/\(id)"))
+        Issue.record("no error for \(movie)")
+      } catch .unacceptableStatus(let response) where response.status == 404 {
+        print("no movie \(id)")
+      } catch {
+        // The API's error payload, read with the client's decoder (its keys are snake_case):
+        if let apiError = error.decodeBody(as: TMDBError.self, using: client.configuration.decoder)
+        {
+          print(apiError.statusMessage)
+        } else {
+          print("\(error)")  // a sentence a person can act on; credentials are redacted
+        }
+      }
+    }
+    #expect(printed.withLock { $0 } == ["no movie 404", "try later"])
+
+    let ids = [3, 1, 2]
+    let movies = try await client.send(
+      all: ids.map { Request<Movie>(path: "movie/\($0)") }, maximumConcurrent: 8)
+    #expect(movies.map(\.id) == ids)
+
+    let task = Task { try await client.send(FilmApi.popular(page: 1)) }
+    task.cancel()  // the caller gets HTTPError.cancelled now
+    await #expect(throws: HTTPError.cancelled) { try await task.value }
+    answerLater.open()
   }
 
   struct UserAgent: Middleware {

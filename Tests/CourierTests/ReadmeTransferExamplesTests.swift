@@ -3,7 +3,9 @@ import CourierTesting
 import Foundation
 import Testing
 
-/// The README's downloads, uploads and streaming examples, compiled and run against a stub.
+/// The old README's downloads, uploads and streaming examples, compiled and run against a stub.
+/// The upload loop is now the article "Transfers and streaming"'s; for downloads, byte streams
+/// and events the article shows its own versions (held by ArticleRequestsTests).
 @Suite("README examples: transfers and streams")
 struct ReadmeTransferExamplesTests {
   struct Movie: Decodable, Sendable { let id: Int }

@@ -3,7 +3,8 @@ import CourierTesting
 import Foundation
 import Testing
 
-/// The README's WebSocket example, compiled and run against an in-memory chat server.
+/// The WebSocket example, once the README's and now the article "WebSockets"'s, compiled and
+/// run against an in-memory chat server.
 @Suite("README WebSocket example")
 struct ReadmeWebSocketExamplesTests {
   enum ChatApi: Endpoint {
@@ -32,7 +33,7 @@ struct ReadmeWebSocketExamplesTests {
       _ = await socket.receiveMessage()  // the close
     }
     let chat = HTTPClient(baseURL: URL(string: "wss://chat.example.com")!, transport: stub)
-    // README, from here.
+    // The article's snippet, from here.
     let socket = try await chat.webSocket(ChatApi.room(42), subprotocols: ["chat.v2"])
     // or send("text"), send(data):
     try await socket.send(json: ChatLine(from: "ann", text: "hello"))

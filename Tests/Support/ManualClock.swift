@@ -91,3 +91,15 @@ public final class ManualClock: TransportClock, Sendable {
     }
   }
 }
+
+/// A manual clock is a `Clock` too, for public API that takes `some Clock<Duration>`
+/// (``RetryPolicy``'s waits): the same instants, the same sleepers.
+extension ManualClock: Clock {
+  /// Time moves only when told; any resolution is exact.
+  public var minimumResolution: Duration { .zero }
+
+  /// Returns once the clock has been moved to `deadline` or past it.
+  public func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+    try await wait(until: deadline)
+  }
+}

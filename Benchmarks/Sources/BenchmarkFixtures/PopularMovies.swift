@@ -24,7 +24,7 @@ public struct PopularMovies: PagedEndpoint {
   public var query: Query { ["page": page] }
 
   /// The next page, until `lastPage`.
-  public func nextPage(after response: MoviePage, metadata: HTTPResponse) -> PopularMovies? {
+  public func nextPage(after movies: MoviePage, response: HTTPResponse) -> PopularMovies? {
     page < lastPage ? PopularMovies(page: page + 1, lastPage: lastPage, path: path) : nil
   }
 }

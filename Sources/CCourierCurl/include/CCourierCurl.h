@@ -6,7 +6,7 @@
 //
 // The values of options, codes and flags are libcurl's, from its public headers
 // (include/curl/curl.h and multi.h), which keep them stable across versions; Swift defines
-// the ones it uses (CurlConstants.swift).
+// the ones it uses (in Curl.swift, the `Curl` namespace).
 #ifndef COURIER_CURL_H
 #define COURIER_CURL_H
 

@@ -2,14 +2,14 @@ import Foundation
 
 /// An `InputStream` over a body read from disk, for ``HTTPClient/urlRequest(for:)``: the
 /// `URLRequest` a user inspects carries the body it would send. Courier itself never sends
-/// through it; transports take the ``BodySource``.
+/// through it; transports take the ``TransportRequestBody``.
 final class BodyInputStream: InputStream {
   private let reader: SegmentReader
   private var pending = Data()
   private var status: Stream.Status = .notOpen
   private var failure: (any Error)?
 
-  init(_ segments: [BodySource.Segment]) {
+  init(_ segments: [TransportRequestBody.Segment]) {
     reader = SegmentReader(segments)
     super.init(data: Data())
   }

@@ -40,7 +40,7 @@ struct RequestBuilder: Sendable {
         headers.remove(field.name)
       }
     }
-    var bodySource: BodySource?
+    var bodySource: TransportRequestBody?
     if let body = endpoint.body {
       guard method != .get && method != .head else {
         throw .invalidRequest(

@@ -87,7 +87,7 @@ struct Exchange: Sendable {
   }
 
   /// The first ``errorBodyLimit`` bytes of `body`; the rest is not read.
-  private static func start(of body: ResponseBody) async throws(HTTPError) -> Data {
+  private static func start(of body: TransportResponseBody) async throws(HTTPError) -> Data {
     var data = Data()
     for try await chunk in body {
       data.append(chunk.prefix(errorBodyLimit - data.count))

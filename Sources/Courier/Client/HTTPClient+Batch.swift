@@ -1,25 +1,26 @@
 extension HTTPClient {
   // MARK: - Many at once
 
-  /// Sends every endpoint, at most `maxConcurrent` at a time, and returns the answers in the
+  /// Sends every endpoint, at most `maximumConcurrent` at a time, and returns the answers in the
   /// order of `endpoints`. On the first failure the requests still running are cancelled,
   /// no more are started, and that failure is thrown.
   ///
   /// ```swift
-  /// let movies = try await client.send(all: ids.map(MovieApi.details), maxConcurrent: 8)
+  /// let movies = try await client.send(all: ids.map(MovieApi.details), maximumConcurrent: 8)
   /// ```
   ///
   /// Cancelling the calling task cancels every request at once. The client's own
   /// `maximumConcurrentRequests`, if set, applies on top.
   ///
   /// - Throws: the first request's ``HTTPError``; ``HTTPError/invalidRequest(reason:)`` when
-  ///   `maxConcurrent` is below 1.
+  ///   `maximumConcurrent` is below 1.
   public nonisolated func send<E: Endpoint>(
-    all endpoints: some Collection<E>, maxConcurrent: Int = 8
+    all endpoints: some Collection<E>, maximumConcurrent: Int = 8
   )
     async throws(HTTPError) -> [E.Response]
   {
-    let outcomes = try await run(Array(endpoints), maxConcurrent: maxConcurrent, failFast: true)
+    let outcomes = try await run(
+      Array(endpoints), maximumConcurrent: maximumConcurrent, failFast: true)
     var values: [E.Response] = []
     values.reserveCapacity(outcomes.count)
     for outcome in outcomes {
@@ -28,7 +29,7 @@ extension HTTPClient {
     return values
   }
 
-  /// Sends every endpoint, at most `maxConcurrent` at a time, and returns each outcome in
+  /// Sends every endpoint, at most `maximumConcurrent` at a time, and returns each outcome in
   /// the order of `endpoints`; one failure does not stop the others. Never throws.
   ///
   /// ```swift
@@ -38,23 +39,26 @@ extension HTTPClient {
   /// Cancelling the calling task cancels every request; those not finished report
   /// ``HTTPError/cancelled``.
   public nonisolated func results<E: Endpoint>(
-    for endpoints: some Collection<E>, maxConcurrent: Int = 8
+    for endpoints: some Collection<E>, maximumConcurrent: Int = 8
   ) async -> [Result<E.Response, HTTPError>] {
     let list = Array(endpoints)
     do throws(HTTPError) {
-      return try await run(list, maxConcurrent: maxConcurrent, failFast: false)
+      return try await run(list, maximumConcurrent: maximumConcurrent, failFast: false)
     } catch {
       return list.map { _ in .failure(error) }
     }
   }
 
-  /// The outcome of each endpoint in order, with at most `maxConcurrent` in flight. With
+  /// The outcome of each endpoint in order, with at most `maximumConcurrent` in flight. With
   /// `failFast`, the first failure cancels the rest and is the only failure reported.
-  private nonisolated func run<E: Endpoint>(_ endpoints: [E], maxConcurrent: Int, failFast: Bool)
+  private nonisolated func run<E: Endpoint>(
+    _ endpoints: [E], maximumConcurrent: Int, failFast: Bool
+  )
     async throws(HTTPError) -> [Result<E.Response, HTTPError>]
   {
-    guard maxConcurrent >= 1 else {
-      throw .invalidRequest(reason: "maxConcurrent is \(maxConcurrent); it must be at least 1")
+    guard maximumConcurrent >= 1 else {
+      throw .invalidRequest(
+        reason: "maximumConcurrent is \(maximumConcurrent); it must be at least 1")
     }
     guard !endpoints.isEmpty else { return [] }
     var outcomes = [Result<E.Response, HTTPError>?](repeating: nil, count: endpoints.count)
@@ -73,7 +77,7 @@ extension HTTPClient {
           }
         }
       }
-      while next < min(maxConcurrent, endpoints.count) { startNext() }
+      while next < min(maximumConcurrent, endpoints.count) { startNext() }
       while let (index, outcome) = await group.next() {
         outcomes[index] = outcome
         if failFast, case .failure(let error) = outcome {

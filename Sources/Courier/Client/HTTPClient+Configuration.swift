@@ -72,7 +72,7 @@ extension HTTPClient {
     /// Header and query names whose values are credentials, besides those Courier
     /// recognises (`Authorization`, `Cookie`, names containing `auth`, `token`, `key`,
     /// `secret`, `password`, `session`…): shown as `<redacted>` in every error description,
-    /// log line, cURL string and event of this client.
+    /// log line, curl command and event of this client.
     public var redactedNames: Set<String>
     /// The private HTTP cache the client keeps responses in (RFC 9111); `nil` (the default)
     /// for none. It sits inside the middleware, just before the transport, so it sees each

@@ -13,7 +13,7 @@ public struct HTTPResponse: Sendable, Equatable {
   /// The trailer fields that came after the body (a chunked HTTP/1.1 or an HTTP/2 response
   /// may send them: a checksum, a final status), for a body read whole; empty when there
   /// were none or the transport cannot read them (only ``CurlTransport`` does; see
-  /// ``ResponseBody/trailers()`` for a streamed body). Not part of equality.
+  /// ``TransportResponseBody/trailers()`` for a streamed body). Not part of equality.
   public var trailers = HTTPHeaders()
   /// Which attempt answered, from 1 (set by ``RetryPolicy``).
   public var attempt = 1
@@ -28,7 +28,7 @@ public struct HTTPResponse: Sendable, Equatable {
   /// sent: its descriptions redact and scrub them. Not part of equality.
   var credentials = Credentials()
 
-  /// Creates a response, e.g. for a stub transport.
+  /// A response with this status, headers, body and URL (a transport's answer, or a test's).
   public init(
     status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), url: URL? = nil
   ) {
@@ -38,7 +38,8 @@ public struct HTTPResponse: Sendable, Equatable {
     self.url = url
   }
 
-  /// Responses are equal when status, headers, body, URL and attempt are.
+  /// Responses are equal when status, headers, body, URL, attempt and requested URL are
+  /// (trailers, the cache status and what counts as a credential are not compared).
   public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
     lhs.status == rhs.status && lhs.headers == rhs.headers && lhs.body == rhs.body
       && lhs.url == rhs.url && lhs.attempt == rhs.attempt && lhs.requestURL == rhs.requestURL

@@ -40,21 +40,29 @@ public final class CookieJar: Sendable {
   /// The most cookies kept in all; past it the oldest goes first.
   public static let maximumCount = 3000
 
-  /// A jar in memory. `now` is the clock expiry is judged by (tests pass a fixed one).
-  public init(now: @escaping @Sendable () -> Date = { Date() }) {
+  /// A jar in memory.
+  public convenience init() {
+    self.init(today: { Date() })
+  }
+
+  /// A jar in memory whose expiry is judged by `today` (the package's tests fix the date).
+  package init(today: @escaping @Sendable () -> Date) {
     file = nil
-    self.now = now
+    now = today
   }
 
   /// A jar whose persistent cookies are kept in `file` (a JSON array, created owner-only):
   /// read now, written after every change.
   ///
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` when the file exists and is not a jar.
-  public init(persistingTo file: URL, now: @escaping @Sendable () -> Date = { Date() })
-    throws(HTTPError)
-  {
+  public convenience init(persistingTo file: URL) throws(HTTPError) {
+    try self.init(persistingTo: file, today: { Date() })
+  }
+
+  /// A persisting jar whose expiry is judged by `today` (the package's tests fix the date).
+  package init(persistingTo file: URL, today: @escaping @Sendable () -> Date) throws(HTTPError) {
     self.file = file
-    self.now = now
+    now = today
     guard FileManager.default.fileExists(atPath: file.path) else { return }
     guard let data = try? Data(contentsOf: file),
       let cookies = try? JSONDecoder().decode([Cookie].self, from: data)

@@ -84,7 +84,7 @@ public struct MultipartForm: Sendable {
   ///
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` for a boundary RFC 2046 does not allow
   ///   or a file that cannot be read.
-  func encoded() throws(HTTPError) -> BodySource {
+  func encoded() throws(HTTPError) -> TransportRequestBody {
     guard (1...70).contains(boundary.utf8.count),
       boundary.utf8.allSatisfy({
         PercentEncoding.isUnreserved($0) || "'()+,/:=? ".utf8.contains($0)
@@ -94,7 +94,7 @@ public struct MultipartForm: Sendable {
       throw .invalidRequest(
         reason: "the multipart boundary '\(boundary)' is not 1–70 allowed characters")
     }
-    var segments: [BodySource.Segment] = []
+    var segments: [TransportRequestBody.Segment] = []
     var body = Data()
     for part in parts {
       var head =
@@ -111,14 +111,15 @@ public struct MultipartForm: Sendable {
         body.append(data)
       case .file(let url):
         segments.append(.data(body))
-        segments.append(try BodySource.file(url, describedAs: "the file for part '\(part.name)'"))
+        segments.append(
+          try TransportRequestBody.file(url, describedAs: "the file for part '\(part.name)'"))
         body = Data()
       }
       body.append(Data("\r\n".utf8))
     }
     body.append(Data("--\(boundary)--\r\n".utf8))
     segments.append(.data(body))
-    return BodySource(segments: segments)
+    return TransportRequestBody(segments: segments)
   }
 
   /// A name or filename for a quoted header parameter: `"`, CR and LF percent-escaped, as

@@ -23,7 +23,7 @@ public struct RequestBody: Sendable {
     case data(Data, contentType: String)
     case multipart(MultipartForm)
     case file(URL, contentType: String)
-    case stream(BodySource, contentType: String)
+    case stream(TransportRequestBody, contentType: String)
   }
 
   let content: Content
@@ -89,7 +89,7 @@ public struct RequestBody: Sendable {
     length: Int64? = nil, contentType: String = "application/octet-stream",
     _ makeChunks: @escaping @Sendable () -> Chunks
   ) -> RequestBody where Chunks.Element: DataProtocol {
-    let source = BodySource.stream(length: length) { ChunkPump.stream(of: makeChunks()) }
+    let source = TransportRequestBody.stream(length: length) { ChunkPump.stream(of: makeChunks()) }
     return RequestBody(content: .stream(source, contentType: contentType))
   }
 
@@ -107,17 +107,19 @@ public struct RequestBody: Sendable {
   /// The encoded body, using the client's defaults where the body names none: bytes in
   /// memory, or a source streamed from disk.
   func encoded(encoder defaultEncoder: JSONEncoder, queryEncoding: QueryEncoding)
-    throws(HTTPError) -> BodySource
+    throws(HTTPError) -> TransportRequestBody
   {
     switch content {
     case .multipart(let form):
       return try form.encoded()
     case .file(let url, _):
-      return BodySource(segments: [try BodySource.file(url, describedAs: "the body file")])
+      return TransportRequestBody(segments: [
+        try TransportRequestBody.file(url, describedAs: "the body file")
+      ])
     case .stream(let source, _):
       return source
     default:
-      return BodySource(
+      return TransportRequestBody(
         segments: [
           .data(try encodedInMemory(encoder: defaultEncoder, queryEncoding: queryEncoding))
         ])

@@ -127,7 +127,7 @@ public struct LoggingMiddleware: Middleware {
     }.joined()
   }
 
-  private func describe(_ body: BodySource?, redacting names: Set<String>) -> String {
+  private func describe(_ body: TransportRequestBody?, redacting names: Set<String>) -> String {
     guard let body else { return "" }
     guard let data = body.data else {
       return

@@ -26,13 +26,13 @@ public struct OutgoingRequest: Sendable {
   }
   /// The body, apart from ``urlRequest``: in memory, from disk, or a stream. (A body a
   /// middleware sets as `urlRequest.httpBody` becomes this, when it is `nil`.)
-  public var body: BodySource? {
+  public var body: TransportRequestBody? {
     get { request.body }
     set { request.body = newValue }
   }
   /// Whether the request can be sent again, as a middleware that retries or replays it asks
   /// first: true unless its body is a one-time stream that has been opened
-  /// (``BodySource/isReplayable``).
+  /// (``TransportRequestBody/isReplayable``).
   public var isReplayable: Bool {
     request.body?.isReplayable ?? true
   }
@@ -59,7 +59,7 @@ public struct OutgoingRequest: Sendable {
   /// Creates an outgoing request, e.g. to test a middleware; a body given in `urlRequest`
   /// (`httpBody`) becomes ``body`` unless `body` is given.
   public init(
-    urlRequest: URLRequest, body: BodySource? = nil, options: RequestOptions = [],
+    urlRequest: URLRequest, body: TransportRequestBody? = nil, options: RequestOptions = [],
     timeout: Duration? = nil, attempt: Int = 1
   ) {
     self.init(
@@ -86,7 +86,7 @@ public struct OutgoingRequest: Sendable {
 
   /// Marks the header or query item `name` as carrying a credential, for a middleware that
   /// adds one under a name Courier would not recognise (`X-Client-Id`). From here on, its
-  /// value is redacted in every log line, cURL string, event and error description about
+  /// value is redacted in every log line, curl command, event and error description about
   /// this request — wherever the value appears, even echoed in a response body — and the
   /// header is never sent on to another origin, whether by a redirect or an absolute URL.
   ///

@@ -35,12 +35,9 @@ public struct RetryPolicy: Middleware {
   public var statuses: Set<Int>
   /// The methods that are retried.
   public var methods: Set<HTTPMethod>
-  /// Waits between attempts; `Task.sleep` by default. Tests pass one that returns at once.
-  public var sleep: @Sendable (Duration) async throws(HTTPError) -> Void
-  /// Picks the actual wait below an upper bound; uniformly random by default.
-  public var jitter: @Sendable (Duration) -> Duration
-  /// The current time, for `Retry-After` dates; `Date()` by default.
-  public var now: @Sendable () -> Date
+  /// How the wait before each retry is drawn below its upper bound; ``Jitter/full`` by
+  /// default.
+  public var jitter: Jitter
   /// Whether being offline is retried too: `URLError.notConnectedToInternet` and
   /// `.dataNotAllowed` (cellular data switched off), which pass only when the device gets a
   /// network back. Off by default: a request made offline fails at once, and an app shows
@@ -48,7 +45,14 @@ public struct RetryPolicy: Middleware {
   /// instead of failing; see ``URLSessionTransport/defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``.)
   public var retriesOffline: Bool
 
-  /// Creates a policy; every parameter has a sensible default.
+  /// The clock the waits between attempts run on.
+  let clock: any TransportClock
+  /// A 0.1 caller's own wait, jitter and date (until 1.1); `nil` for the clock's.
+  let legacy: Legacy?
+
+  /// Creates a policy; every parameter has a sensible default. The waits between attempts
+  /// run on `clock`: pass a manual clock in tests to step through a backoff without
+  /// waiting, and ``Jitter/none`` to make each wait its upper bound.
   public init(
     maximumAttempts: Int = 3,
     baseDelay: Duration = .milliseconds(500),
@@ -56,10 +60,20 @@ public struct RetryPolicy: Middleware {
     maximumRetryAfter: Duration = .seconds(60),
     statuses: Set<Int> = [408, 429, 500, 502, 503, 504],
     methods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options],
-    sleep: @escaping @Sendable (Duration) async throws(HTTPError) -> Void = RetryPolicy.taskSleep,
-    jitter: @escaping @Sendable (Duration) -> Duration = RetryPolicy.fullJitter,
-    now: @escaping @Sendable () -> Date = { Date() },
-    retriesOffline: Bool = false
+    jitter: Jitter = .full,
+    retriesOffline: Bool = false,
+    clock: some Clock<Duration> = ContinuousClock()
+  ) {
+    self.init(
+      maximumAttempts: maximumAttempts, baseDelay: baseDelay, maximumDelay: maximumDelay,
+      maximumRetryAfter: maximumRetryAfter, statuses: statuses, methods: methods,
+      jitter: jitter, retriesOffline: retriesOffline, clock: clock.transportClock, legacy: nil)
+  }
+
+  init(
+    maximumAttempts: Int, baseDelay: Duration, maximumDelay: Duration,
+    maximumRetryAfter: Duration, statuses: Set<Int>, methods: Set<HTTPMethod>, jitter: Jitter,
+    retriesOffline: Bool, clock: any TransportClock, legacy: Legacy?
   ) {
     self.retriesOffline = retriesOffline
     self.maximumAttempts = maximumAttempts
@@ -68,9 +82,9 @@ public struct RetryPolicy: Middleware {
     self.maximumRetryAfter = maximumRetryAfter
     self.statuses = statuses
     self.methods = methods
-    self.sleep = sleep
     self.jitter = jitter
-    self.now = now
+    self.clock = clock
+    self.legacy = legacy
   }
 
   /// Sends the request, and again after each retryable failure, up to `maximumAttempts`.
@@ -105,14 +119,16 @@ public struct RetryPolicy: Middleware {
         wait = backoff(beforeRetry: attempt)
         request.events?.retrying(attempt: attempt, status: nil, error: error, wait: wait)
       }
-      try await sleep(wait)
+      try await self.wait(wait)
       attempt += 1
     }
   }
 
   /// The wait before retry `retry` (from 1): jitter below `min(maximumDelay, baseDelay × 2ʳ⁻¹)`.
   public func backoff(beforeRetry retry: Int) -> Duration {
-    jitter(upperBound(beforeRetry: retry))
+    let bound = upperBound(beforeRetry: retry)
+    if let draw = legacy?.jitter { return draw(bound) }
+    return jitter.draw(below: bound)
   }
 
   /// The upper bound of the wait before retry `retry` (from 1).
@@ -143,25 +159,50 @@ public struct RetryPolicy: Middleware {
     return [.notConnectedToInternet, .dataNotAllowed].contains(error.code)
   }
 
-  /// The wait a response's `Retry-After` asks for, if it has a valid one.
+  /// The wait a response's `Retry-After` asks for, if it has a valid one. A date is measured
+  /// from the response's own `Date` (the server's clock, so that a skewed device clock does
+  /// not stretch or cut the wait), or from now when it has none.
   func retryAfter(in response: HTTPResponse) -> Duration? {
     guard let value = response.headers["Retry-After"] else { return nil }
-    return RetryAfter.delay(value, now: now())
+    let sent = response.headers["Date"].flatMap(HTTPDate.parse)
+    return RetryAfter.delay(value, now: sent ?? legacy?.now() ?? Date())
   }
 
-  /// `Task.sleep`, with cancellation as ``HTTPError/cancelled``.
-  public static let taskSleep: @Sendable (Duration) async throws(HTTPError) -> Void = {
-    (delay: Duration) async throws(HTTPError) in
+  /// Waits `delay` on the clock; cancellation ends it with ``HTTPError/cancelled``.
+  private func wait(_ delay: Duration) async throws(HTTPError) {
+    if let sleep = legacy?.sleep { return try await sleep(delay) }
     do {
-      try await Task.sleep(for: delay)
+      try await clock.wait(for: delay)
     } catch {
-      throw HTTPError.cancelled
+      throw .cancelled
+    }
+  }
+}
+
+extension RetryPolicy {
+  /// How the wait before a retry is drawn below its upper bound,
+  /// `min(maximumDelay, baseDelay × 2ⁿ⁻¹)`.
+  public enum Jitter: Sendable, Equatable {
+    /// Uniformly random between zero and the bound ("full jitter"): clients that failed
+    /// together do not come back together.
+    case full
+    /// The bound itself: plain exponential backoff, the same every time.
+    case none
+
+    /// A wait for this jitter below `bound`.
+    func draw(below bound: Duration) -> Duration {
+      switch self {
+      case .full: .clampedSeconds(bound.seconds * Double.random(in: 0...1))
+      case .none: bound
+      }
     }
   }
 
-  /// A uniformly random wait between zero and the bound.
-  public static let fullJitter: @Sendable (Duration) -> Duration = { bound in
-    .clampedSeconds(bound.seconds * Double.random(in: 0...1))
+  /// What 0.1's initializer took as closures (until 1.1).
+  struct Legacy: Sendable {
+    let sleep: @Sendable (Duration) async throws(HTTPError) -> Void
+    let jitter: @Sendable (Duration) -> Duration
+    let now: @Sendable () -> Date
   }
 }
 

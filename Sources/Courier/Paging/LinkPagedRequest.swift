@@ -32,15 +32,15 @@ public struct LinkPagedRequest<Response: Sendable>: PagedEndpoint {
 
   /// The same request for the `rel="next"` link, or `nil` when there is none or it leaves
   /// the origin of the page's request.
-  public func nextPage(after response: Response, metadata: HTTPResponse) -> Self? {
+  public func nextPage(after page: Response, response: HTTPResponse) -> Self? {
     // Compared with the URL that was asked for, not the one that answered: a redirect to
     // another origin must not make that origin's links look like home.
-    guard let next = metadata.link(rel: "next"),
-      URLOrigin.same(metadata.requestURL ?? metadata.url, next)
+    guard let next = response.link(rel: "next"),
+      URLOrigin.same(response.requestURL ?? response.url, next)
     else { return nil }
-    var page = self
-    page.path = next.absoluteString
-    page.query = Query()
-    return page
+    var request = self
+    request.path = next.absoluteString
+    request.query = Query()
+    return request
   }
 }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Nothing is sent before the first `next()`; each page is fetched when asked for, so only
 /// one page is held at a time (two with `prefetch`). The sequence ends after the last page
-/// (``PagedEndpoint/nextPage(after:metadata:)`` returned `nil`) or after `maximumPages`. It
+/// (``PagedEndpoint/nextPage(after:response:)`` returned `nil`) or after `maximumPages`. It
 /// throws ``HTTPError`` when a page fails, when the task is cancelled (`cancelled`), and when
 /// a server sends the same next page again (`invalidRequest`), which would loop forever;
 /// to notice that, it keeps a hash of each page's request (8 bytes a page).
@@ -101,7 +101,7 @@ public struct Pages<E: PagedEndpoint>: AsyncSequence, Sendable {
       fetched += 1
       upcoming = nil
       if maximumPages.map({ fetched < $0 }) ?? true,
-        let next = endpoint.nextPage(after: page.value, metadata: page.response)
+        let next = endpoint.nextPage(after: page.value, response: page.response)
       {
         do throws(HTTPError) {
           try remember(next)

@@ -25,7 +25,7 @@ public struct ByteStream: AsyncSequence, Sendable {
 
   /// Status, headers and URL of the response (its body is this stream).
   public let response: HTTPResponse
-  let body: ResponseBody
+  let body: TransportResponseBody
   let source: StreamSource
 
   /// Reads the chunks.
@@ -44,7 +44,7 @@ public struct ByteStream: AsyncSequence, Sendable {
 
   /// Reads the chunks of a ``ByteStream``.
   public struct Iterator: AsyncIteratorProtocol {
-    var body: ResponseBody.Iterator
+    var body: TransportResponseBody.Iterator
     /// Cancels the transfer when the loop ends early (its iterator goes away).
     let reading: Reading
 
@@ -140,9 +140,9 @@ final class Reading: Sendable {
 /// it), cancelled when the last reference to the stream, or a loop over it, goes away.
 final class StreamSource: Sendable {
   private let task: Task<Void, Never>
-  private let body: ResponseBody
+  private let body: TransportResponseBody
 
-  init(task: Task<Void, Never>, body: ResponseBody) {
+  init(task: Task<Void, Never>, body: TransportResponseBody) {
     self.task = task
     self.body = body
   }

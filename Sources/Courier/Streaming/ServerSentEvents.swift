@@ -1,28 +1,5 @@
 import Foundation
 
-/// When and how often ``HTTPClient/events(_:reconnection:options:)`` reconnects.
-public struct ReconnectionPolicy: Sendable {
-  /// Whether to reconnect at all.
-  public var reconnects: Bool
-  /// How long to wait before reconnecting, until the stream names its own time (`retry:`).
-  public var delay: Duration
-  /// How many reconnections in a row may fail (or end before any event) before the
-  /// sequence gives up with the last error; `nil` for no limit.
-  public var maximumAttempts: Int?
-
-  /// A policy.
-  public init(reconnects: Bool = true, delay: Duration = .seconds(3), maximumAttempts: Int? = nil) {
-    self.reconnects = reconnects
-    self.delay = delay
-    self.maximumAttempts = maximumAttempts
-  }
-
-  /// Reconnect after 3 seconds (or the stream's `retry:`), without limit.
-  public static let `default` = ReconnectionPolicy()
-  /// Never reconnect: the sequence ends with the stream.
-  public static let never = ReconnectionPolicy(reconnects: false)
-}
-
 /// Server-Sent Events as an `AsyncSequence`, with reconnection. Made by
 /// ``HTTPClient/events(_:reconnection:options:)``.
 public struct ServerSentEvents: AsyncSequence, Sendable {
@@ -160,7 +137,9 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     /// sequence gives up with `error`.
     private mutating func countFailure(_ error: HTTPError) throws(HTTPError) {
       failedInARow += 1
-      if let maximum = reconnection.maximumAttempts, failedInARow > maximum { throw error }
+      if let maximum = reconnection.maximumConsecutiveFailures, failedInARow > maximum {
+        throw error
+      }
     }
   }
 }

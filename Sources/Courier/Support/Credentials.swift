@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What counts as a credential for one request, decided in one place and applied
-/// everywhere the request or its answer goes: descriptions, logs, cURL strings, events,
+/// everywhere the request or its answer goes: descriptions, logs, curl commands, events,
 /// errors, and redirects to another origin.
 ///
 /// A header or query item is a credential when Courier's rules say so (`Authorization`,

@@ -127,7 +127,7 @@ final class DownloadFile: Sendable {
   /// the kept bytes when it is the rest of them, replacing them otherwise. A file the
   /// transport wrote is moved (or appended); chunks are written as they come, and those
   /// written stay if the body fails part-way (a resumed attempt continues after them).
-  func write(_ body: ResponseBody, head: HTTPResponse) async throws(HTTPError) {
+  func write(_ body: TransportResponseBody, head: HTTPResponse) async throws(HTTPError) {
     let appends: Bool
     do throws(HTTPError) {
       appends = try begin(head)

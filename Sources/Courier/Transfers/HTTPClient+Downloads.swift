@@ -28,7 +28,7 @@ extension HTTPClient {
   /// **Resuming.** When the connection drops after part of the body arrived, and the
   /// response carried a validator (a strong `ETag`, or `Last-Modified`) and no content
   /// encoding, the download asks for the rest (`Range: bytes=N-` with `If-Range`), up to
-  /// ``TransferOptions/resumeAttempts`` times: a `206` whose `Content-Range` continues the
+  /// ``TransferOptions/maximumResumeAttempts`` times: a `206` whose `Content-Range` continues the
   /// kept bytes is appended to them; a `200` (the resource changed, or ranges are not
   /// served) starts again from zero, which ``TransferProgress/restarts`` counts; a `416`
   /// either confirms the kept bytes are the whole body or starts again. Middleware applies
@@ -75,7 +75,7 @@ extension HTTPClient {
       exchange.transport.progress = { file.report($0) }
       // The caller's own range request is theirs: it is not continued.
       let callerRange = request.head.value(forHTTPHeaderField: "Range") != nil
-      let resumes = callerRange ? 0 : max(0, options.resumeAttempts)
+      let resumes = callerRange ? 0 : max(0, options.maximumResumeAttempts)
       file.state.withLock { $0.callerRange = callerRange }
       let started = ContinuousClock.now
       var continuations = 0

@@ -32,7 +32,7 @@ public struct TransferOptions: Sendable {
   /// the observer. With ``URLSessionTransport``, a download that may be resumed (this above
   /// 0, or ``resumeData`` set) streams through a data task so that Courier writes the file
   /// (URLSession's download tasks keep a failed one's bytes to themselves).
-  public var resumeAttempts: Int
+  public var maximumResumeAttempts: Int
   /// For downloads: receives the ``DownloadResumeData`` of a download that failed or was
   /// cancelled after part of its body reached the disk, and keeps its partial file for
   /// ``HTTPClient/download(_:to:resumingFrom:options:)``; `nil` (the default) keeps
@@ -45,10 +45,10 @@ public struct TransferOptions: Sendable {
   /// Options with the given limits.
   public init(
     timeout: Duration? = nil, idleTimeout: Duration? = nil, maximumBytes: Int? = nil,
-    bufferSize: Int = 1 << 20, resumeAttempts: Int = 3,
+    bufferSize: Int = 1 << 20, maximumResumeAttempts: Int = 3,
     resumeData: (@Sendable (DownloadResumeData) -> Void)? = nil
   ) {
-    self.resumeAttempts = resumeAttempts
+    self.maximumResumeAttempts = maximumResumeAttempts
     self.resumeData = resumeData
     self.timeout = timeout
     self.idleTimeout = idleTimeout

@@ -46,7 +46,7 @@ extension WebSocket {
     var last = last
     while true {
       if state.withLock({ $0.generation != generation }) { return }
-      if let limit = reconnection.maximumAttempts, failedInARow >= limit { throw last }
+      if let limit = reconnection.maximumConsecutiveFailures, failedInARow >= limit { throw last }
       do {
         try await clock.wait(for: reconnection.delay)
       } catch {
@@ -56,7 +56,7 @@ extension WebSocket {
       failedInARow += 1
       do throws(HTTPError) {
         let opened = try await connect()
-        let replaced = state.withLock { state -> (any WebSocketConnection)? in
+        let replaced = state.withLock { state -> (any TransportWebSocketConnection)? in
           guard state.generation == generation, !state.closedByCaller else { return nil }
           defer {
             state.current = opened

@@ -36,8 +36,8 @@ extension TransportConformance {
           "conformance-\(UUID().uuidString)")
         try content.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let sources: [(String, BodySource)] = [
-          ("data", .data(content)), ("file", try BodySource.file(file)),
+        let sources: [(String, TransportRequestBody)] = [
+          ("data", .data(content)), ("file", try TransportRequestBody.file(file)),
           (
             "stream",
             .stream(length: Int64(content.count)) {

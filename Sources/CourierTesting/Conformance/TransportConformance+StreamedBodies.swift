@@ -21,7 +21,7 @@ extension TransportConformance {
         }
         defer { server.stop() }
         let content = pattern(200_000)
-        func post(_ path: String, _ body: BodySource) -> TransportRequest {
+        func post(_ path: String, _ body: TransportRequestBody) -> TransportRequest {
           var request = get(server, path)
           request.head.httpMethod = "POST"
           request.body = body

@@ -12,7 +12,7 @@ final class LoopbackListener: Sendable {
     var requests = 0
     var connections = 0
     var activeRequests = 0
-    var maxActiveRequests = 0
+    var maximumActiveRequests = 0
   }
 
   private struct State: Sendable {
@@ -84,8 +84,8 @@ final class LoopbackListener: Sendable {
     state.withLock { state in
       state.counters.requests += 1
       state.counters.activeRequests += 1
-      state.counters.maxActiveRequests = max(
-        state.counters.maxActiveRequests, state.counters.activeRequests)
+      state.counters.maximumActiveRequests = max(
+        state.counters.maximumActiveRequests, state.counters.activeRequests)
     }
   }
 

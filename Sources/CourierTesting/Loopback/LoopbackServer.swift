@@ -81,8 +81,8 @@ public final class LoopbackServer: Sendable {
   }
 
   /// The most requests that were being answered at the same time.
-  public var maxActiveRequests: Int {
-    counters.maxActiveRequests
+  public var maximumActiveRequests: Int {
+    counters.maximumActiveRequests
   }
 
   /// Stops accepting, closes every connection and frees the port; running handlers are

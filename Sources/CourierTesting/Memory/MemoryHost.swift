@@ -41,8 +41,8 @@ final class MemoryHost: Sendable {
       state.counters.connections += 1
       state.counters.requests += 1
       state.counters.activeRequests += 1
-      state.counters.maxActiveRequests = max(
-        state.counters.maxActiveRequests, state.counters.activeRequests)
+      state.counters.maximumActiveRequests = max(
+        state.counters.maximumActiveRequests, state.counters.activeRequests)
       return false
     }
     if refused { throw .transport(URLError(.cannotConnectToHost)) }

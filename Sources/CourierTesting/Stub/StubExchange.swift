@@ -112,7 +112,7 @@ final class StubExchange: Sendable {
         throw .responseTooLarge(limit: limit)
       }
       if !data.isEmpty { options.progress?(.received(Int64(data.count), of: expected)) }
-      call.complete(.success(TransportResponse(head: response, body: ResponseBody(data))))
+      call.complete(.success(TransportResponse(head: response, body: TransportResponseBody(data))))
       return
     }
     guard let writer = open(response, expected: expected) else { return }
@@ -172,13 +172,13 @@ final class StubExchange: Sendable {
 
   /// Hands the head over with a streamed body, returning where the body goes; `nil` when
   /// the caller has already had an answer (an error, or cancellation).
-  private func open(_ response: HTTPResponse, expected: Int64?) -> ResponseBodyWriter? {
+  private func open(_ response: HTTPResponse, expected: Int64?) -> TransportResponseBody.Writer? {
     state.withLock { $0.expected = expected }
     return call.receivedHead(response, bufferSize: options.bufferSize)
   }
 
   /// Writes a chunk of the body, counted against the size limit, and reports progress.
-  private func deliver(_ chunk: Data, to writer: ResponseBodyWriter) throws(HTTPError) {
+  private func deliver(_ chunk: Data, to writer: TransportResponseBody.Writer) throws(HTTPError) {
     guard !chunk.isEmpty else { return }
     let (count, expected) = state.withLock { state in
       state.received += chunk.count

@@ -3,7 +3,7 @@ import Foundation
 
 extension StubWebSocket {
   /// The client's side: what `WebSocket` reads and writes through.
-  final class Client: WebSocketConnection {
+  final class Client: TransportWebSocketConnection {
     let peer: StubWebSocket
 
     init(peer: StubWebSocket) {

@@ -182,7 +182,7 @@ struct HTTPCacheRequestTests {
     var page = 1
     var path: String { "numbers" }
     var query: Query { ["page": page] }
-    func nextPage(after response: [Int], metadata: HTTPResponse) -> Numbers? {
+    func nextPage(after numbers: [Int], response: HTTPResponse) -> Numbers? {
       page < 3 ? Numbers(page: page + 1) : nil
     }
   }

@@ -186,7 +186,7 @@ import Testing
         identifier: identifier, client: HTTPClient(baseURL: server.baseURL))
       let first = try await session.download(
         Request<Data>(path: "cut"), to: scratch.file("c"),
-        options: TransferOptions(resumeAttempts: 0))
+        options: TransferOptions(maximumResumeAttempts: 0))
       let seen = await events(session)
       guard case .failed(let failed, _, .partialFile(let partial)?) = seen.last else {
         Issue.record("\(seen)")

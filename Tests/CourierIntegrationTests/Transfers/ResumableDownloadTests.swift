@@ -100,7 +100,7 @@ struct ResumableDownloadTests {
       partialFile: partial, url: "", validator: "\"v1\"", bytes: 50_000, totalBytes: 200_000)
     let file = try await client.download(
       Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data,
-      options: TransferOptions(resumeAttempts: 1)
+      options: TransferOptions(maximumResumeAttempts: 1)
     ).finished()
     #expect(try Data(contentsOf: file.url) == body)
     #expect(seen.withLock { $0 } == 2)
@@ -163,16 +163,18 @@ struct ResumableDownloadTests {
     #expect(scratch.contents.isEmpty)
   }
 
-  @Test("resumeAttempts bounds the continuations; 0 never continues")
+  @Test("maximumResumeAttempts bounds the continuations; 0 never continues")
   func attemptsBounded() async throws {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
     let flaky = try FlakyServer(
       LoopbackResource(body: patternBytes(300_000), etag: "\"v1\""), drops: 10, dropAfter: 50_000)
     defer { flaky.server.stop() }
-    await flaky.expectFailure(to: scratch.file("f"), options: TransferOptions(resumeAttempts: 2))
+    await flaky.expectFailure(
+      to: scratch.file("f"), options: TransferOptions(maximumResumeAttempts: 2))
     #expect(flaky.requests.count == 3)
-    await flaky.expectFailure(to: scratch.file("f"), options: TransferOptions(resumeAttempts: 0))
+    await flaky.expectFailure(
+      to: scratch.file("f"), options: TransferOptions(maximumResumeAttempts: 0))
     #expect(flaky.requests.count == 4)
     #expect(scratch.contents.isEmpty)
   }

@@ -19,7 +19,7 @@ struct ResumeDataTests {
     defer { flaky.server.stop() }
     let kept = Locked<DownloadResumeData?>(nil)
     let options = TransferOptions(
-      resumeAttempts: 0, resumeData: { data in kept.withLock { $0 = data } })
+      maximumResumeAttempts: 0, resumeData: { data in kept.withLock { $0 = data } })
     await flaky.expectFailure(
       Request<Data>(path: "f", query: ["api_key": "secret-key-1"]), to: scratch.file("f"),
       options: options)

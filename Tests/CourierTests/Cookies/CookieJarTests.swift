@@ -11,7 +11,7 @@ struct CookieJarTests {
 
   func jar() -> CookieJar {
     let now = self.now
-    return CookieJar(now: { now })
+    return CookieJar(today: { now })
   }
 
   func names(_ jar: CookieJar, for url: String) -> [String] {
@@ -87,7 +87,7 @@ struct CookieJarTests {
   func perDomainLimit() {
     var moment = now
     let clock = Locked(moment)
-    let jar = CookieJar(now: { clock.withLock { $0 } })
+    let jar = CookieJar(today: { clock.withLock { $0 } })
     for index in 0...CookieJar.maximumPerDomain {
       moment += 1
       clock.withLock { $0 = moment }

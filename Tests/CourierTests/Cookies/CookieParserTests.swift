@@ -11,7 +11,7 @@ struct CookieParserTests {
   @Test(
     "each case sends back exactly the cookies the suite expects", arguments: HTTPStateCases.parser)
   func parserCase(_ test: ParserCase) throws {
-    let jar = CookieJar(now: { Self.suiteNow })
+    let jar = CookieJar(today: { Self.suiteNow })
     let origin = URL(string: "http://home.example.org:8888")!
     let setAt = URL(string: "/cookie-parser?\(test.name.lowercased())", relativeTo: origin)!
     jar.store(test.received, from: setAt.absoluteURL)
@@ -29,7 +29,7 @@ struct CookieParserTests {
     formatter.timeZone = TimeZone(identifier: "GMT")
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
     for (text, expected) in HTTPStateCases.dates {
-      let jar = CookieJar(now: { Date(timeIntervalSince1970: 0) - 1e10 })
+      let jar = CookieJar(today: { Date(timeIntervalSince1970: 0) - 1e10 })
       jar.store(["a=b; Expires=\(text)"], from: URL(string: "http://example.test/")!)
       let expires = jar.cookies.first?.expires
       #expect(expires.map(formatter.string(from:)) == expected, "\(text)")

@@ -35,7 +35,7 @@ struct BookPage: Decodable, Sendable {
 }
 
 extension ShelfApi: PagedEndpoint {
-  func nextPage(after page: BookPage, metadata: HTTPResponse) -> ShelfApi? {
+  func nextPage(after page: BookPage, response: HTTPResponse) -> ShelfApi? {
     page.nextPage.map { .books(page: $0) }
   }
 }

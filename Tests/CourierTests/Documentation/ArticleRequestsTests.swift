@@ -40,8 +40,10 @@ struct ArticleRequestsTests {
     #expect(counts == [1, 1, 1])
     #expect(seen == ["Dune 1", "Dune 2"])
 
-    let books = try await client.send(all: [1, 2, 3].map { BookDetails(id: $0) }, maxConcurrent: 8)
-    let outcomes = await client.results(for: [4, 5].map { BookDetails(id: $0) }, maxConcurrent: 2)
+    let books = try await client.send(
+      all: [1, 2, 3].map { BookDetails(id: $0) }, maximumConcurrent: 8)
+    let outcomes = await client.results(
+      for: [4, 5].map { BookDetails(id: $0) }, maximumConcurrent: 2)
     #expect(books.map(\.id) == [1, 2, 3])
     #expect(outcomes.map { (try? $0.get())?.id } == [4, 5])
   }

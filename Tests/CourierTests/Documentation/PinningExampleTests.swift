@@ -1,4 +1,4 @@
-// The README's certificate-pinning example. Security exists on Apple platforms only, so this
+// The "Choosing a transport" article's certificate-pinning example. Security exists on Apple platforms only, so this
 // file compiles (and the test runs) there, in the macOS job of .github/workflows/ci.yml.
 #if canImport(Security)
   import Courier
@@ -6,9 +6,9 @@
   import Security
   import Testing
 
-  @Suite("README: certificate pinning (Apple platforms)")
+  @Suite("Choosing a transport: certificate pinning (Apple platforms)")
   struct PinningExampleTests {
-    /// The README's transport, for a set of pinned keys.
+    /// The article's transport, for a set of pinned keys.
     static func transport(pinnedKeys: Set<Data>) -> URLSessionTransport {
       URLSessionTransport(tlsChallenges: { challenge in
         guard challenge.kind == .serverTrust,

@@ -66,7 +66,7 @@ struct StreamedRequestBodyTests {
   @Test("RetryPolicy does not send a one-time stream again: the 503 comes back as it came")
   func notRetried() async throws {
     let transport = stub([503, 200])
-    let policy = RetryPolicy(methods: [.post], sleep: { _ throws(HTTPError) in })
+    let policy = RetryPolicy(methods: [.post], clock: RecordingClock())
     let client = client(transport, [policy])
     let error = await #expect(throws: HTTPError.self) {
       try await client.send(Request<String>(method: .post, path: "up", body: .stream(chunks())))
@@ -78,7 +78,7 @@ struct StreamedRequestBodyTests {
   @Test("RetryPolicy sends a stream made afresh again, whole")
   func replayableRetried() async throws {
     let transport = stub([503, 200])
-    let policy = RetryPolicy(methods: [.post], sleep: { _ throws(HTTPError) in })
+    let policy = RetryPolicy(methods: [.post], clock: RecordingClock())
     let client = client(transport, [policy])
     let body = RequestBody.stream { chunks() }
     let answer = try await client.send(Request<String>(method: .post, path: "up", body: body))
@@ -101,7 +101,7 @@ struct StreamedRequestBodyTests {
 
   @Test("a one-time source is replayable until opened; a second reading fails clearly")
   func oneTimeSource() async throws {
-    let source = BodySource.stream(chunks())
+    let source = TransportRequestBody.stream(chunks())
     #expect(source.isReplayable)
     #expect(try await source.collect() == Data("abbccc".utf8))
     #expect(!source.isReplayable)

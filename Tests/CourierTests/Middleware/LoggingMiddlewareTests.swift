@@ -3,7 +3,7 @@ import CourierTesting
 import Foundation
 import Testing
 
-@Suite("LoggingMiddleware and cURL descriptions")
+@Suite("LoggingMiddleware and curl commands")
 struct LoggingMiddlewareTests {
   func client(_ level: LoggingMiddleware.Level, lines: Locked<[String]>, stub: StubTransport)
     -> HTTPClient
@@ -59,7 +59,7 @@ struct LoggingMiddlewareTests {
     #expect(lines.withLock { $0 }.last?.hasSuffix("The request timed out.") == true)
   }
 
-  @Test("cURL: method, quoted URL, headers and body, shell-safe and redacted")
+  @Test("curl command: method, quoted URL, headers and body, shell-safe and redacted")
   func curl() throws {
     var configuration = HTTPClient.Configuration()
     configuration.headers["Authorization"] = "Bearer s3cret-token"
@@ -67,7 +67,7 @@ struct LoggingMiddlewareTests {
     let endpoint = Request<Data>(
       method: .post, path: "it's", query: ["api_key": "s3cret-key", "q": "a b"],
       headers: ["X-Tenant": "acme-secret"], body: .json(["note": "it's"]))
-    let curl = try client.cURL(for: endpoint, redacting: ["x-tenant"])
+    let curl = try client.curlCommand(for: endpoint, redacting: ["x-tenant"])
     #expect(
       curl == """
         curl -X POST 'https://api.example.com/3/it'\\''s?api_key=<redacted>&q=a%20b' \\
@@ -87,7 +87,7 @@ struct LoggingMiddlewareTests {
   @Test("a binary body is named, not printed")
   func curlBinary() throws {
     let endpoint = Request<Data>(method: .put, path: "x", body: .data(Data([0xFF, 0x00, 0xFE])))
-    let curl = try makeClient().cURL(for: endpoint)
+    let curl = try makeClient().curlCommand(for: endpoint)
     #expect(curl.hasSuffix("--data-binary @body.bin  # 3 bytes of binary data"))
   }
 }

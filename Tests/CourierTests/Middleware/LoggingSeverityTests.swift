@@ -3,7 +3,7 @@ import CourierTesting
 import Foundation
 import Testing
 
-/// The part of swift-log's `Logger` the README's and the docs' snippet uses, with its
+/// The part of swift-log's `Logger` the Middleware article's snippet uses, with its
 /// signatures, so that the snippet compiles here without the package depending on swift-log.
 struct Logger: Sendable {
   enum Level: String, Sendable { case trace, debug, info, notice, warning, error, critical }
@@ -22,7 +22,7 @@ struct LoggingSeverityTests {
     let logger = Logger(entries: Locked([]))
     var configuration = HTTPClient.Configuration()
     configuration.middleware = [
-      // The snippet, as README and the Middleware article show it:
+      // The snippet, as the Middleware article shows it:
       LoggingMiddleware { severity, line in
         logger.log(level: Logger.Level(rawValue: severity.rawValue) ?? .info, "\(line)")
       }

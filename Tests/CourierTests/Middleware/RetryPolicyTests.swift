@@ -6,15 +6,6 @@ import Testing
 
 @Suite("RetryPolicy")
 struct RetryPolicyTests {
-  /// Records every wait and returns at once.
-  final class InstantSleeper: Sendable {
-    let waits = Locked<[Duration]>([])
-    var sleep: @Sendable (Duration) async throws(HTTPError) -> Void {
-      { [waits] (delay: Duration) async throws(HTTPError) in waits.withLock { $0.append(delay) } }
-    }
-    var recorded: [Duration] { waits.withLock { $0 } }
-  }
-
   /// A stub answering each request with the next status of `statuses` (the last repeats).
   func stub(_ statuses: [Int], headers: HTTPHeaders = [:]) -> StubTransport {
     let count = Locked(0)
@@ -35,19 +26,19 @@ struct RetryPolicyTests {
 
   @Test("retries 503 until it passes, and says which attempt answered")
   func retriesUntilSuccess() async throws {
-    let sleeper = InstantSleeper()
+    let clock = RecordingClock()
     let transport = stub([503, 503, 200])
-    let policy = RetryPolicy(maximumAttempts: 5, sleep: sleeper.sleep, jitter: { $0 })
+    let policy = RetryPolicy(maximumAttempts: 5, jitter: .none, clock: clock)
     let result = try await client(policy, transport).response(for: Request<Data>(path: "x"))
     #expect(result.response.attempt == 3)
     #expect(transport.requests.count == 3)
-    #expect(sleeper.recorded == [.milliseconds(500), .seconds(1)])
+    #expect(clock.sleeps == [.milliseconds(500), .seconds(1)])
   }
 
   @Test("backoff doubles up to the cap; full jitter stays between zero and the bound")
   func backoffSchedule() async throws {
     let exact = RetryPolicy(
-      baseDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: { $0 })
+      baseDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: .none)
     #expect(
       (1...6).map(exact.backoff(beforeRetry:)) == [
         .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1),
@@ -66,57 +57,66 @@ struct RetryPolicyTests {
       #expect(uncapped.backoff(beforeRetry: retry) >= .zero)  // huge, but no trap
     }
 
-    let sleeper = InstantSleeper()
+    let clock = RecordingClock()
     let policy = RetryPolicy(
-      maximumAttempts: 4, baseDelay: .milliseconds(100), sleep: sleeper.sleep, jitter: { $0 / 2 })
+      maximumAttempts: 4, baseDelay: .milliseconds(100), jitter: .none, clock: clock)
     let error = await #expect(throws: HTTPError.self) {
       try await client(policy, stub([500])).send(Request<Data>(path: "x"))
     }
     #expect(error?.response?.attempt == 4)
-    #expect(sleeper.recorded == [.milliseconds(50), .milliseconds(100), .milliseconds(200)])
+    #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
   }
 
   @Test("Retry-After in seconds is waited exactly")
   func retryAfterSeconds() async throws {
-    let sleeper = InstantSleeper()
-    let policy = RetryPolicy(sleep: sleeper.sleep)
+    let clock = RecordingClock()
+    let policy = RetryPolicy(clock: clock)
     let transport = stub([429, 200], headers: ["Retry-After": "7"])
     _ = try await client(policy, transport).send(Request<Data>(path: "x"))
-    #expect(sleeper.recorded == [.seconds(7)])
+    #expect(clock.sleeps == [.seconds(7)])
   }
 
   @Test("Retry-After as an HTTP date is waited until that date, in every date form")
   func retryAfterDate() async throws {
-    let now = Date(timeIntervalSince1970: 1_445_412_460)  // Wed, 21 Oct 2015 07:27:40 GMT
+    // The response's own Date is the reference: the server's clock, not the device's.
+    let sent = "Wed, 21 Oct 2015 07:27:40 GMT"
     for date in [
       "Wed, 21 Oct 2015 07:28:00 GMT", "Wednesday, 21-Oct-15 07:28:00 GMT",
       "Wed Oct 21 07:28:00 2015",
     ] {
-      let sleeper = InstantSleeper()
-      let policy = RetryPolicy(sleep: sleeper.sleep, now: { now })
-      let transport = stub([503, 200], headers: ["Retry-After": date])
+      let clock = RecordingClock()
+      let policy = RetryPolicy(clock: clock)
+      let transport = stub([503, 200], headers: ["Retry-After": date, "Date": sent])
       _ = try await client(policy, transport).send(Request<Data>(path: "x"))
-      #expect(sleeper.recorded == [.seconds(20)], "\(date)")
+      #expect(clock.sleeps == [.seconds(20)], "\(date)")
     }
+  }
+
+  @Test("a Retry-After date with no Date beside it is measured from now: a past one waits nothing")
+  func retryAfterDateWithoutDate() async throws {
+    let clock = RecordingClock()
+    let transport = stub([503, 200], headers: ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"])
+    _ = try await client(RetryPolicy(clock: clock), transport).send(Request<Data>(path: "x"))
+    #expect(clock.sleeps == [.zero])
   }
 
   @Test("a Retry-After longer than the maximum returns the response instead of waiting")
   func retryAfterTooLong() async throws {
-    let sleeper = InstantSleeper()
-    let policy = RetryPolicy(maximumRetryAfter: .seconds(60), sleep: sleeper.sleep)
+    let clock = RecordingClock()
+    let policy = RetryPolicy(maximumRetryAfter: .seconds(60), clock: clock)
     let transport = stub([503, 200], headers: ["Retry-After": "3600"])
     let error = await #expect(throws: HTTPError.self) {
       try await client(policy, transport).send(Request<Data>(path: "x"))
     }
     #expect(error?.status == 503)
     #expect(transport.requests.count == 1)
-    #expect(sleeper.recorded.isEmpty)
+    #expect(clock.sleeps.isEmpty)
   }
 
   @Test("POST is not retried by default, nor an endpoint that says noRetry")
   func notRetried() async throws {
-    let sleeper = InstantSleeper()
-    let policy = RetryPolicy(sleep: sleeper.sleep)
+    let clock = RecordingClock()
+    let policy = RetryPolicy(clock: clock)
     let post = stub([503, 200])
     await #expect(throws: HTTPError.self) {
       try await client(policy, post).send(Request<Data>(method: .post, path: "x"))
@@ -127,7 +127,7 @@ struct RetryPolicyTests {
       try await client(policy, optedOut).send(Request<Data>(path: "x", options: .noRetry))
     }
     #expect(optedOut.requests.count == 1)
-    let allowed = RetryPolicy(methods: [.post], sleep: sleeper.sleep)
+    let allowed = RetryPolicy(methods: [.post], clock: clock)
     let retriedPost = stub([503, 200])
     _ = try await client(allowed, retriedPost).send(Request<Data>(method: .post, path: "x"))
     #expect(retriedPost.requests.count == 2)
@@ -136,7 +136,7 @@ struct RetryPolicyTests {
   @Test("transient transport failures are retried; others, and cancellation, are not")
   func transportFailures() async throws {
     try await expectRetries(
-      RetryPolicy(sleep: InstantSleeper().sleep),
+      RetryPolicy(clock: RecordingClock()),
       [
         (HTTPError.transport(URLError(.networkConnectionLost)), true),
         (.transport(URLError(.cannotConnectToHost)), true),
@@ -151,7 +151,7 @@ struct RetryPolicyTests {
   @Test("being offline is retried only when asked, and never cancellation")
   func offline() async throws {
     try await expectRetries(
-      RetryPolicy(sleep: InstantSleeper().sleep, retriesOffline: true),
+      RetryPolicy(retriesOffline: true, clock: RecordingClock()),
       [
         (HTTPError.transport(URLError(.notConnectedToInternet)), true),
         (.transport(URLError(.dataNotAllowed)), true),
@@ -192,7 +192,7 @@ struct RetryPolicyTests {
       return .status(503)
     }
     let policy = RetryPolicy(
-      baseDelay: .seconds(3600), maximumDelay: .seconds(3600), jitter: { $0 })
+      baseDelay: .seconds(3600), maximumDelay: .seconds(3600), jitter: .none)
     let client = client(policy, transport)
     let task = Task { try await client.send(Request<Data>(path: "x")) }
     await failed.wait()

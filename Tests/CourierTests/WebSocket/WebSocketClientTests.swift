@@ -165,7 +165,7 @@ struct WebSocketClientTests {
     }
     let socket = try await client(stub).webSocket(
       Request<Data>(path: "room"), settings: .init(pingInterval: nil),
-      reconnection: ReconnectionPolicy(delay: .seconds(2), maximumAttempts: 3))
+      reconnection: ReconnectionPolicy(delay: .seconds(2), maximumConsecutiveFailures: 3))
     var messages = socket.messages.makeAsyncIterator()
     #expect(try await messages.next() == .text("hello 1"))
     let next = Task { try await messages.next() }

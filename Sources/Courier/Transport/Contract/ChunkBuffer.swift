@@ -1,6 +1,6 @@
 import Foundation
 
-/// The bytes of a streamed ``ResponseBody`` between the transport, which writes them as they
+/// The bytes of a streamed ``TransportResponseBody`` between the transport, which writes them as they
 /// arrive, and the reader, which takes them when it is ready: at most `memoryLimit` bytes in
 /// memory, and the rest, in order, in an unlinked temporary file until read.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads a user's `AsyncSequence` of byte chunks as the `AsyncThrowingStream` of `Data` a
-/// ``BodySource`` holds, a chunk at a time as the reader asks (no chunk is read ahead, so
+/// ``TransportRequestBody`` holds, a chunk at a time as the reader asks (no chunk is read ahead, so
 /// the producer is held back by the network). Empty chunks are skipped.
 enum ChunkPump {
   static func stream<Chunks: AsyncSequence & Sendable>(of chunks: Chunks)

@@ -4,12 +4,12 @@ import Foundation
 /// by one reader at a time (an iterator), so it needs no lock.
 final class SegmentReader: @unchecked Sendable {
   // `@unchecked Sendable`: owned by one iterator, which is used by one task at a time.
-  private let segments: [BodySource.Segment]
+  private let segments: [TransportRequestBody.Segment]
   private var index = 0
   private var offset: Int64 = 0
   private var handle: FileHandle?
 
-  init(_ segments: [BodySource.Segment]) {
+  init(_ segments: [TransportRequestBody.Segment]) {
     self.segments = segments
   }
 

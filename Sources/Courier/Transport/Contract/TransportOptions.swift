@@ -32,10 +32,10 @@ public struct TransportOptions: Sendable {
   /// saves a suspension per request.
   public var collectsBody: Bool
   /// The caller wants the body in a file (a download): a transport may write it to disk
-  /// itself and hand it over as ``ResponseBody/init(file:)``.
+  /// itself and hand it over as ``TransportResponseBody/init(file:)``.
   public var prefersFile: Bool
   /// For a streamed body: the most bytes held in memory for a reader that has fallen
-  /// behind (see ``ResponseBody/makeStream(bufferSize:onStop:)``).
+  /// behind (see ``TransportResponseBody/makeStream(bufferSize:onStop:)``).
   public var bufferSize: Int
   /// Where the transport reports how long the exchange took, once, when it ends (a
   /// redirect the transport re-sends itself is a new exchange); `nil` for nowhere. A

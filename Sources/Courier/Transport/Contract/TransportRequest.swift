@@ -13,10 +13,10 @@ public struct TransportRequest: Sendable {
   /// Method, URL and headers.
   public var head: URLRequest
   /// The body, if any.
-  public var body: BodySource?
+  public var body: TransportRequestBody?
 
   /// A request; a body left in `head` (`httpBody`) is moved to ``body`` when `body` is `nil`.
-  public init(head: URLRequest, body: BodySource? = nil) {
+  public init(head: URLRequest, body: TransportRequestBody? = nil) {
     var head = head
     var body = body
     if let data = head.httpBody {

@@ -5,18 +5,19 @@ public struct TransportResponse: Sendable {
   /// Status, headers and the URL that answered (after redirects); its `body` is empty.
   public var head: HTTPResponse
   /// The body, read once.
-  public var body: ResponseBody
+  public var body: TransportResponseBody
 
   /// A response; `head`'s own body, if any, is ignored in favour of `body`.
-  public init(head: HTTPResponse, body: ResponseBody) {
+  public init(head: HTTPResponse, body: TransportResponseBody) {
     var head = head
     head.body = Data()
     self.head = head
     self.body = body
   }
 
-  /// A whole response in memory, e.g. from a test transport.
+  /// A whole response in memory: for a transport that has the body at once (a cache, a
+  /// fixture, a recording).
   public init(_ response: HTTPResponse) {
-    self.init(head: response, body: ResponseBody(response.body))
+    self.init(head: response, body: TransportResponseBody(response.body))
   }
 }

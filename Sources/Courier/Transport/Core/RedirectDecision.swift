@@ -29,7 +29,7 @@ extension RedirectPolicy {
   /// - 303 (and 301 or 302 after a `POST`) turns the request into a `GET` without a body;
   ///   307 and 308 keep the method and send the body again, and throw
   ///   `HTTPError.transport(URLError(.requestBodyStreamExhausted))` when it is a one-time
-  ///   stream that has been sent (``BodySource/isReplayable``);
+  ///   stream that has been sent (``TransportRequestBody/isReplayable``);
   /// - a target on another origin (scheme, host or port) gets no credential header, by the
   ///   same rule as every other place Courier moves a request (`credentialNames` adds to
   ///   the names Courier recognises).
@@ -54,7 +54,7 @@ extension RedirectPolicy {
         next.head.setValue(nil, forHTTPHeaderField: name)
       }
     } else if let body = next.body, !body.isReplayable {
-      throw BodySource.notReplayable(
+      throw TransportRequestBody.notReplayable(
         "a \(head.status) redirect to \(Redaction.url(target, extra: credentialNames))")
     }
     next.head = Credentials(names: credentialNames).keepingHome(

@@ -22,7 +22,7 @@ extension ExchangeTransfer {
 }
 
 /// One exchange as every transport runs it: the ``RequestMachine`` and the exchange's
-/// ``Deadlines`` under one lock, fed by the transport's callbacks, the caller's cancellation,
+/// ``TransportDeadlines`` under one lock, fed by the transport's callbacks, the caller's cancellation,
 /// the body's reader and the ``DeadlineTimer``; the actions they return are performed after
 /// the lock is released.
 ///
@@ -32,11 +32,11 @@ extension ExchangeTransfer {
 /// when bytes move.
 package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   package typealias Continuation = CheckedContinuation<Result<TransportResponse, HTTPError>, Never>
-  private typealias Machine = RequestMachine<Continuation, Transfer, ResponseBodyWriter>
+  private typealias Machine = RequestMachine<Continuation, Transfer, TransportResponseBody.Writer>
 
   private struct Core: Sendable {
     var machine = Machine()
-    var deadlines: Deadlines
+    var deadlines: TransportDeadlines
     var timerToken: UInt64?
     /// The transfer once started, until the exchange has ended.
     var transfer: Transfer?
@@ -51,7 +51,7 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
 
   /// A call within `options`' deadline and idle timeout, timed by `timer`.
   package init(options: TransportOptions, timer: DeadlineTimer) {
-    let deadlines = Deadlines(options, startingAt: timer.clock.now)
+    let deadlines = TransportDeadlines(options, startingAt: timer.clock.now)
     core = Locked(Core(deadlines: deadlines))
     self.timer = timer
     watchesActivity = deadlines.watchesActivity
@@ -92,8 +92,9 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// The head arrived and the body is to stream: the caller gets the head with a body
   /// stream (holding at most `bufferSize` bytes for a slow reader); returns where the body
   /// goes, or `nil` when the caller has had its answer already.
-  package func receivedHead(_ head: HTTPResponse, bufferSize: Int) -> ResponseBodyWriter? {
-    let (body, writer) = ResponseBody.makeStream(bufferSize: bufferSize) { [weak self] in
+  package func receivedHead(_ head: HTTPResponse, bufferSize: Int) -> TransportResponseBody.Writer?
+  {
+    let (body, writer) = TransportResponseBody.makeStream(bufferSize: bufferSize) { [weak self] in
       self?.end(with: $0)
     }
     let step = transition {
@@ -144,7 +145,7 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   var transfer: Transfer? { core.withLock { $0.machine.transfer } }
 
   /// The body's writer, while the body streams.
-  package var writer: ResponseBodyWriter? { core.withLock { $0.machine.writer } }
+  package var writer: TransportResponseBody.Writer? { core.withLock { $0.machine.writer } }
 
   // MARK: - The timer
 

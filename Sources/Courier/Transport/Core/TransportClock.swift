@@ -25,3 +25,34 @@ extension ContinuousClock: TransportClock {
     try await sleep(until: instant, tolerance: nil)
   }
 }
+
+/// Any `Clock<Duration>` as a ``TransportClock``: its instants are mapped to `ContinuousClock`
+/// ones by their distance from the instant the adapter was made, so that a public API takes
+/// `some Clock<Duration>` (a manual clock in the user's tests) and the core keeps one unit.
+struct ClockAdapter<Base: Clock>: TransportClock where Base.Duration == Duration {
+  let base: Base
+  let origin: Base.Instant
+  let continuousOrigin: ContinuousClock.Instant
+
+  init(_ base: Base) {
+    self.base = base
+    origin = base.now
+    continuousOrigin = ContinuousClock.now
+  }
+
+  var now: ContinuousClock.Instant {
+    continuousOrigin.advanced(by: origin.duration(to: base.now))
+  }
+
+  func wait(until instant: ContinuousClock.Instant) async throws {
+    try await base.sleep(
+      until: origin.advanced(by: continuousOrigin.duration(to: instant)), tolerance: nil)
+  }
+}
+
+extension Clock where Duration == Swift.Duration {
+  /// This clock as the core's ``TransportClock``: itself when it is one already.
+  var transportClock: any TransportClock {
+    (self as? any TransportClock) ?? ClockAdapter(self)
+  }
+}

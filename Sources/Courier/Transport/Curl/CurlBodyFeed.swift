@@ -29,7 +29,7 @@
 
     /// Starts reading `body`; `ready` is called (off libcurl's lock) when bytes come to a
     /// transfer whose sending paused for them.
-    func start(reading body: BodySource, ready: @escaping @Sendable () -> Void) {
+    func start(reading body: TransportRequestBody, ready: @escaping @Sendable () -> Void) {
       let reader = Task { [self] in
         do throws(HTTPError) {
           for try await chunk in body.chunks() {

@@ -12,7 +12,7 @@
   /// it. So the thread that submits a request usually takes the lock at once and has libcurl
   /// send the request right there, instead of waking the driver's thread to do it: a
   /// sequential request costs one thread wake-up fewer, and the driver wakes only when the
-  /// response arrives or libcurl's timer is due. (Deadlines and idle timeouts are kept by the
+  /// response arrives or libcurl's timer is due. (TransportDeadlines and idle timeouts are kept by the
   /// transport's ``DeadlineTimer``, as for every transport.)
   ///
   /// Requests from other threads (add, remove, resume) go through `commands`; the lock is
@@ -229,7 +229,7 @@
       return transfer
     }
 
-    /// When libcurl's timer is due (at most a second away). Deadlines and idle timeouts are
+    /// When libcurl's timer is due (at most a second away). TransportDeadlines and idle timeouts are
     /// the transport's ``DeadlineTimer``'s, which ends a transfer through its exchange.
     private func nextDue(now: ContinuousClock.Instant) -> ContinuousClock.Instant {
       let timer = courier_curl_loop_timer(loop)

@@ -36,7 +36,7 @@
       /// Into a file of the body's own, handed over at the end (a download).
       case file(URL, FileHandle)
       /// To the caller as it arrives, pausing the transfer when the reader falls behind.
-      case stream(ResponseBodyWriter)
+      case stream(TransportResponseBody.Writer)
     }
 
     let request: TransportRequest
@@ -131,13 +131,15 @@
       switch sink {
       case .file(let file, _):
         options.progress?(.received(received, of: received))
-        call.complete(.success(TransportResponse(head: head, body: ResponseBody(file: file))))
+        call.complete(
+          .success(TransportResponse(head: head, body: TransportResponseBody(file: file))))
       case .collect, .stream, nil:
         // A streamed body's caller has the head already: this ends the body.
         let trailers = HTTPHeaders(self.trailers)
         if case .stream(let writer) = sink, !trailers.isEmpty { writer.buffer.trailers = trailers }
         call.complete(
-          .success(TransportResponse(head: head, body: ResponseBody(body, trailers: trailers))))
+          .success(
+            TransportResponse(head: head, body: TransportResponseBody(body, trailers: trailers))))
       }
     }
 

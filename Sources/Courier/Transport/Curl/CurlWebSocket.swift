@@ -11,7 +11,7 @@
   /// here, under one lock: messages received wait in `inbox` (at most
   /// ``WebSocketOptions/readAhead`` bytes, after which the socket is not read), bytes to send
   /// wait in `outgoing`, and each waiting call holds a continuation the thread resumes.
-  final class CurlWebSocket: WebSocketConnection, DeadlineTimed {
+  final class CurlWebSocket: TransportWebSocketConnection, DeadlineTimed {
     typealias Waiter<Value> = CheckedContinuation<Result<Value, HTTPError>, Never>
 
     struct State: Sendable {
@@ -77,7 +77,7 @@
       return nil
     }
 
-    // MARK: - WebSocketConnection
+    // MARK: - TransportWebSocketConnection
 
     var peerClosure: WebSocketClosure? {
       state.withLock { $0.peerClosure }

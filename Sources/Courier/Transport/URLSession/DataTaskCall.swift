@@ -169,7 +169,7 @@ final class DataTaskCall: Sendable {
     } else {
       result = Self.result(data: data, response: response, error: error)
     }
-    complete(result.map { TransportResponse(head: $0, body: ResponseBody($0.body)) })
+    complete(result.map { TransportResponse(head: $0, body: TransportResponseBody($0.body)) })
   }
 
   /// The task completed with `result`.

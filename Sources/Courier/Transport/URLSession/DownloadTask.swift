@@ -89,7 +89,7 @@ extension DataTaskCall {
       try? FileManager.default.removeItem(at: location)
       return complete(.failure(.transport(URLError(.cannotMoveFile))))
     }
-    let body = ResponseBody(file: owned)  // deletes the file if nobody takes it
+    let body = TransportResponseBody(file: owned)  // deletes the file if nobody takes it
     if let failure = state.withLock({ $0.failure }) { return complete(.failure(failure)) }
     let result = Self.result(data: nil, response: response, error: nil).flatMap {
       head -> Result<TransportResponse, HTTPError> in

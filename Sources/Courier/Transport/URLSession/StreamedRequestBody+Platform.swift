@@ -66,7 +66,7 @@ import Foundation
     private let reading = Locked<Task<Void, Never>?>(nil)
     private let stopped = Locked(false)
 
-    init?(_ chunks: BodyChunks, failed: @escaping @Sendable (HTTPError) -> Void) {
+    init?(_ chunks: TransportRequestBody.Chunks, failed: @escaping @Sendable (HTTPError) -> Void) {
       var input: InputStream?
       var output: OutputStream?
       Stream.getBoundStreams(withBufferSize: 64 * 1024, inputStream: &input, outputStream: &output)
@@ -144,9 +144,9 @@ import Foundation
     ///
     /// `@unchecked Sendable`: `nextChunk()` waits for each read before the next starts.
     private final class ChunkSource: @unchecked Sendable {
-      private var iterator: BodyChunks.Iterator
+      private var iterator: TransportRequestBody.Chunks.Iterator
 
-      init(_ iterator: BodyChunks.Iterator) {
+      init(_ iterator: TransportRequestBody.Chunks.Iterator) {
         self.iterator = iterator
       }
 

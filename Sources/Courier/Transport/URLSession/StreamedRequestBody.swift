@@ -9,13 +9,13 @@ import Foundation
 /// `StreamedRequestBody+Platform.swift`), and stops reading when the task ends.
 final class StreamedRequestBody: Sendable {
   /// The body.
-  let body: BodySource
+  let body: TransportRequestBody
   /// Ends the request with the error: the body's sequence threw, and a body cut short must
   /// not reach the server as if it were whole.
   let failed: @Sendable (HTTPError) -> Void
   private let stops = Locked<[@Sendable () -> Void]>([])
 
-  init(_ body: BodySource, failed: @escaping @Sendable (HTTPError) -> Void) {
+  init(_ body: TransportRequestBody, failed: @escaping @Sendable (HTTPError) -> Void) {
     self.body = body
     self.failed = failed
   }

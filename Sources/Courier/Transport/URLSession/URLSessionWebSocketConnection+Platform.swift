@@ -3,10 +3,10 @@
 #if !canImport(FoundationNetworking)
   import Foundation
 
-  /// A ``WebSocketConnection`` over a `URLSessionWebSocketTask`: each call is the task's
+  /// A ``TransportWebSocketConnection`` over a `URLSessionWebSocketTask`: each call is the task's
   /// completion-handler method in a checked continuation; the task's delegate reports the
   /// open and the peer's close.
-  final class URLSessionWebSocketConnection: WebSocketConnection {
+  final class URLSessionWebSocketConnection: TransportWebSocketConnection {
     let task: URLSessionWebSocketTask
     let events = Events()
 

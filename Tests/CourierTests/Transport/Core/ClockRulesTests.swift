@@ -8,7 +8,7 @@ import Testing
 /// Timeout rules through the whole client, on a manual clock shared by the client and the
 /// stub transport: a deadline passing during a redirect, a retry's fresh deadline. Nothing
 /// waits for real time; each test moves the clock only once what it tests is waiting on it.
-@Suite("Deadlines through the client, on a manual clock", .timeLimit(.minutes(1)))
+@Suite("TransportDeadlines through the client, on a manual clock", .timeLimit(.minutes(1)))
 struct ClockRulesTests {
   let clock = ManualClock()
 
@@ -82,14 +82,7 @@ struct ClockRulesTests {
     let clock = self.clock
     let retry = RetryPolicy(
       maximumAttempts: 2, baseDelay: .seconds(5), maximumDelay: .seconds(5),
-      sleep: { delay throws(HTTPError) in
-        do {
-          try await clock.wait(for: delay)
-        } catch {
-          throw .cancelled
-        }
-      },
-      jitter: { $0 })
+      jitter: .none, clock: clock)
     let client = client(stub, middleware: [retry])
     let start = clock.now
     let call = Task { try await client.send(Request<String>(path: "flaky")) }

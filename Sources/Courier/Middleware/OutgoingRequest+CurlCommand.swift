@@ -15,7 +15,7 @@ extension OutgoingRequest {
   ///   -H 'Content-Type: application/json' \
   ///   --data-binary '{"value":8.5}'
   /// ```
-  public func cURLDescription(redacting names: Set<String> = []) -> String {
+  public func curlCommand(redacting names: Set<String> = []) -> String {
     let extra = Set(names.map { $0.lowercased() }).union(credentialNames)
     var lines = ["curl -X \(method.rawValue) \(Self.quoted(Redaction.url(url, extra: extra)))"]
     for field in headers {
@@ -47,15 +47,17 @@ extension OutgoingRequest {
 
 extension HTTPClient {
   /// The `curl` command for an endpoint, as this client would send it before middleware,
-  /// with credentials redacted (see ``OutgoingRequest/cURLDescription(redacting:)``), the
+  /// with credentials redacted (see ``OutgoingRequest/curlCommand(redacting:)``), the
   /// client's `redactedNames` included.
-  public nonisolated func cURL<E: Endpoint>(for endpoint: E, redacting names: Set<String> = [])
+  public nonisolated func curlCommand<E: Endpoint>(
+    for endpoint: E, redacting names: Set<String> = []
+  )
     throws(HTTPError) -> String
   {
     let built = try builder.request(for: endpoint)
     var request = OutgoingRequest(
       urlRequest: built.head, body: built.body, options: endpoint.options)
     request.credentialNames = redactedNames
-    return request.cURLDescription(redacting: names)
+    return request.curlCommand(redacting: names)
   }
 }

@@ -10,15 +10,15 @@ import Foundation
 /// (``stream(_:length:)``) can be sent once, and ``isReplayable`` says so.
 ///
 /// ```swift
-/// let body = BodySource.data(Data(#"{"value":8.5}"#.utf8))
-/// let video = try BodySource.file(videoURL)            // sized now, read as it is sent
-/// let live = BodySource.stream(length: nil) { AsyncThrowingStream { … } }
-/// let once = BodySource.stream(microphone.chunks)      // sent as it is produced, once
+/// let body = TransportRequestBody.data(Data(#"{"value":8.5}"#.utf8))
+/// let video = try TransportRequestBody.file(videoURL)            // sized now, read as it is sent
+/// let live = TransportRequestBody.stream(length: nil) { AsyncThrowingStream { … } }
+/// let once = TransportRequestBody.stream(microphone.chunks)      // sent as it is produced, once
 /// ```
 ///
 /// File bodies, and multipart forms with file parts, are read a chunk at a time while the
 /// request is sent, so a 1 GB upload costs a few kilobytes of memory.
-public struct BodySource: Sendable {
+public struct TransportRequestBody: Sendable {
   /// One run of bytes of a body made of parts (a multipart form).
   enum Segment: Sendable {
     case data(Data)
@@ -41,15 +41,15 @@ public struct BodySource: Sendable {
   }
 
   /// Bytes in memory.
-  public static func data(_ data: Data) -> BodySource {
-    BodySource(segments: [.data(data)])
+  public static func data(_ data: Data) -> TransportRequestBody {
+    TransportRequestBody(segments: [.data(data)])
   }
 
   /// The contents of the file at `url`, whose size is taken now and sent as the length.
   ///
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` when it is not a readable regular file.
-  public static func file(_ url: URL) throws(HTTPError) -> BodySource {
-    BodySource(segments: [try file(url, describedAs: "the body file")])
+  public static func file(_ url: URL) throws(HTTPError) -> TransportRequestBody {
+    TransportRequestBody(segments: [try file(url, describedAs: "the body file")])
   }
 
   /// Chunks from a stream that `makeChunks` opens afresh for each sending; `length` is the
@@ -58,8 +58,8 @@ public struct BodySource: Sendable {
   public static func stream(
     length: Int64? = nil,
     _ makeChunks: @escaping @Sendable () -> AsyncThrowingStream<Data, any Error>
-  ) -> BodySource {
-    BodySource(storage: .stream(length: length, make: makeChunks, once: nil))
+  ) -> TransportRequestBody {
+    TransportRequestBody(storage: .stream(length: length, make: makeChunks, once: nil))
   }
 
   /// The chunks of `chunks`, sent as they are produced: a transport that can stream a body
@@ -73,10 +73,10 @@ public struct BodySource: Sendable {
   /// ``stream(length:_:)`` with a closure that opens the chunks afresh when they can be
   /// produced again. A sequence that throws ends the request with
   /// `HTTPError.transport(URLError(.requestBodyStreamExhausted))`.
-  public static func stream<Chunks: AsyncSequence & Sendable>(
-    _ chunks: Chunks, length: Int64? = nil
-  ) -> BodySource where Chunks.Element: DataProtocol {
-    BodySource(
+  public static func stream<ChunkSequence: AsyncSequence & Sendable>(
+    _ chunks: ChunkSequence, length: Int64? = nil
+  ) -> TransportRequestBody where ChunkSequence.Element: DataProtocol {
+    TransportRequestBody(
       storage: .stream(
         length: length, make: { ChunkPump.stream(of: chunks) }, once: Locked(false)))
   }
@@ -97,7 +97,7 @@ public struct BodySource: Sendable {
         userInfo: [
           NSLocalizedDescriptionKey:
             "\(why) needs the request body again, and it was a one-time stream that has "
-            + "been sent; give a stream that can be made afresh (BodySource.stream(length:_:))"
+            + "been sent; give a stream that can be made afresh (TransportRequestBody.stream(length:_:))"
         ]))
   }
 
@@ -149,8 +149,8 @@ public struct BodySource: Sendable {
   }
 
   /// The body's chunks, read from the start.
-  public func chunks() -> BodyChunks {
-    BodyChunks(self)
+  public func chunks() -> TransportRequestBody.Chunks {
+    TransportRequestBody.Chunks(self)
   }
 
   /// The whole body, read into memory.
@@ -176,73 +176,75 @@ public struct BodySource: Sendable {
   }
 }
 
-/// The chunks of a ``BodySource``, read from its start: at most 64 KiB each from memory and
-/// files, as they come from a stream.
-public struct BodyChunks: AsyncSequence, Sendable {
-  /// A chunk of the body.
-  public typealias Element = Data
-  /// The error every failure is thrown as.
-  public typealias Failure = HTTPError
+extension TransportRequestBody {
+  /// The chunks of a ``TransportRequestBody``, read from its start: at most 64 KiB each from memory and
+  /// files, as they come from a stream.
+  public struct Chunks: AsyncSequence, Sendable {
+    /// A chunk of the body.
+    public typealias Element = Data
+    /// The error every failure is thrown as.
+    public typealias Failure = HTTPError
 
-  let source: BodySource
+    let source: TransportRequestBody
 
-  init(_ source: BodySource) {
-    self.source = source
-  }
+    init(_ source: TransportRequestBody) {
+      self.source = source
+    }
 
-  /// Reads the body from its start.
-  public func makeAsyncIterator() -> Iterator {
-    switch source.storage {
-    case .segments(let segments): return Iterator(reading: .segments(SegmentReader(segments)))
-    case .stream(_, let make, let once):
-      // A one-time stream is opened once; a second reading finds it spent.
-      if let once, once.setting() {
-        return Iterator(reading: .spent)
+    /// Reads the body from its start.
+    public func makeAsyncIterator() -> Iterator {
+      switch source.storage {
+      case .segments(let segments): return Iterator(reading: .segments(SegmentReader(segments)))
+      case .stream(_, let make, let once):
+        // A one-time stream is opened once; a second reading finds it spent.
+        if let once, once.setting() {
+          return Iterator(reading: .spent)
+        }
+        return Iterator(reading: .stream(make().makeAsyncIterator()))
       }
-      return Iterator(reading: .stream(make().makeAsyncIterator()))
-    }
-  }
-
-  /// Reads the chunks of a body.
-  public struct Iterator: AsyncIteratorProtocol {
-    enum Reading {
-      case segments(SegmentReader)
-      case stream(AsyncThrowingStream<Data, any Error>.Iterator)
-      /// A one-time stream read before.
-      case spent
     }
 
-    var reading: Reading
+    /// Reads the chunks of a body.
+    public struct Iterator: AsyncIteratorProtocol {
+      enum Reading {
+        case segments(SegmentReader)
+        case stream(AsyncThrowingStream<Data, any Error>.Iterator)
+        /// A one-time stream read before.
+        case spent
+      }
 
-    /// The next chunk, or `nil` at the end of the body.
-    public mutating func next() async throws(HTTPError) -> Data? {
-      try await next(isolation: nil)
-    }
+      var reading: Reading
 
-    /// The next chunk, or `nil` at the end of the body.
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPError)
-      -> Data?
-    {
-      switch reading {
-      case .segments(let reader):
-        return try reader.next()
-      case .spent:
-        throw BodySource.notReplayable("sending it again")
-      case .stream(var iterator):
-        defer { reading = .stream(iterator) }
-        do {
-          // `next(isolation:)` is the Swift 6.0 runtime's (macOS 15, iOS 18); before it, the
-          // plain `next()` reads the same stream with one more executor hop. The iterator
-          // goes along on that hop and comes back before anything else touches it (one
-          // reader at a time), which region checking cannot see: hence `unsafe`.
-          if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            return try await iterator.next(isolation: actor)
+      /// The next chunk, or `nil` at the end of the body.
+      public mutating func next() async throws(HTTPError) -> Data? {
+        try await next(isolation: nil)
+      }
+
+      /// The next chunk, or `nil` at the end of the body.
+      public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPError)
+        -> Data?
+      {
+        switch reading {
+        case .segments(let reader):
+          return try reader.next()
+        case .spent:
+          throw TransportRequestBody.notReplayable("sending it again")
+        case .stream(var iterator):
+          defer { reading = .stream(iterator) }
+          do {
+            // `next(isolation:)` is the Swift 6.0 runtime's (macOS 15, iOS 18); before it, the
+            // plain `next()` reads the same stream with one more executor hop. The iterator
+            // goes along on that hop and comes back before anything else touches it (one
+            // reader at a time), which region checking cannot see: hence `unsafe`.
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+              return try await iterator.next(isolation: actor)
+            }
+            nonisolated(unsafe) var hopping = iterator
+            defer { iterator = hopping }
+            return try await hopping.next()
+          } catch {
+            throw .transport(URLError(.requestBodyStreamExhausted))
           }
-          nonisolated(unsafe) var hopping = iterator
-          defer { iterator = hopping }
-          return try await hopping.next()
-        } catch {
-          throw .transport(URLError(.requestBodyStreamExhausted))
         }
       }
     }

@@ -11,7 +11,7 @@ import Foundation
 /// A body is read once. Dropping every copy of a streamed body before its end, cancelling
 /// the task that reads it, or ``cancel()``, tells the transport to stop the transfer; a
 /// body on disk that nobody took is deleted when the last copy goes.
-public struct ResponseBody: AsyncSequence, Sendable {
+public struct TransportResponseBody: AsyncSequence, Sendable {
   /// A chunk of the body, as it arrived.
   public typealias Element = Data
   /// The error every failure is thrown as.
@@ -64,17 +64,18 @@ public struct ResponseBody: AsyncSequence, Sendable {
   /// transport stops the transfer then.
   public static func makeStream(
     bufferSize: Int = 1 << 20, onStop: @escaping @Sendable (HTTPError) -> Void
-  ) -> (body: ResponseBody, writer: ResponseBodyWriter) {
+  ) -> (body: TransportResponseBody, writer: TransportResponseBody.Writer) {
     let buffer = ChunkBuffer(memoryLimit: bufferSize, onStop: onStop)
     return (
-      ResponseBody(storage: .stream(StreamReader(buffer))), ResponseBodyWriter(buffer: buffer)
+      TransportResponseBody(storage: .stream(StreamReader(buffer))),
+      TransportResponseBody.Writer(buffer: buffer)
     )
   }
 
   /// This body, failing with ``HTTPError/responseTooLarge(limit:)`` once more than
   /// `maximumBytes` have been read (and stopping the transfer then); `nil` for no limit.
-  func limited(to maximumBytes: Int?) -> ResponseBody {
-    ResponseBody(storage: storage, limit: maximumBytes, trailers: trailerFields)
+  func limited(to maximumBytes: Int?) -> TransportResponseBody {
+    TransportResponseBody(storage: storage, limit: maximumBytes, trailers: trailerFields)
   }
 
   /// The trailer fields that came after the body (a chunked HTTP/1.1 or an HTTP/2 response
@@ -137,7 +138,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     Iterator(storage: storage, limit: limit)
   }
 
-  /// Reads the chunks of a ``ResponseBody``.
+  /// Reads the chunks of a ``TransportResponseBody``.
   public struct Iterator: AsyncIteratorProtocol {
     let storage: Storage
     let limit: Int?
@@ -204,31 +205,33 @@ public struct ResponseBody: AsyncSequence, Sendable {
   }
 }
 
-/// Writes a streamed ``ResponseBody``, from one thread at a time, in order.
-public struct ResponseBodyWriter: Sendable {
-  let buffer: ChunkBuffer
+extension TransportResponseBody {
+  /// Writes a streamed ``TransportResponseBody``, from one thread at a time, in order.
+  public struct Writer: Sendable {
+    let buffer: ChunkBuffer
 
-  /// Hands the next bytes to the reader (never waiting: past the buffer size they wait on
-  /// disk). Throws once the reader has ended the body (cancelled, gone, over the size
-  /// limit): stop the transfer then.
-  public func write(_ chunk: Data) throws(HTTPError) {
-    try buffer.write(chunk)
-  }
+    /// Hands the next bytes to the reader (never waiting: past the buffer size they wait on
+    /// disk). Throws once the reader has ended the body (cancelled, gone, over the size
+    /// limit): stop the transfer then.
+    public func write(_ chunk: Data) throws(HTTPError) {
+      try buffer.write(chunk)
+    }
 
-  /// The body is complete.
-  public func finish() {
-    buffer.finish(.success(()))
-  }
+    /// The body is complete.
+    public func finish() {
+      buffer.finish(.success(()))
+    }
 
-  /// The body is complete, and `trailers` came after it.
-  public func finish(trailers: HTTPHeaders) {
-    buffer.trailers = trailers
-    buffer.finish(.success(()))
-  }
+    /// The body is complete, and `trailers` came after it.
+    public func finish(trailers: HTTPHeaders) {
+      buffer.trailers = trailers
+      buffer.finish(.success(()))
+    }
 
-  /// The body ends with `error`, after the bytes already written.
-  public func fail(_ error: HTTPError) {
-    buffer.finish(.failure(error))
+    /// The body ends with `error`, after the bytes already written.
+    public func fail(_ error: HTTPError) {
+      buffer.finish(.failure(error))
+    }
   }
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// A connection reads from the network only while it has room: it holds at most
 /// ``WebSocketOptions/readAhead`` bytes of messages nobody has received yet, so a caller that
 /// stops receiving stops the socket being read and the peer is held back by TCP.
-public protocol WebSocketConnection: AnyObject, Sendable {
+public protocol TransportWebSocketConnection: AnyObject, Sendable {
   /// Sends one message, whole; returns once it is on its way — queued behind a bounded
   /// amount (a transport's choice; `CurlTransport`'s is 256 KiB) or written — or fails once
   /// the connection has ended. Cancelling the sending task ends the connection, as a message
@@ -52,11 +52,11 @@ public struct TransportWebSocket: Sendable {
   /// The subprotocol the server chose from those offered, if any.
   public var subprotocol: String?
   /// The open connection.
-  public var connection: any WebSocketConnection
+  public var connection: any TransportWebSocketConnection
 
   /// An upgraded connection, e.g. from a transport of your own.
   public init(
-    response: HTTPResponse, subprotocol: String?, connection: any WebSocketConnection
+    response: HTTPResponse, subprotocol: String?, connection: any TransportWebSocketConnection
   ) {
     self.response = response
     self.subprotocol = subprotocol

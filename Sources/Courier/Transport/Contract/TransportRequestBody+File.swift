@@ -1,6 +1,6 @@
 import Foundation
 
-extension BodySource {
+extension TransportRequestBody {
   /// A file holding exactly this body, for a transport that sends bodies from files: the
   /// file itself for a body that is one whole file, otherwise a temporary file written a
   /// chunk at a time, which the caller deletes (`isTemporary`).
