@@ -1,4 +1,5 @@
 import CourierTestSupport
+import CourierTesting
 import Foundation
 import Testing
 

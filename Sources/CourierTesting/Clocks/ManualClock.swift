@@ -1,13 +1,22 @@
 import Courier
 
-/// A clock that moves only when a test says so: deadlines, idle timeouts, retries' backoff
-/// and reconnection delays run on it in microseconds and in the same order every time.
+/// A `Clock` that moves only when a test says so: a `RetryPolicy`'s backoff of minutes runs
+/// in microseconds, and in the same order every time.
+///
+/// ```swift
+/// let clock = ManualClock()
+/// configuration.middleware = [RetryPolicy(jitter: .none, clock: clock)]
+/// let call = Task { try await client.send(endpoint) }   // the stub answers 503, then 200
+/// await clock.sleepers(atLeast: 1)                      // the backoff has begun
+/// clock.advance(by: .milliseconds(500))                 // and ends: the retry goes out
+/// ```
 ///
 /// Its instants are real `ContinuousClock` instants, starting from the one it was made at.
-/// `wait(until:)` suspends until ``advance(by:)`` passes the instant (or the waiting task
-/// is cancelled); ``sleepers(atLeast:)`` waits until that many are waiting, so that a test
-/// moves time only once what it tests is waiting for it.
-public final class ManualClock: TransportClock, Sendable {
+/// A sleep returns once ``advance(by:)`` passes its instant (or throws when the sleeping task
+/// is cancelled); ``sleepers(atLeast:)`` waits until that many sleep, so that a test moves
+/// time only once what it tests waits for it. (Courier's own tests also run deadlines, idle
+/// timeouts and reconnection delays on it.)
+public final class ManualClock: Clock, TransportClock, Sendable {
   private struct Sleeper {
     let id: UInt64
     let until: ContinuousClock.Instant
@@ -57,7 +66,7 @@ public final class ManualClock: TransportClock, Sendable {
 
   /// Returns once the clock has been moved to `instant` or past it; throws
   /// `CancellationError` when the waiting task is cancelled first.
-  public func wait(until instant: ContinuousClock.Instant) async throws {
+  package func wait(until instant: ContinuousClock.Instant) async throws {
     let id = state.withLock { state in
       defer { state.nextID += 1 }
       return state.nextID
@@ -92,9 +101,7 @@ public final class ManualClock: TransportClock, Sendable {
   }
 }
 
-/// A manual clock is a `Clock` too, for public API that takes `some Clock<Duration>`
-/// (``RetryPolicy``'s waits): the same instants, the same sleepers.
-extension ManualClock: Clock {
+extension ManualClock {
   /// Time moves only when told; any resolution is exact.
   public var minimumResolution: Duration { .zero }
 
