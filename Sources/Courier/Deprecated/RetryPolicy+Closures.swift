@@ -4,8 +4,11 @@
 import Foundation
 
 extension RetryPolicy {
-  /// 0.1's initializer, which took the wait, the jitter and the date as closures.
+  /// 0.1's initializer, which took the wait, the jitter and the date as closures. Every 0.1
+  /// call compiles; one that passes none of the closures is the 1.0 initializer's (this one is
+  /// the disfavoured overload).
   @available(*, deprecated, message: "pass clock: (a manual clock in tests) and jitter: .none")
+  @_disfavoredOverload
   public init(
     maximumAttempts: Int = 3,
     baseDelay: Duration = .milliseconds(500),
@@ -13,8 +16,8 @@ extension RetryPolicy {
     maximumRetryAfter: Duration = .seconds(60),
     statuses: Set<Int> = [408, 429, 500, 502, 503, 504],
     methods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options],
-    sleep: @escaping @Sendable (Duration) async throws(HTTPError) -> Void,
-    jitter: @escaping @Sendable (Duration) -> Duration = { $0 },
+    sleep: @escaping @Sendable (Duration) async throws(HTTPError) -> Void = RetryPolicy.taskSleep,
+    jitter: @escaping @Sendable (Duration) -> Duration = RetryPolicy.fullJitter,
     now: @escaping @Sendable () -> Date = { Date() },
     retriesOffline: Bool = false
   ) {

@@ -125,6 +125,11 @@ extension RenamedAPITests.Old {
         .send(Request<Data>(path: "x"))
     }
     #expect(waits.withLock { $0 } == [.milliseconds(250), .milliseconds(500)])
+    // Any one closure alone takes the 0.1 initializer; none takes 1.0's.
+    let jitterOnly = RetryPolicy(baseDelay: .milliseconds(100), jitter: { $0 / 4 })
+    #expect(jitterOnly.backoff(beforeRetry: 1) == .milliseconds(25))
+    let plain = RetryPolicy(maximumAttempts: 2)
+    #expect(plain.jitter == .full)
   }
 
   func oldTransportTypeNames() async throws {
