@@ -6,7 +6,7 @@
 # markdown tables of medians (min–max) and paired ratios, with the load average. Timings come
 # from SuiteTimed (no allocation counter), allocation counts from separate rounds of Suite.
 #
-#   Benchmarks/run.sh                 # the full run, about 10–15 minutes on 2 cores
+#   Benchmarks/run.sh                 # the full run, about 12 minutes once built on 2 cores
 #   QUICK=1 Benchmarks/run.sh         # a smoke run, about a minute once built
 #
 # Environment: ROUNDS (5), REQUESTS (3000), BODY_REQUESTS (100), PAGES (1000), BURSTS (20), CACHE_FILL (20000),
