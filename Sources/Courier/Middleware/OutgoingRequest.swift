@@ -24,8 +24,10 @@ public struct OutgoingRequest: Sendable {
       takeBodyFromHead()
     }
   }
-  /// The body, apart from ``urlRequest``: in memory, from disk, or a stream. (A body a
-  /// middleware sets as `urlRequest.httpBody` becomes this, when it is `nil`.)
+  /// The body, apart from ``urlRequest``, as the transport will send it: in memory
+  /// (``TransportRequestBody/data``), from disk (``TransportRequestBody/file``), or a stream. A
+  /// middleware sits just above the transport, so it meets the transport's type here. A
+  /// middleware may set it, or set `urlRequest.httpBody`, which becomes this when it is `nil`.
   public var body: TransportRequestBody? {
     get { request.body }
     set { request.body = newValue }

@@ -51,7 +51,7 @@ public protocol HTTPTransport: Sendable {
   /// cannot throws ``HTTPError/invalidRequest(reason:)`` saying so, which is what the
   /// default implementation does; an answer other than `101` is
   /// ``HTTPError/unacceptableStatus(_:)`` with its body.
-  func openWebSocket(_ request: TransportRequest, options: WebSocketOptions)
+  func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
     async throws(HTTPError) -> TransportWebSocket
 }
 

@@ -65,7 +65,7 @@ extension HTTPClient {
       var request = outgoing.request
       self.configuration.cookies?.addCookies(to: &request.head)
       let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
-      var options = WebSocketOptions(
+      var options = TransportWebSocketOptions(
         subprotocols: subprotocols, maximumMessageSize: settings.maximumMessageSize)
       options.transport = exchange.options(
         timeout: outgoing.timeout, now: self.configuration.clock.now,

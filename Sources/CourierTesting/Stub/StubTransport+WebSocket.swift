@@ -29,7 +29,7 @@ extension StubTransport {
   /// Records the upgrade request and, when a ``onWebSocket(_:subprotocol:_:)`` route
   /// matches, opens an in-memory connection to it; any other route's answer is
   /// `HTTPError.unacceptableStatus(_:)` (a 404 when none matches).
-  public func openWebSocket(_ request: TransportRequest, options: WebSocketOptions)
+  public func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
     async throws(HTTPError) -> TransportWebSocket
   {
     guard !Task.isCancelled else { throw .cancelled }

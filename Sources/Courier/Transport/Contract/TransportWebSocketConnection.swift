@@ -5,7 +5,7 @@ import Foundation
 /// (``HTTPTransport/openWebSocket(_:options:)``).
 ///
 /// A connection reads from the network only while it has room: it holds at most
-/// ``WebSocketOptions/readAhead`` bytes of messages nobody has received yet, so a caller that
+/// ``TransportWebSocketOptions/readAhead`` bytes of messages nobody has received yet, so a caller that
 /// stops receiving stops the socket being read and the peer is held back by TCP.
 public protocol TransportWebSocketConnection: AnyObject, Sendable {
   /// Sends one message, whole; returns once it is on its way — queued behind a bounded
@@ -65,7 +65,7 @@ public struct TransportWebSocket: Sendable {
 }
 
 /// What an upgrade to a WebSocket asks of the transport, beyond its request.
-public struct WebSocketOptions: Sendable {
+public struct TransportWebSocketOptions: Sendable {
   /// The subprotocols offered (`Sec-WebSocket-Protocol`), most preferred first.
   public var subprotocols: [String]
   /// The largest message accepted, all its frames together; a larger one closes the
@@ -93,7 +93,7 @@ public struct WebSocketOptions: Sendable {
 
 extension HTTPTransport {
   /// Declines: this transport does not open WebSocket connections.
-  public func openWebSocket(_ request: TransportRequest, options: WebSocketOptions)
+  public func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
     async throws(HTTPError) -> TransportWebSocket
   {
     throw .invalidRequest(reason: "\(Self.self) does not open WebSocket connections")

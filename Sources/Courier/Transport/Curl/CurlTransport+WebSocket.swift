@@ -8,7 +8,7 @@
     /// (through `https_proxy`/`http_proxy` with a CONNECT tunnel, and TLS for `wss`/`https`),
     /// Courier runs the handshake and the framing. `ws` and `wss` URLs are read as `http` and
     /// `https`. Each connection has a thread of its own.
-    public func openWebSocket(_ request: TransportRequest, options: WebSocketOptions)
+    public func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
       async throws(HTTPError) -> TransportWebSocket
     {
       guard !Task.isCancelled else { throw .cancelled }

@@ -11,7 +11,9 @@
       let head: [UInt8]
       let limit: Int
 
-      init(_ request: TransportRequest, url: URL, options: WebSocketOptions) throws(HTTPError) {
+      init(_ request: TransportRequest, url: URL, options: TransportWebSocketOptions)
+        throws(HTTPError)
+      {
         self.url = url
         guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
           let host = parts.host, !host.isEmpty

@@ -9,7 +9,7 @@
     /// Opens a connection to `url` and runs the handshake on the connection's own thread;
     /// returns once the server has answered it.
     static func open(
-      _ request: TransportRequest, url: URL, options: WebSocketOptions,
+      _ request: TransportRequest, url: URL, options: TransportWebSocketOptions,
       settings: CurlTransport.Settings, timer: DeadlineTimer
     ) async throws(HTTPError) -> TransportWebSocket {
       let socket = try CurlWebSocket(options: options, timer: timer)

@@ -9,7 +9,7 @@
   ///
   /// One thread per connection owns the handle (``CurlWebSocket/Loop``); callers meet it
   /// here, under one lock: messages received wait in `inbox` (at most
-  /// ``WebSocketOptions/readAhead`` bytes, after which the socket is not read), bytes to send
+  /// ``TransportWebSocketOptions/readAhead`` bytes, after which the socket is not read), bytes to send
   /// wait in `outgoing`, and each waiting call holds a continuation the thread resumes.
   final class CurlWebSocket: TransportWebSocketConnection, DeadlineTimed {
     typealias Waiter<Value> = CheckedContinuation<Result<Value, HTTPError>, Never>
@@ -50,11 +50,11 @@
 
     let state = Locked(State())
     let wake: WakePipe
-    let options: WebSocketOptions
+    let options: TransportWebSocketOptions
     private let timer: DeadlineTimer
     private let deadlineID = Locked<UInt64?>(nil)
 
-    init(options: WebSocketOptions, timer: DeadlineTimer) throws(HTTPError) {
+    init(options: TransportWebSocketOptions, timer: DeadlineTimer) throws(HTTPError) {
       self.options = options
       self.timer = timer
       wake = try WakePipe()
@@ -189,7 +189,7 @@
       if ended { wake.signal() }
     }
 
-    /// Returns once the connection has stopped reading the socket because ``WebSocketOptions/readAhead``
+    /// Returns once the connection has stopped reading the socket because ``TransportWebSocketOptions/readAhead``
     /// bytes of messages wait for a caller (or it has ended): what tests of back-pressure
     /// await.
     func readingPaused() async {

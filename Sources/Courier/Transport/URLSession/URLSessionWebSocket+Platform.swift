@@ -7,7 +7,7 @@ import Foundation
     /// Declines on Linux: FoundationNetworking's `URLSessionWebSocketTask` needs a libcurl
     /// with WebSocket support, which Debian's 7.88 lacks (its tasks fail with "WebSockets
     /// not supported by libcurl"). ``CurlTransport``, the default on Linux, opens them.
-    public func openWebSocket(_ request: TransportRequest, options: WebSocketOptions)
+    public func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
       async throws(HTTPError) -> TransportWebSocket
     {
       throw .invalidRequest(
@@ -20,9 +20,9 @@ import Foundation
   extension URLSessionTransport {
     /// Opens a `URLSessionWebSocketTask` on the transport's session and returns once the
     /// server has accepted the upgrade. The platform reads ahead of the caller as it sees
-    /// fit; ``WebSocketOptions/readAhead`` does not apply. A refusal is
+    /// fit; ``TransportWebSocketOptions/readAhead`` does not apply. A refusal is
     /// ``HTTPError/unacceptableStatus(_:)`` without its body (the task does not keep it).
-    public func openWebSocket(_ request: TransportRequest, options: WebSocketOptions)
+    public func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
       async throws(HTTPError) -> TransportWebSocket
     {
       if let refusal { throw refusal }
