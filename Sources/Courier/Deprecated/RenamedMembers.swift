@@ -55,3 +55,12 @@ extension ReconnectionPolicy {
     self.init(reconnects: reconnects, delay: delay, maximumConsecutiveFailures: maximumAttempts)
   }
 }
+
+extension LinkPagedRequest {
+  /// Renamed ``nextPage(after:response:)``; 0.1 code that calls this spelling (an endpoint that
+  /// wraps a link-paged request, say) still gets the next page.
+  @available(*, deprecated, renamed: "nextPage(after:response:)")
+  public func nextPage(after page: Response, metadata: HTTPResponse) -> Self? {
+    nextPage(after: page, response: metadata)
+  }
+}

@@ -37,7 +37,10 @@ public struct RetryPolicy: Middleware {
   public var methods: Set<HTTPMethod>
   /// How the wait before each retry is drawn below its upper bound; ``Jitter/full`` by
   /// default.
-  public var jitter: Jitter
+  public var jitter: Jitter {
+    // Setting it replaces a 0.1 jitter closure too.
+    didSet { legacy?.jitter = nil }
+  }
   /// Whether being offline is retried too: `URLError.notConnectedToInternet` and
   /// `.dataNotAllowed` (cellular data switched off), which pass only when the device gets a
   /// network back. Off by default: a request made offline fails at once, and an app shows
@@ -48,7 +51,7 @@ public struct RetryPolicy: Middleware {
   /// The clock the waits between attempts run on.
   let clock: any TransportClock
   /// A 0.1 caller's own wait, jitter and date (until 1.1); `nil` for the clock's.
-  let legacy: Legacy?
+  var legacy: Legacy?
 
   /// Creates a policy; every parameter has a sensible default. The waits between attempts
   /// run on `clock`: pass a manual clock in tests to step through a backoff without
@@ -161,11 +164,13 @@ public struct RetryPolicy: Middleware {
 
   /// The wait a response's `Retry-After` asks for, if it has a valid one. A date is measured
   /// from the response's own `Date` (the server's clock, so that a skewed device clock does
-  /// not stretch or cut the wait), or from now when it has none.
+  /// not stretch or cut the wait), or from now when it has none. A policy made with 0.1's
+  /// initializer keeps 0.1's rule: it measures from its own `now`.
   func retryAfter(in response: HTTPResponse) -> Duration? {
     guard let value = response.headers["Retry-After"] else { return nil }
     let sent = response.headers["Date"].flatMap(HTTPDate.parse)
-    return RetryAfter.delay(value, now: sent ?? legacy?.now() ?? Date())
+    // A 0.1 policy keeps 0.1's rule: its own `now`, whatever the response says.
+    return RetryAfter.delay(value, now: legacy?.now() ?? sent ?? Date())
   }
 
   /// Waits `delay` on the clock; cancellation ends it with ``HTTPError/cancelled``.
@@ -201,7 +206,8 @@ extension RetryPolicy {
   /// What 0.1's initializer took as closures (until 1.1).
   struct Legacy: Sendable {
     let sleep: @Sendable (Duration) async throws(HTTPError) -> Void
-    let jitter: @Sendable (Duration) -> Duration
+    /// `nil` once ``RetryPolicy/jitter`` has been set.
+    var jitter: (@Sendable (Duration) -> Duration)?
     let now: @Sendable () -> Date
   }
 }

@@ -76,6 +76,15 @@ extension RenamedAPITests.Old {
     var pages = 0
     for try await _ in makeClient(transport: stub).pages(OldPaged()) { pages += 1 }
     #expect(pages == 3)
+
+    // LinkPagedRequest's own 0.1 spelling, as a 0.1 endpoint wrapping one would call it.
+    let link = LinkPagedRequest<[Int]>(path: "repos")
+    var response = HTTPResponse(status: 200, url: URL(string: "https://api.test/repos"))
+    response.requestURL = response.url
+    response.headers["Link"] = #"<https://api.test/repos?page=2>; rel="next""#
+    let next = link.nextPage(after: [1], metadata: response)
+    #expect(next?.path == "https://api.test/repos?page=2")
+    #expect(next?.path == link.nextPage(after: [1], response: response)?.path)
   }
 
   func oldBatchSpelling() async throws {
@@ -130,6 +139,35 @@ extension RenamedAPITests.Old {
     #expect(jitterOnly.backoff(beforeRetry: 1) == .milliseconds(25))
     let plain = RetryPolicy(maximumAttempts: 2)
     #expect(plain.jitter == .full)
+    // Setting jitter replaces a 0.1 closure; a 0.1 policy measures Retry-After from its now.
+    var replaced = RetryPolicy(baseDelay: .milliseconds(100), jitter: { $0 / 4 })
+    replaced.jitter = .none
+    #expect(replaced.backoff(beforeRetry: 1) == .milliseconds(100))
+    let pinned = Date(timeIntervalSince1970: 1_445_412_460)  // Wed, 21 Oct 2015 07:27:40 GMT
+    let waitsForDate = Locked<[Duration]>([])
+    var dated = HTTPClient.Configuration()
+    dated.middleware = [
+      RetryPolicy(
+        sleep: { delay throws(HTTPError) in waitsForDate.withLock { $0.append(delay) } },
+        now: { pinned })
+    ]
+    let answers = Locked(0)
+    let dateStub = StubTransport().fallback { _ throws(HTTPError) in
+      let first = answers.withLock { count in
+        defer { count += 1 }
+        return count == 0
+      }
+      return first
+        ? StubResponse(
+          status: 503,
+          headers: [
+            "Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT", "Date": "Wed, 21 Oct 2015 07:00:00 GMT",
+          ])
+        : StubResponse(status: 200)
+    }
+    _ = try await makeClient(transport: dateStub, configuration: dated)
+      .send(Request<Data>(path: "x"))
+    #expect(waitsForDate.withLock { $0 } == [.seconds(20)])
   }
 
   func oldTransportTypeNames() async throws {
