@@ -24,7 +24,9 @@ public protocol PagedEndpoint: Endpoint {
   func nextPage(after page: Response, response: HTTPResponse) -> Self?
 
   /// Renamed ``nextPage(after:response:)``: an endpoint of 0.1 that implements only this
-  /// spelling keeps paging until 1.1, through the default of the new one.
+  /// spelling keeps paging until 1.1, through the default of the new one. (Until then an
+  /// endpoint that implements neither compiles too, warned that a deprecated default stands
+  /// in, and answers one page; from 1.1 it does not compile.)
   @available(*, deprecated, renamed: "nextPage(after:response:)")
   func nextPage(after page: Response, metadata: HTTPResponse) -> Self?
 }
