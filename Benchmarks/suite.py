@@ -23,10 +23,11 @@ raw lines).
 """
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
+
+from tables import spread
 
 suite, base_url, work = sys.argv[1], sys.argv[2], sys.argv[3]
 timed = os.path.join(os.path.dirname(suite), "SuiteTimed")
@@ -108,16 +109,6 @@ if env.get("RESULTS"):
 
 def per_unit(result, key):
     return result[key] / result["units"] if result and key in result else None
-
-
-def spread(values, fmt):
-    values = [v for v in values if v is not None]
-    if not values:
-        return "–"
-    text = fmt(statistics.median(values))
-    if len(values) > 1:
-        text += " (%s–%s)" % (fmt(min(values)), fmt(max(values)))
-    return text
 
 
 def seconds(value):

@@ -16,10 +16,11 @@ MESSAGES (20000 small, a tenth of it for 64 KiB), RESULTS (a file for the raw li
 """
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
+
+from tables import spread
 
 suite, url = sys.argv[1], sys.argv[2]
 timed = os.path.join(os.path.dirname(suite), "SuiteTimed")
@@ -82,16 +83,6 @@ for round_index in range(rounds + alloc_rounds):
 if env.get("RESULTS"):
     with open(env["RESULTS"], "w") as file:
         file.write("\n".join(raw_lines) + "\n")
-
-
-def spread(values, fmt):
-    values = [v for v in values if v is not None]
-    if not values:
-        return "–"
-    text = fmt(statistics.median(values))
-    if len(values) > 1:
-        text += " (%s–%s)" % (fmt(min(values)), fmt(max(values)))
-    return text
 
 
 def micros(seconds):
