@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -7,20 +8,7 @@ import Testing
 /// run against an in-memory chat server.
 @Suite("README WebSocket example")
 struct ReadmeWebSocketExamplesTests {
-  enum ChatApi: Endpoint {
-    case room(Int)
-    typealias Response = Data  // unused: messages are read from the socket
-    var path: String {
-      switch self {
-      case .room(let id): "rooms/\(id)"
-      }
-    }
-  }
-
-  struct ChatLine: Codable, Sendable, Equatable {
-    var from: String
-    var text: String
-  }
+  // `ChatApi` and `ChatLine`, the snippet's first types, are in Tests/Support/ArticleChat.swift.
 
   @Test("the chat example as the README shows it")
   func chat() async throws {

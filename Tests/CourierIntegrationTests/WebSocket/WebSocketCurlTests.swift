@@ -11,14 +11,26 @@
   /// go quiet during the handshake or the close.
   @Suite("WebSocket over CurlTransport", .timeLimit(.minutes(1)))
   struct WebSocketCurlTests {
-    @Test("wss: the upgrade and frames go through TLS, with the server's CA trusted")
-    func secure() async throws {
+    /// A loopback server that echoes every WebSocket message, behind a TLS relay (`wss`).
+    static func echoBehindTLS() async throws -> (server: LoopbackServer, relay: TLSRelay) {
       let server = try LoopbackServer { _, response in
         try await response.upgradeToWebSocket().echoUntilClosed()
       }
-      defer { server.stop() }
-      let relay = try await TLSRelay.start(upstream: server.port)
-      defer { relay.stop() }
+      do {
+        return (server, try await TLSRelay.start(upstream: server.port))
+      } catch {
+        server.stop()
+        throw error
+      }
+    }
+
+    @Test("wss: the upgrade and frames go through TLS, with the server's CA trusted")
+    func secure() async throws {
+      let (server, relay) = try await Self.echoBehindTLS()
+      defer {
+        relay.stop()
+        server.stop()
+      }
       let client = HTTPClient(
         baseURL: URL(string: "wss://127.0.0.1:\(relay.port)/")!,
         transport: CurlTransport(certificateAuthorities: relay.certificate))
@@ -36,12 +48,11 @@
 
     @Test("wss to a server whose certificate is not trusted fails the handshake")
     func untrusted() async throws {
-      let server = try LoopbackServer { _, response in
-        try await response.upgradeToWebSocket().echoUntilClosed()
+      let (server, relay) = try await Self.echoBehindTLS()
+      defer {
+        relay.stop()
+        server.stop()
       }
-      defer { server.stop() }
-      let relay = try await TLSRelay.start(upstream: server.port)
-      defer { relay.stop() }
       let client = HTTPClient(
         baseURL: URL(string: "wss://127.0.0.1:\(relay.port)/")!, transport: CurlTransport())
       let error = await #expect(throws: HTTPError.self) {

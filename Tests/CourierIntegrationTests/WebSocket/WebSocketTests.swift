@@ -9,23 +9,6 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// A chat room endpoint, as users write them.
-enum ChatApi: Endpoint {
-  case room(Int)
-
-  typealias Response = Data
-  var path: String {
-    switch self {
-    case .room(let id): "rooms/\(id)"
-    }
-  }
-}
-
-struct ChatLine: Codable, Sendable, Equatable {
-  var from: String
-  var text: String
-}
-
 /// A loopback server whose handler gets each upgraded connection, and a client for it.
 struct WebSocketServer {
   let server: LoopbackServer
