@@ -67,6 +67,7 @@ extension HTTPClient {
       let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
       var options = TransportWebSocketOptions(
         subprotocols: subprotocols, maximumMessageSize: settings.maximumMessageSize)
+      options.closeTimeout = settings.closeTimeout
       options.transport = exchange.options(
         timeout: outgoing.timeout, now: self.configuration.clock.now,
         credentialNames: outgoing.credentialNames, redirects: nil,

@@ -14,7 +14,10 @@ import Foundation
 ///
 /// - Receiving: ``messages`` ends when the server closes the connection with a close frame
 ///   (``closure`` then holds its code and reason) and throws when the connection fails.
-///   Cancelling the task that reads closes the connection.
+///   Cancelling the task that reads closes the connection. The messages end only once
+///   Courier's answer to the server's close frame is written, so a socket let go when its
+///   loop ends has completed the close handshake; one let go while the connection is open
+///   ends it at once.
 /// - Keep-alive: a ping goes out every ``Settings/pingInterval``; a pong that does not come
 ///   within the next interval ends the connection with ``HTTPError/timedOut``.
 /// - Reconnection (off by default): with a ``ReconnectionPolicy`` that reconnects, a

@@ -34,6 +34,53 @@ package struct WebSocketFrameReader: Sendable {
 
   /// The next whole frame, unmasked, or `nil` until more bytes arrive.
   package mutating func next() throws(WebSocketFailure) -> WebSocketFrame? {
+    guard let header = try header() else { return nil }
+    guard buffer.count - start >= header.length + header.payloadLength else { return nil }
+    let payloadStart = start + header.length
+    var payload = Array(buffer[payloadStart..<payloadStart + header.payloadLength])
+    if let mask = header.mask { WebSocketFrame.applyMask(mask, to: &payload, from: 0) }
+    start = payloadStart + header.payloadLength
+    if start == buffer.count {
+      buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+      start = 0
+    } else if start > 64 * 1024, start > buffer.count / 2 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    return WebSocketFrame(fin: header.fin, opcode: header.opcode, payload: payload)
+  }
+
+  /// The frame still arriving, once its header is in: its opcode, and the unmasked bytes of
+  /// its payload that have arrived past the first `offset`, so that a check (UTF-8) can
+  /// fail the connection before the frame ends. `nil` before the header is whole.
+  package func arrivingPayload(after offset: Int) throws(WebSocketFailure) -> (
+    opcode: WebSocketFrame.Opcode, bytes: [UInt8]
+  )? {
+    guard let header = try header() else { return nil }
+    let arrived = min(buffer.count - start - header.length, header.payloadLength)
+    guard arrived > offset else { return (header.opcode, []) }
+    let payloadStart = start + header.length
+    var bytes = Array(buffer[payloadStart + offset..<payloadStart + arrived])
+    if let mask = header.mask {
+      // The key runs on from the payload's start: rotate it to where these bytes begin.
+      let key = (0..<4).map { mask[(offset + $0) & 3] }
+      WebSocketFrame.applyMask(key, to: &bytes, from: 0)
+    }
+    return (header.opcode, bytes)
+  }
+
+  /// What a frame's header says.
+  private struct Header {
+    var fin: Bool
+    var opcode: WebSocketFrame.Opcode
+    /// The header's own length, masking key included.
+    var length: Int
+    var payloadLength: Int
+    var mask: [UInt8]?
+  }
+
+  /// The header of the frame at `start`, or `nil` until it has arrived whole.
+  private func header() throws(WebSocketFailure) -> Header? {
     let available = buffer.count - start
     guard available >= 2 else { return nil }
     let first = buffer[start]
@@ -76,23 +123,14 @@ package struct WebSocketFrameReader: Sendable {
       headerLength = 10
     }
     guard length <= maximumPayload else { throw tooBig(UInt64(length)) }
-    let maskStart = start + headerLength
-    if masked { headerLength += 4 }
-    guard available >= headerLength + length else { return nil }
-    let payloadStart = start + headerLength
-    var payload = Array(buffer[payloadStart..<payloadStart + length])
+    var mask: [UInt8]?
     if masked {
-      WebSocketFrame.applyMask(Array(buffer[maskStart..<maskStart + 4]), to: &payload, from: 0)
+      guard available >= headerLength + 4 else { return nil }
+      mask = Array(buffer[start + headerLength..<start + headerLength + 4])
+      headerLength += 4
     }
-    start = payloadStart + length
-    if start == buffer.count {
-      buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
-      start = 0
-    } else if start > 64 * 1024, start > buffer.count / 2 {
-      buffer.removeFirst(start)
-      start = 0
-    }
-    return WebSocketFrame(fin: fin, opcode: opcode, payload: payload)
+    return Header(
+      fin: fin, opcode: opcode, length: headerLength, payloadLength: length, mask: mask)
   }
 
   private func tooBig(_ length: UInt64) -> WebSocketFailure {

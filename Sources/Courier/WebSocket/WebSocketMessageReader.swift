@@ -23,6 +23,8 @@ package struct WebSocketMessageReader: Sendable {
   private var fragmented: WebSocketFrame.Opcode?
   private var fragments: [UInt8] = []
   private var utf8 = UTF8Validator()
+  /// Payload bytes of the frame still arriving that ``checkArriving(_:)`` validated already.
+  private var checkedAhead = 0
 
   package init(maximumMessage: Int) {
     self.maximumMessage = maximumMessage
@@ -43,7 +45,7 @@ package struct WebSocketMessageReader: Sendable {
       guard fragmented == nil else {
         throw WebSocketFailure(.protocolError, "a new message began inside a fragmented one")
       }
-      utf8 = UTF8Validator()
+      if checkedAhead == 0 { utf8 = UTF8Validator() }
       fragments.removeAll(keepingCapacity: true)
       return try append(frame, as: frame.opcode)
     }
@@ -56,7 +58,9 @@ package struct WebSocketMessageReader: Sendable {
       throw WebSocketFailure(
         .messageTooBig, "a message is over the limit of \(maximumMessage) bytes")
     }
-    if opcode == .text, !utf8.validate(frame.payload) {
+    let unchecked = frame.payload.dropFirst(checkedAhead)
+    checkedAhead = 0
+    if opcode == .text, !utf8.validate(unchecked) {
       throw WebSocketFailure(.invalidFramePayloadData, "a text message is not UTF-8")
     }
     guard frame.fin else {
@@ -78,6 +82,25 @@ package struct WebSocketMessageReader: Sendable {
       throw WebSocketFailure(.invalidFramePayloadData, "a text message ends mid-character")
     }
     return .message(.text(String(decoding: bytes, as: UTF8.self)))
+  }
+
+  /// Validates the part of a text frame that has arrived in `frames` before the frame is
+  /// whole, so that text that is not UTF-8 fails the connection at once, not once the frame
+  /// ends (a frame may be as large as the message limit, and arrive slowly). Call it once
+  /// `frames` has no whole frame left.
+  package mutating func checkArriving(_ frames: WebSocketFrameReader) throws(WebSocketFailure) {
+    guard let (opcode, bytes) = try frames.arrivingPayload(after: checkedAhead), !bytes.isEmpty
+    else { return }
+    switch opcode {
+    case .text where fragmented == nil:
+      if checkedAhead == 0 { utf8 = UTF8Validator() }
+    case .continuation where fragmented == .text: break
+    default: return  // not text, or out of order: the whole frame fails as read(_:) says
+    }
+    checkedAhead += bytes.count
+    if !utf8.validate(bytes) {
+      throw WebSocketFailure(.invalidFramePayloadData, "a text message is not UTF-8")
+    }
   }
 
   /// A close frame's code and reason (RFC 6455 §5.5.1, §7.4).

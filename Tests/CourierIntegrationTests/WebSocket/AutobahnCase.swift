@@ -55,6 +55,9 @@
     case probe(String)
     /// Waits until this many events have arrived (Autobahn waits one second).
     case await(Int)
+    /// Waits for the client's close frame, or the end of the connection: for a failure the
+    /// client must see before the server goes on (Autobahn waits one second).
+    case awaitClientEnd
 
     /// Frames written in one go (Autobahn's `sendFrame` calls in a row).
     static func frames(_ frames: LoopbackWebSocket.Frame...) -> AutobahnStep {

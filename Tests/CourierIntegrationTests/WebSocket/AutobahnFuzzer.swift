@@ -59,6 +59,8 @@
           await read { $0.events.contains(.open(label)) }
         case .await(let count):
           await read { $0.events.count >= count }
+        case .awaitClientEnd:
+          await read { _ in false }
         }
       }
       if case .serverCloses(let code, _, _) = fuzz.end, !record.serverClosed {
@@ -170,8 +172,19 @@
       var closure: WebSocketClosure?
     }
 
+    /// How the echoing client is written.
+    enum Client: Sendable, CaseIterable, CustomStringConvertible {
+      /// It keeps its socket until the server is done (and could still call `close()`).
+      case holding
+      /// It lets go of its socket as soon as its loop ends, as most code does: what is left
+      /// of the close handshake must happen without it.
+      case lettingGo
+
+      var description: String { self == .holding ? "holding its socket" : "letting it go" }
+    }
+
     /// Plays `fuzz` against Courier's client over CurlTransport.
-    static func run(_ fuzz: AutobahnCase) async throws -> Outcome {
+    static func run(_ fuzz: AutobahnCase, client: Client = .holding) async throws -> Outcome {
       let played = Locked(AutobahnRecord())
       let done = Signal()
       let loopback = try WebSocketServer { _, socket in
@@ -184,62 +197,95 @@
       let socket = try await loopback.client.webSocket(
         Request<Data>(path: "case/\(fuzz.id)"),
         settings: .init(maximumMessageSize: fuzz.maximumMessageSize, pingInterval: nil))
-      var clientError: HTTPError?
-      do throws(HTTPError) {
-        var messages = socket.messages.makeAsyncIterator()
-        while let message = try await messages.next() {
-          try await socket.send(message)
-        }
-      } catch {
-        clientError = error
+      switch client {
+      case .holding:
+        let clientError = await echo(socket)
+        await done.wait()
+        return Outcome(
+          record: played.withLock { $0 }, clientError: clientError, closure: socket.closure)
+      case .lettingGo:
+        let (clientError, closure) = await echoLettingGo(consume socket)
+        await done.wait()
+        return Outcome(record: played.withLock { $0 }, clientError: clientError, closure: closure)
       }
-      await done.wait()
-      return Outcome(
-        record: played.withLock { $0 }, clientError: clientError, closure: socket.closure)
     }
 
-    /// Plays `fuzz` and checks the outcome against it.
+    /// Echoes every message until the messages end; what the loop threw, if anything.
+    private static func echo(_ socket: WebSocket) async -> HTTPError? {
+      do throws(HTTPError) {
+        for try await message in socket.messages {
+          try await socket.send(message)
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }
+
+    /// Echoes as ``echo(_:)`` does and lets go of `socket` the moment the loop ends: the
+    /// socket is gone by the time this returns.
+    private static func echoLettingGo(_ socket: consuming WebSocket) async -> (
+      HTTPError?, WebSocketClosure?
+    ) {
+      let clientError = await echo(socket)
+      return (clientError, socket.closure)
+    }
+
+    /// Plays `fuzz` with each kind of client and checks the outcome against it.
     static func check(_ fuzz: AutobahnCase, sourceLocation: SourceLocation = #_sourceLocation)
       async throws
     {
-      let outcome = try await run(fuzz)
+      for client in Client.allCases {
+        try await check(fuzz, client: client, sourceLocation: sourceLocation)
+      }
+    }
+
+    /// Plays `fuzz` with `client` and checks the outcome against it.
+    static func check(
+      _ fuzz: AutobahnCase, client: Client, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+      let outcome = try await run(fuzz, client: client)
       let record = outcome.record
-      #expect(record.problem == nil, "the client sent a bad frame", sourceLocation: sourceLocation)
       #expect(
-        fuzz.accepted.contains(record.events),
-        "received \(record.events), expected \(fuzz.accepted) (\(fuzz.grade))",
+        record.problem == nil, "the client (\(client)) sent a bad frame",
         sourceLocation: sourceLocation)
       #expect(
-        record.clientClose != nil, "no close frame from the client", sourceLocation: sourceLocation)
+        fuzz.accepted.contains(record.events),
+        "the client (\(client)): received \(record.events), expected \(fuzz.accepted) (\(fuzz.grade))",
+        sourceLocation: sourceLocation)
+      #expect(
+        record.clientClose != nil, "no close frame from the client (\(client))",
+        sourceLocation: sourceLocation)
       let code = record.clientClose?.code
-      let client: AutobahnClientEnd
+      let clientEnd: AutobahnClientEnd
       switch fuzz.end {
       case .serverCloses(_, let answers, let expected):
         #expect(
-          record.serverClosed && !record.clientClosedFirst, "the client closed first",
+          record.serverClosed && !record.clientClosedFirst, "the client (\(client)) closed first",
           sourceLocation: sourceLocation)
         #expect(
-          answers.contains(code), "the client answered \(code.map { "\($0)" } ?? "no code")",
+          answers.contains(code),
+          "the client (\(client)) answered \(code.map { "\($0)" } ?? "no code")",
           sourceLocation: sourceLocation)
-        client = expected
+        clientEnd = expected
       case .clientFails(let codes, let expected):
         #expect(
-          !record.serverClosed, "the client did not fail the connection",
+          !record.serverClosed, "the client (\(client)) did not fail the connection",
           sourceLocation: sourceLocation)
         #expect(
           code.map(codes.contains) == true,
-          "the client closed with \(code.map { "\($0)" } ?? "no code"), not \(codes)",
+          "the client (\(client)) closed with \(code.map { "\($0)" } ?? "no code"), not \(codes)",
           sourceLocation: sourceLocation)
-        client = expected
+        clientEnd = expected
       }
-      switch client {
+      switch clientEnd {
       case .closed(let code):
-        #expect(outcome.clientError == nil, sourceLocation: sourceLocation)
-        #expect(outcome.closure?.code == code, sourceLocation: sourceLocation)
+        #expect(outcome.clientError == nil, "\(client)", sourceLocation: sourceLocation)
+        #expect(outcome.closure?.code == code, "\(client)", sourceLocation: sourceLocation)
       case .failed(let failure):
         #expect(
           outcome.clientError.map { failure.matches($0) } == true,
-          "\(outcome.clientError.map { "\($0)" } ?? "no error"), expected \(failure)",
+          "\(client): \(outcome.clientError.map { "\($0)" } ?? "no error"), expected \(failure)",
           sourceLocation: sourceLocation)
       case .any:
         break

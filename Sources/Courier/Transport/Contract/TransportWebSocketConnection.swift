@@ -13,9 +13,11 @@ public protocol TransportWebSocketConnection: AnyObject, Sendable {
   /// the connection has ended. Cancelling the sending task ends the connection, as a message
   /// half sent cannot be taken back.
   func send(_ message: WebSocketMessage) async throws(HTTPError)
-  /// The next message; `nil` once the peer's close frame has arrived (``peerClosure`` then
-  /// says why). Throws when the connection failed: a protocol error, a message over the
-  /// limit, a connection that ended without a close frame. Only one caller may wait at a time.
+  /// The next message; `nil` once the peer's close frame has arrived and the answering close
+  /// frame has been written (``peerClosure`` then says why), so that a caller may let go of
+  /// the connection as soon as it sees the end. Throws when the connection failed: a protocol
+  /// error (after the close frame that says so is written), a message over the limit, a
+  /// connection that ended without a close frame. Only one caller may wait at a time.
   func receive() async throws(HTTPError) -> WebSocketMessage?
   /// Sends a ping and returns when the pong answering it arrives. Cancelling the waiting
   /// task stops the wait, not the connection.
@@ -25,7 +27,8 @@ public protocol TransportWebSocketConnection: AnyObject, Sendable {
   /// arrive meanwhile are dropped.
   func close(_ code: WebSocketCloseCode, reason: String) async
   /// Ends the connection at once, without a close handshake; waiting calls fail with
-  /// ``HTTPError/cancelled``.
+  /// ``HTTPError/cancelled``. Once the peer has closed, the answering close frame still goes
+  /// out first (within the client's close timeout).
   func cancel()
   /// The peer's close frame, once it has arrived.
   var peerClosure: WebSocketClosure? { get }
@@ -78,6 +81,9 @@ public struct TransportWebSocketOptions: Sendable {
   /// The handshake's limits: its deadline, the size limit of a refusal's body, and the
   /// names of credential headers.
   public var transport: TransportOptions
+  /// How long a close frame after which the connection ends may take to go out (the
+  /// client's ``WebSocket/Settings/closeTimeout``).
+  var closeTimeout: Duration = .seconds(5)
 
   /// Options with the given values.
   public init(

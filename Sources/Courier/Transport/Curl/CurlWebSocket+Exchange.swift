@@ -94,6 +94,7 @@
           apply(output)
           if case .close = output { closedByPeer = true }
         }
+        if !closedByPeer { try messages.checkArriving(frames) }
       } catch {
         let httpError: HTTPError =
           error.code == .messageTooBig
@@ -106,6 +107,7 @@
 
     private func apply(_ output: WebSocketMessageReader.Output) {
       var resume: (() -> Void)?
+      var bounds = false
       socket.state.withLock { state in
         switch output {
         case .message(let message):
@@ -133,13 +135,13 @@
             CurlWebSocket.enqueue(.close(code, reason: ""), &state)
             state.sentClose = true
           }
+          // The reader hears of the end once the answer is written (``finish()``): a
+          // caller that lets the socket go when its loop ends must not cut the answer off.
           state.endsAfterFlush = true
-          if let receiver = state.receiver {
-            state.receiver = nil
-            resume = { receiver.resume(returning: .success(nil)) }
-          }
+          bounds = true
         }
       }
+      if bounds { socket.boundFlush() }
       resume?()
     }
 
@@ -156,21 +158,20 @@
 
     /// Ends the connection with `error`: at once, or once the close frame queued is out. A
     /// protocol `failure` queues the close frame that says so, under the same lock, so that
-    /// no caller sees the close without the error.
+    /// no caller sees the close without the error. The reader hears of it in ``finish()``,
+    /// once the frame is out.
     private func fail(
       _ error: HTTPError, flushing: Bool, closingWith failure: WebSocketFailure? = nil
     ) {
-      let receiver = socket.state.withLock { state -> CurlWebSocket.Waiter<WebSocketMessage?>? in
+      socket.state.withLock { state in
         if let failure, !state.sentClose {
           CurlWebSocket.enqueue(.close(failure.code, reason: failure.reason), &state)
           state.sentClose = true
         }
         if state.failure == nil { state.failure = error }
         if flushing { state.endsAfterFlush = true } else { state.stopsNow = true }
-        defer { state.receiver = nil }
-        return state.receiver
       }
-      receiver?.resume(returning: .failure(error))
+      if flushing { socket.boundFlush() }
     }
 
     /// Lets go of the connection and answers everything still waiting.

@@ -18,8 +18,12 @@
     }
 
     /// What a receiver gets once no message is left: `nil` after a close handshake, or
-    /// why the connection failed; `nil` (keep waiting) while it is open.
+    /// why the connection failed; `nil` (keep waiting) while it is open or its last close
+    /// frame is still going out.
     static func endOfMessages(_ state: State) -> Result<WebSocketMessage?, HTTPError>? {
+      // The close frame after which the connection ends is still going out: the end is told
+      // once it is out, so that a caller who then lets go does not cut it off.
+      if state.endsAfterFlush, !state.isFinished { return nil }
       if let failure = state.failure { return .failure(failure) }
       if state.peerClosure != nil || state.sentClose { return .success(nil) }
       if state.isFinished {

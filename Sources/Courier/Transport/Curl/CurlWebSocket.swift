@@ -72,8 +72,21 @@
       if let id = deadlineID.withLock({ $0 }) { timer.cancel(id) }
     }
 
+    /// Bounds the writing of a close frame after which the connection ends (the answer to
+    /// the peer's close, or a failure's): a peer that stops reading is let go after
+    /// ``TransportWebSocketOptions/closeTimeout``, with what is still queued.
+    func boundFlush() {
+      let id = timer.schedule(self, at: .now + options.closeTimeout)
+      deadlineID.withLock { $0 = id }
+    }
+
     func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-      end(with: .timedOut, onlyWhileOpening: true)
+      let flushing = state.withLock { state -> Bool in
+        guard !state.isOpening, state.endsAfterFlush, !state.isFinished else { return false }
+        state.stopsNow = true
+        return true
+      }
+      if flushing { wake.signal() } else { end(with: .timedOut, onlyWhileOpening: true) }
       return nil
     }
 
@@ -149,6 +162,12 @@
           if wakes { wake.signal() }
         }
       } onCancel: {
+        // This reader is answered at once, even while a close frame still goes out.
+        let waiter = state.withLock { state in
+          defer { state.receiver = nil }
+          return state.receiver
+        }
+        waiter?.resume(returning: .failure(.cancelled))
         cancel()
       }
       return try result.get()
@@ -177,10 +196,13 @@
     }
 
     /// Ends the connection with `error` (unless it has ended already); the thread wakes,
-    /// lets go of the connection, and fails what waits.
+    /// lets go of the connection, and fails what waits. A close frame on its way out, after
+    /// which the connection ends anyway, is let out first (within the close timeout): a
+    /// caller that lets go of its socket once the peer has closed still answers the close.
     private func end(with error: HTTPError, onlyWhileOpening: Bool) {
       let ended = state.withLock { state -> Bool in
-        guard !state.isFinished, state.failure == nil, !onlyWhileOpening || state.isOpening
+        guard !state.isFinished, state.failure == nil, !state.endsAfterFlush,
+          !onlyWhileOpening || state.isOpening
         else { return false }
         state.failure = error
         state.stopsNow = true

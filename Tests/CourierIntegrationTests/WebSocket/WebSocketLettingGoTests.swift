@@ -1,0 +1,137 @@
+// CurlTransport's WebSocket (the Linux default) is the client under test.
+#if canImport(FoundationNetworking)
+  import CourierTestSupport
+  import CourierTesting
+  import Foundation
+  import FoundationNetworking
+  import Testing
+
+  @testable import Courier
+
+  /// Code written the usual way: a loop over the messages, then the socket let go (no
+  /// `close()`). The server's close must still be answered with a close frame before the
+  /// connection ends (RFC 6455 §5.5.1), whatever the app does once its loop is over.
+  @Suite("WebSocket: a client that lets its socket go", .timeLimit(.minutes(1)))
+  struct WebSocketLettingGoTests {
+    /// Reads every message and lets go of `socket` when the loop ends, as most code does.
+    private static func readAll(_ socket: consuming WebSocket) async -> HTTPError? {
+      do throws(HTTPError) {
+        for try await _ in socket.messages {}
+        return nil
+      } catch {
+        return error
+      }
+    }
+
+    @Test("The server's close is answered before the connection ends, behind a send backlog")
+    func answeredBehindABacklog() async throws {
+      let backlogged = Signal()
+      let sawClose = Locked<Bool?>(nil)
+      let done = Signal()
+      let server = try LoopbackServer { _, response in
+        defer { done.fire() }
+        let socket = try await response.upgradeToWebSocket()
+        await backlogged.wait()  // reads nothing until the client's sends are stuck
+        // Written raw: `close(code:)` would stop holding the client back, and the server
+        // would drain the client's backlog before the close frame even left.
+        try await socket.sendRaw(Data(LoopbackWebSocket.Frame.close(code: .normalClosure).wire))
+        var closed = false
+        while let frame = try await socket.receiveFrame() {
+          if frame.opcode == 0x8 {
+            closed = true
+            break
+          }
+        }
+        sawClose.withLock { $0 = closed }
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let socket = try await client.webSocket(
+        Request<Data>(path: "backlog"), settings: .init(pingInterval: nil))
+      let connection = try #require(
+        socket.state.withLock { $0.current.connection } as? CurlWebSocket)
+      // Sends until the socket's buffers are full and bytes wait in the connection itself
+      // (its thread went to sleep with bytes it could not write), so that the answer to the
+      // server's close queues behind them and needs the server to read megabytes first.
+      while true {
+        try await socket.send(Data(count: 64 * 1024))
+        var (asleep, waiting) = (false, Int64(0))
+        while !asleep {
+          await Task.yield()
+          (asleep, waiting) = connection.state.withLock { ($0.isPolling, $0.queued - $0.written) }
+        }
+        if waiting > 0 { break }
+      }
+      backlogged.fire()
+      let error = await Self.readAll(consume socket)
+      #expect(error == nil)
+      await done.wait()
+      #expect(sawClose.withLock { $0 } == true)
+    }
+
+    @Test("A protocol error's close frame goes out before the reader sees the error")
+    func failureAnsweredBeforeTheError() async throws {
+      let code = Locked<WebSocketCloseCode?>(nil)
+      let done = Signal()
+      let server = try LoopbackServer { _, response in
+        defer { done.fire() }
+        let socket = try await response.upgradeToWebSocket()
+        try await socket.sendRaw(Data([0x81, 0x02, 0xC0, 0xAF]))  // an overlong "/"
+        while let frame = try await socket.receiveFrame(), frame.opcode != 0x8 {}
+        code.withLock { $0 = socket.closeFrame?.code }
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let socket = try await client.webSocket(
+        Request<Data>(path: "bad"), settings: .init(pingInterval: nil))
+      let error = await Self.readAll(consume socket)
+      #expect(error?.urlErrorCode == .badServerResponse)
+      await done.wait()
+      #expect(code.withLock { $0 } == .invalidFramePayloadData)
+    }
+
+    // MARK: - The rules, on a connection with no thread
+
+    /// A connection whose peer has closed and whose answer is still queued.
+    private func answering() throws -> CurlWebSocket {
+      let connection = try CurlWebSocket(
+        options: TransportWebSocketOptions(), timer: DeadlineTimer())
+      connection.state.withLock { state in
+        state.isOpening = false
+        state.peerClosure = WebSocketClosure(code: .normalClosure)
+        CurlWebSocket.enqueue(.close(.normalClosure, reason: ""), &state)
+        state.sentClose = true
+        state.endsAfterFlush = true
+      }
+      return connection
+    }
+
+    @Test("While the answer to the peer's close is queued, a reader waits for it to go out")
+    func readerWaitsForTheAnswer() throws {
+      let connection = try answering()
+      #expect(connection.state.withLock { CurlWebSocket.endOfMessages($0) } == nil)
+      connection.state.withLock { $0.isFinished = true }
+      #expect(connection.state.withLock { CurlWebSocket.endOfMessages($0) } == .success(nil))
+    }
+
+    @Test("Letting go (cancel) does not cut off the answer; the close timeout does")
+    func cancelLetsTheAnswerOut() throws {
+      let connection = try answering()
+      connection.cancel()
+      #expect(connection.state.withLock { $0.stopsNow } == false)
+      _ = connection.timerFired(now: .now)
+      #expect(connection.state.withLock { $0.stopsNow } == true)
+      #expect(connection.state.withLock { $0.failure } == nil)
+    }
+
+    @Test("An open connection is cancelled at once")
+    func openConnectionCancelled() throws {
+      let connection = try CurlWebSocket(
+        options: TransportWebSocketOptions(), timer: DeadlineTimer())
+      connection.state.withLock { $0.isOpening = false }
+      connection.cancel()
+      #expect(connection.state.withLock { $0.stopsNow } == true)
+      #expect(connection.state.withLock { $0.failure } == .cancelled)
+    }
+  }
+#endif
