@@ -305,3 +305,36 @@ struct MultipartStreamingTests {
     #expect(arrived.withLock { $0 } == 0)
   }
 }
+
+#if canImport(FoundationNetworking)
+  @Suite("What URLSession on Linux does with a body stream")
+  struct FoundationNetworkingBodyStreamTests {
+    @Test(
+      "a body stream goes out chunked beside its Content-Length, and is refused (why forms are copied)"
+    )
+    func chunkedDespiteLength() async throws {
+      let reached = Locked(false)
+      let server = try LoopbackServer { _, response in
+        reached.withLock { $0 = true }
+        try await response.send(status: 204)
+      }
+      defer { server.stop() }
+      var request = URLRequest(url: server.baseURL.appendingPathComponent("form"))
+      request.httpMethod = "POST"
+      request.httpBodyStream = InputStream(data: Data("0123456789".utf8))
+      request.setValue("10", forHTTPHeaderField: "Content-Length")
+      let session = URLSession(configuration: URLSessionTransport.defaultSessionConfiguration())
+      defer { session.finishTasksAndInvalidate() }
+      let status = await withCheckedContinuation { (done: CheckedContinuation<Int?, Never>) in
+        session.dataTask(with: request) { _, response, _ in
+          done.resume(returning: (response as? HTTPURLResponse)?.statusCode)
+        }.resume()
+      }
+      // The loopback server refuses a request with both Content-Length and Transfer-Encoding
+      // (RFC 9112 §6.3). When this fails, FoundationNetworking sends a stream with its
+      // length, and URLSession on Linux could stream forms as the other transports do.
+      #expect(status == 400)
+      #expect(reached.withLock { $0 } == false)
+    }
+  }
+#endif

@@ -17,9 +17,9 @@ import Foundation
 /// ```
 ///
 /// File bodies, and multipart forms with file parts, are read from their files 64 KiB at a
-/// time while the request is sent, so a 1 GB upload costs a few buffers of memory; their
-/// length is the files' sizes when the body was made, and a file whose size has changed since
-/// fails the sending with `HTTPError.transport(URLError(.requestBodyStreamExhausted))`.
+/// time while the request is sent, never whole into memory; their length is the files' sizes
+/// when the body was made, and a file whose size has changed since fails the sending with
+/// `HTTPError.transport(URLError(.requestBodyStreamExhausted))`.
 public struct TransportRequestBody: Sendable {
   /// One run of bytes of a body made of parts (a multipart form).
   enum Segment: Sendable {
