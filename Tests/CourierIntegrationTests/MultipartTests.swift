@@ -31,9 +31,14 @@ func multipartParts(_ body: Data, boundary: String) -> [(headers: String, bytes:
 /// deleted: those that start with its boundary. (Other tests' uploads, in flight at the same
 /// time, have bodies of their own there.)
 func temporaryBodyFiles(of form: MultipartForm) -> [String] {
+  temporaryBodyFiles(startingWith: Data("--\(form.boundary)".utf8))
+}
+
+/// The bodies Courier wrote to the temporary directory and has not deleted that start with
+/// `start`.
+func temporaryBodyFiles(startingWith start: Data) -> [String] {
   let directory = FileManager.default.temporaryDirectory
   let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
-  let start = Data("--\(form.boundary)".utf8)
   return (names ?? []).filter { name in
     guard name.hasPrefix("courier-body-"),
       let handle = try? FileHandle(forReadingFrom: directory.appendingPathComponent(name))

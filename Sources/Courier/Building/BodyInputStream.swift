@@ -5,7 +5,6 @@ import Foundation
 /// through it; transports take the ``TransportRequestBody``.
 final class BodyInputStream: InputStream {
   private let reader: SegmentReader
-  private var pending = Data()
   private var status: Stream.Status = .notOpen
   private var failure: (any Error)?
 
@@ -24,6 +23,7 @@ final class BodyInputStream: InputStream {
 
   override func close() {
     status = .closed
+    reader.close()
   }
 
   override func getBuffer(
@@ -34,22 +34,15 @@ final class BodyInputStream: InputStream {
 
   override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
     guard status == .open else { return status == .atEnd ? 0 : -1 }
-    if pending.isEmpty {
-      do {
-        guard let chunk = try reader.next() else {
-          status = .atEnd
-          return 0
-        }
-        pending = chunk
-      } catch {
-        failure = error
-        status = .error
-        return -1
-      }
+    do {
+      let count = try reader.read(
+        into: UnsafeMutableRawBufferPointer(start: buffer, count: maxLength))
+      if count == 0 { status = .atEnd }
+      return count
+    } catch {
+      failure = error
+      status = .error
+      return -1
     }
-    let count = min(maxLength, pending.count)
-    pending.copyBytes(to: buffer, count: count)
-    pending = pending.dropFirst(count)
-    return count
   }
 }

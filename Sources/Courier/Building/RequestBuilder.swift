@@ -83,7 +83,7 @@ struct RequestBuilder: Sendable {
     if let body = built.body {
       if let data = body.data {
         request.httpBody = data
-      } else if case .segments(let segments) = body.storage {
+      } else if let segments = body.segments {
         request.httpBodyStream = BodyInputStream(segments)
       }
     }

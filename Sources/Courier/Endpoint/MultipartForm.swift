@@ -13,8 +13,16 @@ import Foundation
 ///
 /// Names and filenames may hold quotes, line breaks and non-ASCII text: quotes and line
 /// breaks are percent-escaped as browsers do (`"` → `%22`), and the rest is sent as UTF-8.
-/// File parts from disk are streamed as the request is sent, a chunk at a time, so a form
-/// with a 1 GB file costs a few kilobytes of memory; `Content-Length` is computed up front.
+/// The `Content-Length` is computed when the request is built, from the parts and the sizes
+/// of the files, so the form is never sent chunked. File parts stay on disk: each file is
+/// read 64 KiB at a time as the transport sends the form, never whole into memory, and not
+/// copied (but ``URLSessionTransport`` on Linux copies the form into a temporary file first
+/// and sends that; see <doc:PlatformNotes>). A file whose size has changed by the time it is
+/// read for sending fails the request with
+/// `HTTPError.transport(URLError(.requestBodyStreamExhausted))` rather than sending a body of
+/// another length, and one that cannot be read then with `.transport(URLError(.cannotOpenFile))`;
+/// one missing when the request is built is an ``HTTPError/invalidRequest(reason:)``, and
+/// nothing is sent.
 public struct MultipartForm: Sendable {
   /// One part of the form.
   public struct Part: Sendable {
@@ -22,7 +30,7 @@ public struct MultipartForm: Sendable {
     public enum Content: Sendable {
       /// Bytes in memory.
       case data(Data)
-      /// A file on disk, streamed as the request is sent.
+      /// A file on disk, read as the request is sent.
       case file(URL)
     }
 

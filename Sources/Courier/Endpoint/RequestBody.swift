@@ -11,8 +11,9 @@ import Foundation
 /// var body: RequestBody? { .stream(recorder.chunks, contentType: "audio/aac") }
 /// ```
 ///
-/// `.file` bodies and multipart forms with file parts are streamed from disk as they are
-/// sent, never read into memory whole; `.stream` bodies are sent as they are produced.
+/// `.file` bodies and multipart forms with file parts are read from disk as they are sent,
+/// never read into memory whole, with a `Content-Length` computed when the request is built;
+/// `.stream` bodies are sent as they are produced.
 ///
 /// A body that cannot be encoded (a `Double.nan` in JSON, say) fails the request with
 /// ``HTTPError/invalidRequest(reason:)`` before anything is sent.
@@ -41,7 +42,8 @@ public struct RequestBody: Sendable {
     RequestBody(content: .form(fields))
   }
 
-  /// A `multipart/form-data` body: text fields and file parts.
+  /// A `multipart/form-data` body: text fields and file parts, the files read as the request
+  /// is sent (see ``MultipartForm``).
   public static func multipart(_ form: MultipartForm) -> RequestBody {
     RequestBody(content: .multipart(form))
   }
@@ -55,7 +57,9 @@ public struct RequestBody: Sendable {
 
   /// The contents of a file on disk, streamed as the request is sent (its size, taken when
   /// the request is built, is sent as `Content-Length`). A file that cannot be read fails
-  /// the request with ``HTTPError/invalidRequest(reason:)``.
+  /// the request with ``HTTPError/invalidRequest(reason:)``, and nothing is sent; one whose
+  /// size has changed by the time it is read for sending fails it with
+  /// `HTTPError.transport(URLError(.requestBodyStreamExhausted))`.
   public static func file(_ url: URL, contentType: String = "application/octet-stream")
     -> RequestBody
   {

@@ -1,9 +1,10 @@
 import Foundation
 
 extension TransportRequestBody {
-  /// A file holding exactly this body, for a transport that sends bodies from files: the
-  /// file itself for a body that is one whole file, otherwise a temporary file written a
-  /// chunk at a time, which the caller deletes (`isTemporary`).
+  /// A file holding exactly this body, for a transport that can send a body with a length
+  /// only from a file (``URLSessionTransport`` on Linux): the file itself for a body that is
+  /// one whole file, otherwise a temporary copy written a chunk at a time, which the caller
+  /// deletes (`isTemporary`).
   func wholeFile() async throws(HTTPError) -> (url: URL, isTemporary: Bool) {
     if let file { return (file, false) }
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -16,8 +16,10 @@ import Foundation
 /// let once = TransportRequestBody.stream(microphone.chunks)      // sent as it is produced, once
 /// ```
 ///
-/// File bodies, and multipart forms with file parts, are read a chunk at a time while the
-/// request is sent, so a 1 GB upload costs a few kilobytes of memory.
+/// File bodies, and multipart forms with file parts, are read from their files 64 KiB at a
+/// time while the request is sent, never whole into memory; their length is the files' sizes
+/// when the body was made, and a file whose size has changed since fails the sending with
+/// `HTTPError.transport(URLError(.requestBodyStreamExhausted))`.
 public struct TransportRequestBody: Sendable {
   /// One run of bytes of a body made of parts (a multipart form).
   enum Segment: Sendable {
@@ -111,13 +113,23 @@ public struct TransportRequestBody: Sendable {
     case .stream(let length, _, _):
       return length
     case .segments(let segments):
-      return segments.reduce(0) { total, segment in
-        switch segment {
-        case .data(let data): total + Int64(data.count)
-        case .file(_, let length): total + length
-        }
+      return Self.length(of: segments)
+    }
+  }
+
+  /// The length of a body made of `segments`.
+  static func length(of segments: [Segment]) -> Int64 {
+    segments.reduce(0) { total, segment in
+      switch segment {
+      case .data(let data): total + Int64(data.count)
+      case .file(_, let length): total + length
       }
     }
+  }
+
+  /// The parts of a body of bytes and files (not a stream).
+  var segments: [Segment]? {
+    if case .segments(let segments) = storage { segments } else { nil }
   }
 
   /// Whether the body is a stream (sent as it is produced where the transport can).
@@ -178,7 +190,7 @@ public struct TransportRequestBody: Sendable {
 
 extension TransportRequestBody {
   /// The chunks of a ``TransportRequestBody``, read from its start: at most 64 KiB each from memory and
-  /// files, as they come from a stream.
+  /// files (read only when asked for), as they come from a stream.
   public struct Chunks: AsyncSequence, Sendable {
     /// A chunk of the body.
     public typealias Element = Data

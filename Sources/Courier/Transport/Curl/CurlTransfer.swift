@@ -104,8 +104,8 @@
     /// libcurl finished the transfer with `code` (the handle is out of the multi handle).
     func finished(code: Int32) {
       reportTimings()
-      // The handle goes back and the upload's temporary file away before the caller is
-      // answered, so that it finds nothing of the exchange left.
+      // The handle goes back and the upload's file is closed before the caller is answered,
+      // so that it finds nothing of the exchange left.
       release()
       var outcome: HTTPError? = failure
       if outcome == nil && code != 0 { outcome = HTTPError(curlCode: code, url: url) }

@@ -127,11 +127,10 @@
       if let body = request.body {
         if let data = body.data {
           upload = CurlUpload(data: data)
-        } else if body.isStream {
-          upload = CurlUpload(feed: CurlBodyFeed(), length: body.length)
+        } else if let segments = body.segments {
+          upload = CurlUpload(segments: segments)
         } else {
-          let file = try await body.wholeFile()
-          upload = try CurlUpload(file: file.url, temporary: file.isTemporary)
+          upload = CurlUpload(feed: CurlBodyFeed(), length: body.length)
         }
       }
       let transfer = CurlTransfer(

@@ -4,12 +4,12 @@
   import Glibc
 
   /// A request body as libcurl reads it, a buffer at a time under the driver's lock: bytes in
-  /// memory, a file (the body's own, or a temporary one holding a multipart form), or a
-  /// stream fed as it is produced.
+  /// memory; bytes and files (a file, a multipart form with file parts), each file read
+  /// straight into libcurl's buffer as it asks; or a stream fed as it is produced.
   final class CurlUpload {
     private enum Source {
       case data(Data)
-      case file(FileHandle)
+      case segments(SegmentReader)
       case stream(CurlBodyFeed)
     }
 
@@ -25,7 +25,6 @@
 
     private let source: Source
     private var offset = 0
-    private let temporary: URL?
     /// The body's length, when known (libcurl sends it as `Content-Length`, and an HTTP/1.1
     /// body of unknown length chunked).
     let length: Int64?
@@ -33,27 +32,18 @@
     init(data: Data) {
       source = .data(data)
       length = Int64(data.count)
-      temporary = nil
     }
 
-    /// A body read from `file`; `temporary` says whether it is deleted at the end.
-    init(file: URL, temporary: Bool) throws(HTTPError) {
-      guard let handle = FileHandle(forReadingAtPath: file.path) else {
-        if temporary { try? FileManager.default.removeItem(at: file) }
-        throw .transport(URLError(.fileDoesNotExist))
-      }
-      source = .file(handle)
-      let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size])
-        .flatMap { $0 as? NSNumber }?.int64Value
-      length = size
-      self.temporary = temporary ? file : nil
+    /// A body of bytes and files, read from its start.
+    init(segments: [TransportRequestBody.Segment]) {
+      source = .segments(SegmentReader(segments))
+      length = TransportRequestBody.length(of: segments)
     }
 
     /// A body sent as `feed` is given it.
     init(feed: CurlBodyFeed, length: Int64?) {
       source = .stream(feed)
       self.length = length
-      temporary = nil
     }
 
     /// The feed of a streamed body.
@@ -72,28 +62,24 @@
         }
         offset += count
         return .bytes(count)
-      case .file(let handle):
-        // POSIX read, again after a signal (EINTR), where FileHandle would fail.
-        while true {
-          let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, buffer.count)
-          if count >= 0 { return .bytes(count) }
-          if errno != EINTR {
-            return .failed(.invalidRequest(reason: "a file of the request body could not be read"))
-          }
+      case .segments(let reader):
+        do throws(HTTPError) {
+          return .bytes(try reader.read(into: buffer))
+        } catch {
+          return .failed(error)
         }
       case .stream(let feed):
         return feed.read(into: buffer)
       }
     }
 
-    /// Closes the file (deleting it if it was temporary), or stops reading the stream.
+    /// Closes the file being read, or stops reading the stream.
     func close() {
       switch source {
       case .data: break
-      case .file(let handle): try? handle.close()
+      case .segments(let reader): reader.close()
       case .stream(let feed): feed.close()
       }
-      if let temporary { try? FileManager.default.removeItem(at: temporary) }
     }
   }
 #endif

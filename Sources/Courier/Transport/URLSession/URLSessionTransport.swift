@@ -206,15 +206,18 @@ public final class URLSessionTransport: HTTPTransport {
     let streams = ownsSession || Self.borrowedTasksStream
     let call = DataTaskCall(
       options: streams ? options : options.withoutStreaming, redirects: policy, timer: deadlines)
-    // A body in memory goes in the request; a stream, where the platform can send one as it
-    // is produced, as a streamed upload task; one from disk, or a stream elsewhere, as an
-    // upload task from a file, so that it has a Content-Length.
+    // A body in memory goes in the request, and one whole file as an upload task from that
+    // file. Anything else — a multipart form with file parts, a stream — goes as a streamed
+    // upload task that reads it as it is sent (Apple platforms; its Content-Length set), or
+    // else as an upload task from a temporary copy: FoundationNetworking sends a body
+    // stream chunked whatever the Content-Length says (both headers, probed with libcurl
+    // 7.88), and reads it without waiting (see `streamsRequestBodies`).
     var upload: SessionTransfer.Upload?
     var streamed: StreamedRequestBody?
     if let body = request.body {
       if let data = body.data {
         sentHead.httpBody = data
-      } else if body.isStream && streams && Self.streamsRequestBodies {
+      } else if (body.isStream || body.file == nil) && streams && Self.streamsRequestBodies {
         streamed = StreamedRequestBody(body) { call.end(with: $0) }
         if let length = body.length, sentHead.value(forHTTPHeaderField: "Content-Length") == nil {
           sentHead.setValue(String(length), forHTTPHeaderField: "Content-Length")
