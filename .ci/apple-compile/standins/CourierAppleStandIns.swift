@@ -11,6 +11,7 @@
 
 @_exported import Foundation
 @_exported import FoundationNetworking
+import Security  // the stand-in beside this file
 
 // MARK: URLSessionConfiguration
 
@@ -78,6 +79,20 @@ public let NSURLAuthenticationMethodServerTrust: String = "NSURLAuthenticationMe
 //   let NSURLAuthenticationMethodClientCertificate: String   (corelibs: unavailable)
 public let NSURLAuthenticationMethodClientCertificate: String =
   "NSURLAuthenticationMethodClientCertificate"
+
+// developer.apple.com/documentation/foundation/urlprotectionspace/servertrust
+//   var serverTrust: SecTrust? { get }   (corelibs: unavailable)
+extension URLProtectionSpace {
+  public var serverTrust: SecTrust? { fatalError("stand-in") }
+}
+
+// developer.apple.com/documentation/foundation/urlcredential/init(trust:)
+//   convenience init(trust: SecTrust)   (corelibs: none)
+extension URLCredential {
+  public convenience init(trust: SecTrust) {
+    fatalError("stand-in")
+  }
+}
 
 // MARK: Streams
 
