@@ -39,6 +39,15 @@ struct SessionConfigurationTests {
     #expect(loopback.server.requestCount == 1)
   }
 
+  @Test("a refused background configuration makes no session with its identifier")
+  func backgroundMakesNoSession() {
+    let configuration = URLSessionConfiguration.backgroundForTesting()
+    let transport = URLSessionTransport(configuration: configuration)
+    #expect(transport.refusal != nil)
+    #expect(transport.session.configuration.identifier == nil)
+    #expect(configuration.identifier != nil)  // the caller's configuration is left alone
+  }
+
   @Test("a URL cache stays where URLCache works (Apple platforms) and is dropped on Linux")
   func urlCache() {
     let cache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)

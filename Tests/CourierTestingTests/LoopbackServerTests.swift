@@ -147,7 +147,7 @@ struct LoopbackServerTests {
     defer { server.stop() }
     let client = URLSessionTestClient()
     defer { client.invalidate() }
-    let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    let body = Data((0..<300_000).map { (i: Int) in UInt8(truncatingIfNeeded: i &* 31) })
 
     var request = URLRequest(url: server.baseURL.appendingPathComponent("upload"))
     request.httpMethod = "POST"

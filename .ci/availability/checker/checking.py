@@ -137,16 +137,16 @@ def check_package(root, targets_override):
     if targets_override:
         targets = parse_targets(targets_override, targets)
     index, _ = load_index(scratch)
-    proc = run(["swift", "build", "--package-path", root, "--scratch-path", scratch])
+    proc = run(["swift", "build", "--build-tests", "--package-path", root, "--scratch-path", scratch])
     if proc.returncode != 0:
         sys.stderr.write(proc.stdout + proc.stderr)
-        die("swift build --scratch-path .build-avail failed (see above)")
+        die("swift build --build-tests --scratch-path .build-avail failed (see above)")
     plan = read_build_plan(scratch, root)
     asts = {}
-    sources_root = os.path.join(os.path.realpath(root), "Sources") + os.sep
+    roots = checked_roots(root)
     for name, flags, sources in plan:
         dumped = dump_module(name, flags, sources, os.path.join(scratch, "availability", "ast", name))
-        asts.update((s, a) for s, a in dumped.items() if os.path.realpath(s).startswith(sources_root))
+        asts.update((s, a) for s, a in dumped.items() if os.path.realpath(s).startswith(roots))
     findings, counted, unseen = check_files(asts, index, targets, oldest, root)
     for _, _, message in findings:
         print(message)

@@ -74,8 +74,17 @@ def build_flags_from(args):
     return flags
 
 
+CHECKED_ROOTS = ("Sources", "Tests")
+
+
+def checked_roots(package_root):
+    """The folders whose targets are checked: Sources/ (libraries, the example) and Tests/."""
+    return tuple(os.path.join(os.path.realpath(package_root), r) + os.sep for r in CHECKED_ROOTS)
+
+
 def read_build_plan(scratch, package_root):
-    """[(target, build flags, sources)] for targets under Sources/, from SwiftPM's debug.yaml."""
+    """[(target, build flags, sources)] for targets under Sources/ and Tests/, from SwiftPM's
+    debug.yaml."""
     path = os.path.join(scratch, "debug.yaml")
     if not os.path.exists(path):
         die("%s is missing: did swift build run?" % path)
@@ -94,7 +103,7 @@ def read_build_plan(scratch, package_root):
                     pass
             elif not line.startswith("    "):
                 current = None
-    sources_root = os.path.join(os.path.realpath(package_root), "Sources") + os.sep
+    roots = checked_roots(package_root)
     plan = []
     for cmd in commands.values():
         args = cmd.get("args") or []
@@ -102,10 +111,10 @@ def read_build_plan(scratch, package_root):
             continue
         name = args[args.index("-module-name") + 1]
         sources = [s for s in cmd.get("inputs", []) if s.endswith(".swift")]
-        # A target of Sources/ (derived sources such as resource accessors come along).
-        if not any(os.path.realpath(s).startswith(sources_root) for s in sources):
+        # A target of Sources/ or Tests/ (derived sources such as resource accessors come along).
+        if not any(os.path.realpath(s).startswith(roots) for s in sources):
             continue
         plan.append((name, build_flags_from(args), sources))
     if not plan:
-        die("no target under Sources/ in %s" % path)
+        die("no target under Sources/ or Tests/ in %s" % path)
     return sorted(plan)

@@ -4,7 +4,8 @@
   import Foundation
 
   extension BackgroundCore {
-    /// The identifier's background session, made on first use with `client`'s limits.
+    /// The identifier's background session, made on first use; `client`'s response limit
+    /// applies to uploads started by an earlier Courier, whose tasks do not carry their own.
     func system(for client: HTTPClient) -> SystemBackground {
       systemEngine.withLock { engine in
         if let made = engine as? SystemBackground { return made }
@@ -24,8 +25,9 @@
 
   /// A background `URLSession` (`URLSessionConfiguration.background(withIdentifier:)`) whose
   /// tasks the system carries on while the app is suspended or terminated. Each task's
-  /// `taskDescription` holds its ``BackgroundTransfer`` as JSON (no credential), so that a
-  /// relaunched app's session maps the tasks the system hands back to their transfers.
+  /// `taskDescription` holds its ``BackgroundTaskDescription`` as JSON (the transfer, no
+  /// credential, and its size limit), so that a relaunched app's session maps the tasks the
+  /// system hands back to their transfers and limits.
   final class SystemBackground: NSObject, URLSessionDownloadDelegate, URLSessionDataDelegate,
     @unchecked Sendable
   {
@@ -37,20 +39,19 @@
       /// A failure decided before the task completes (a destination that cannot be
       /// written, a body over the limit, a refused status), by task.
       var failures: [Int: HTTPError] = [:]
-      /// Size limits given this launch, by task.
-      var limits: [Int: Int] = [:]
       var delivered = false
       var deliveredWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let core: BackgroundCore
-    private let defaultLimit: Int?
+    /// The client's `maximumResponseBytes`: the limit of an upload an earlier Courier started.
+    private let clientLimit: Int?
     private let state = Locked(State())
     private var session: URLSession!
 
     init(identifier: String, core: BackgroundCore, client: HTTPClient) {
       self.core = core
-      defaultLimit = client.configuration.maximumResponseBytes
+      clientLimit = client.configuration.maximumResponseBytes
       super.init()
       let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
       configuration.sessionSendsLaunchEvents = true
@@ -59,6 +60,7 @@
 
     // MARK: Starting, listing, cancelling
 
+    /// Starts a download whose body may have `maximumBytes` (`nil`: no limit).
     func download(
       _ request: URLRequest, _ transfer: BackgroundTransfer, resumingFrom resumeData: Data?,
       maximumBytes: Int?
@@ -66,37 +68,43 @@
       let task =
         resumeData.map { session.downloadTask(withResumeData: $0) }
         ?? session.downloadTask(with: request)
-      start(task, transfer, limit: maximumBytes)
+      start(task, BackgroundTaskDescription(transfer: transfer, maximumBytes: maximumBytes))
     }
 
-    func upload(_ request: URLRequest, from file: URL, _ transfer: BackgroundTransfer) {
+    /// Starts an upload whose answer may have `maximumBytes` (`nil`: no limit).
+    func upload(
+      _ request: URLRequest, from file: URL, _ transfer: BackgroundTransfer, maximumBytes: Int?
+    ) {
       let task = session.uploadTask(with: request, fromFile: file)
-      start(task, transfer, limit: defaultLimit)
+      start(task, BackgroundTaskDescription(transfer: transfer, maximumBytes: maximumBytes))
     }
 
-    private func start(_ task: URLSessionTask, _ transfer: BackgroundTransfer, limit: Int?) {
-      task.taskDescription = (try? JSONEncoder().encode(transfer)).map {
-        String(decoding: $0, as: UTF8.self)
-      }
-      if let limit { state.withLock { $0.limits[task.taskIdentifier] = limit } }
+    private func start(_ task: URLSessionTask, _ description: BackgroundTaskDescription) {
+      task.taskDescription = description.text
       task.resume()
     }
 
     func transfers() async -> [BackgroundTransfer] {
-      await session.allTasks.compactMap(Self.transfer(of:)).sorted { $0.started < $1.started }
+      await session.allTasks.compactMap { description(of: $0)?.transfer }
+        .sorted { $0.started < $1.started }
     }
 
     func cancel(_ id: UUID) {
       Task {
-        for task in await session.allTasks where Self.transfer(of: task)?.id == id {
+        for task in await session.allTasks where description(of: task)?.transfer.id == id {
           task.cancel()
         }
       }
     }
 
-    static func transfer(of task: URLSessionTask) -> BackgroundTransfer? {
-      guard let description = task.taskDescription else { return nil }
-      return try? JSONDecoder().decode(BackgroundTransfer.self, from: Data(description.utf8))
+    /// What `task` carries: its transfer and size limit. A task an earlier Courier started
+    /// carries its transfer alone: a download then has no limit, an upload the client's.
+    func description(of task: URLSessionTask) -> BackgroundTaskDescription? {
+      let clientLimit = clientLimit
+      return BackgroundTaskDescription(text: task.taskDescription) { transfer in
+        TransferOptions.responseLimit(
+          of: transfer.kind, options: nil, maximumResponseBytes: clientLimit)
+      }
     }
 
     // MARK: The session's delegate
@@ -105,9 +113,9 @@
       _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
       totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
     ) {
-      guard let transfer = Self.transfer(of: downloadTask) else { return }
-      let limit = state.withLock { $0.limits[downloadTask.taskIdentifier] } ?? defaultLimit
-      if let limit, totalBytesWritten > Int64(limit) {
+      guard let description = description(of: downloadTask) else { return }
+      let transfer = description.transfer
+      if let limit = description.maximumBytes, totalBytesWritten > Int64(limit) {
         state.withLock {
           $0.failures[downloadTask.taskIdentifier] = .responseTooLarge(limit: limit)
         }
@@ -124,7 +132,9 @@
       _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
       totalBytesSent: Int64, totalBytesExpectedToSend: Int64
     ) {
-      guard let transfer = Self.transfer(of: task), transfer.kind == .upload else { return }
+      guard let transfer = description(of: task)?.transfer, transfer.kind == .upload else {
+        return
+      }
       let expected = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil
       core.hub.post(
         .progress(
@@ -132,7 +142,7 @@
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-      let limit = defaultLimit
+      let limit = description(of: dataTask)?.maximumBytes
       let over = state.withLock { state -> Bool in
         var body = state.bodies[dataTask.taskIdentifier] ?? Data()
         body.append(data)
@@ -150,12 +160,13 @@
       _ session: URLSession, downloadTask: URLSessionDownloadTask,
       didFinishDownloadingTo location: URL
     ) {
-      guard let transfer = Self.transfer(of: downloadTask) else { return }
+      guard let description = description(of: downloadTask) else { return }
+      let transfer = description.transfer
       let id = downloadTask.taskIdentifier
       var response = Self.response(of: downloadTask)
-      // The system may have written it while the app was suspended: the limit is checked here
-      // too.
-      let limit = state.withLock { $0.limits[id] } ?? defaultLimit
+      // The system may have written it while the app was suspended (or terminated: the limit
+      // comes from the task's description), so the limit is checked here too.
+      let limit = description.maximumBytes
       let size = (try? FileManager.default.attributesOfItem(atPath: location.path)[.size]) as? Int
       if let limit, let size, size > limit {
         state.withLock { $0.failures[id] = .responseTooLarge(limit: limit) }
@@ -186,13 +197,12 @@
     func urlSession(
       _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
     ) {
-      guard let transfer = Self.transfer(of: task) else { return }
+      guard let transfer = description(of: task)?.transfer else { return }
       let id = task.taskIdentifier
       let (decided, body) = state.withLock { state in
         defer {
           state.failures[id] = nil
           state.bodies[id] = nil
-          state.limits[id] = nil
         }
         return (state.failures[id], state.bodies[id])
       }

@@ -40,18 +40,9 @@ final class BackgroundEventHub: Sendable {
     var nextReader: UInt64 = 0
     /// Transfers that have not posted their last event yet.
     var active = 0
-    /// Waiting for every transfer to end and its events to be taken (the app delegate's
-    /// hand-off).
-    var drained: [CheckedContinuation<Void, Never>] = []
-
-    var isIdle: Bool { active == 0 && pending.isEmpty }
-
-    /// The hand-off waiters to resume, when idle.
-    mutating func takeDrained() -> [CheckedContinuation<Void, Never>] {
-      guard isIdle else { return [] }
-      defer { drained = [] }
-      return drained
-    }
+    /// Waiting for every transfer to have posted its last event (the app delegate's
+    /// hand-off in the process), read or not.
+    var settled: [CheckedContinuation<Void, Never>] = []
   }
 
   private let state = Locked(State())
@@ -64,19 +55,22 @@ final class BackgroundEventHub: Sendable {
   /// Hands `event` to a waiting reader, or keeps it for the next; `last` when it is its
   /// transfer's last.
   func post(_ event: BackgroundEvent, last: Bool = false) {
-    let (reader, drained) = state.withLock {
+    let (reader, settled) = state.withLock {
       state -> (CheckedContinuation<BackgroundEvent?, Never>?, [CheckedContinuation<Void, Never>])
       in
-      if last { state.active -= 1 }
+      var settled: [CheckedContinuation<Void, Never>] = []
+      if last {
+        state.active -= 1
+        if state.active == 0 { swap(&settled, &state.settled) }
+      }
       guard !state.readers.isEmpty else {
         state.pending.append(event)
-        return (nil, [])
+        return (nil, settled)
       }
-      let reader = state.readers.removeFirst().waiter
-      return (reader, state.takeDrained())
+      return (state.readers.removeFirst().waiter, settled)
     }
     reader?.resume(returning: event)
-    for waiter in drained { waiter.resume() }
+    for waiter in settled { waiter.resume() }
   }
 
   /// The next event, once there is one; `nil` when the calling task is cancelled.
@@ -87,18 +81,13 @@ final class BackgroundEventHub: Sendable {
     }
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let (event, drained) = state.withLock {
-          state -> (BackgroundEvent??, [CheckedContinuation<Void, Never>]) in
-          if Task.isCancelled { return (.some(nil), []) }
-          guard state.pending.isEmpty else {
-            let event = state.pending.removeFirst()
-            return (.some(event), state.takeDrained())
-          }
+        let event = state.withLock { state -> BackgroundEvent?? in
+          if Task.isCancelled { return .some(nil) }
+          guard state.pending.isEmpty else { return .some(state.pending.removeFirst()) }
           state.readers.append((id, continuation))
-          return (nil, [])
+          return nil
         }
         if let event { continuation.resume(returning: event) }
-        for waiter in drained { waiter.resume() }
       }
     } onCancel: {
       let reader = state.withLock { state -> CheckedContinuation<BackgroundEvent?, Never>? in
@@ -109,12 +98,13 @@ final class BackgroundEventHub: Sendable {
     }
   }
 
-  /// Returns once every transfer has ended and no event waits for a reader.
-  func drained() async {
+  /// Returns once every transfer started has posted its last event, whether or not anything
+  /// has read it: the events are in the session's buffer.
+  func settled() async {
     await withCheckedContinuation { continuation in
       let now = state.withLock { state in
-        if state.isIdle { return true }
-        state.drained.append(continuation)
+        if state.active == 0 { return true }
+        state.settled.append(continuation)
         return false
       }
       if now { continuation.resume() }

@@ -90,6 +90,8 @@ public final class BackgroundSession: Sendable {
     }
     try DownloadFile.check(destination: destination)
     let transfer = try started(.download, endpoint, file: destination)
+    var options = options
+    options.maximumBytes = limit(of: .download, options)
     #if canImport(FoundationNetworking)
       var partial: DownloadResumeData?
       if case .partialFile(let data) = resumeData {
@@ -153,18 +155,22 @@ public final class BackgroundSession: Sendable {
         reason: "the file to upload, \(source.lastPathComponent), cannot be read")
     }
     let transfer = try started(.upload, endpoint, file: source)
+    let limit = limit(of: .upload, options)
+    var options = options ?? TransferOptions()
+    options.maximumBytes = limit
     #if canImport(FoundationNetworking)
       runUpload(endpoint, transfer, options: options)
     #else
       let request = try await client.shapedRequest(for: endpoint)
-      core.system(for: client).upload(request, from: source, transfer)
+      core.system(for: client).upload(
+        request, from: source, transfer, maximumBytes: options.maximumBytes)
     #endif
     return transfer
   }
 
   /// Runs an upload in the process, through the client's pipeline.
   private func runUpload<E: Endpoint>(
-    _ endpoint: E, _ transfer: BackgroundTransfer, options: TransferOptions?
+    _ endpoint: E, _ transfer: BackgroundTransfer, options: TransferOptions
   ) {
     core.run(transfer) { [client] report throws(BackgroundCore.Failure) in
       do throws(HTTPError) {
@@ -193,23 +199,39 @@ public final class BackgroundSession: Sendable {
     #endif
   }
 
-  /// Calls `completionHandler` on the main actor once every transfer has ended and its
-  /// events have been read: the hand-off
-  /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)` asks for, so
-  /// that the system knows the app has taken its transfers' results.
-  public func handleEvents(completionHandler: @escaping @MainActor @Sendable () -> Void) {
-    let core = core
-    #if !canImport(FoundationNetworking)
+  /// Calls `completionHandler` on the main actor, once, when the system's events for the
+  /// session are in its ``events`` (whether or not anything reads them): the hand-off
+  /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)` asks for, so that
+  /// the system knows the app has taken its transfers' results. Call it from that method with
+  /// UIKit's handler as it is: `session.handleEvents { completionHandler() }`.
+  ///
+  /// On Apple platforms that is once the session's `URLSession` has had
+  /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`; in the process (Linux), once every
+  /// transfer running has posted its last event.
+  @MainActor
+  public func handleEvents(completionHandler: @escaping () -> Void) {
+    #if canImport(FoundationNetworking)
+      let hub = core.hub
+      Task { @MainActor in
+        await hub.settled()
+        completionHandler()
+      }
+    #else
       // The identifier's URLSession is made again now: the system delivers to it only.
       let system = core.system(for: client)
-    #endif
-    Task {
-      #if !canImport(FoundationNetworking)
+      Task { @MainActor in
         await system.delivered()
-      #endif
-      await core.hub.drained()
-      await completionHandler()
-    }
+        completionHandler()
+      }
+    #endif
+  }
+
+  /// The size limit of a transfer's response, by the one rule for transfers (a download has
+  /// none unless its options give one; an upload's answer, kept in memory, has the client's
+  /// unless they do), on both platforms and across a relaunch.
+  private func limit(of kind: BackgroundTransfer.Kind, _ options: TransferOptions?) -> Int? {
+    TransferOptions.responseLimit(
+      of: kind, options: options, maximumResponseBytes: client.configuration.maximumResponseBytes)
   }
 
   /// The identity of a transfer of `endpoint` about to start, its URL redacted.

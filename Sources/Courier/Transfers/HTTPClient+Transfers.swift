@@ -24,8 +24,8 @@ extension HTTPClient {
   public nonisolated func upload<E: Endpoint>(_ endpoint: E, options: TransferOptions? = nil)
     -> Transfer<DecodedResponse<E.Response>>
   {
-    let options =
-      options ?? TransferOptions(maximumBytes: configuration.maximumResponseBytes)
+    let options = TransferOptions.upload(
+      options, maximumResponseBytes: configuration.maximumResponseBytes)
     return Transfer { progress throws(HTTPError) in
       let request = try self.builder.request(for: endpoint)
       let length = request.body?.length

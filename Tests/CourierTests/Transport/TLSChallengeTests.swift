@@ -109,4 +109,23 @@ struct TLSChallengeTests {
     #expect(!called.withLock { $0 })
     #expect(basic == ChallengeAnswer.platform.disposition)
   }
+
+  @Test("HTTP authentication never gets a credential from URLSession: Apple rejects the space")
+  func httpAuthentication() {
+    // Apple: `.performDefaultHandling` would answer from the credential storage or the URL.
+    let apple = ChallengeAnswer.httpAuthentication(on: .apple)
+    #expect(apple == ChallengeAnswer(disposition: .rejectProtectionSpace, declines: false))
+    // Linux: declining is what ends the task there (its 401 is rebuilt by the call).
+    let linux = ChallengeAnswer.httpAuthentication(on: .foundationNetworking)
+    #expect(linux == ChallengeAnswer(disposition: .cancelAuthenticationChallenge, declines: true))
+    for method in [
+      NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+      NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate,
+      NSURLAuthenticationMethodDefault,
+    ] {
+      let (disposition, credential, _) = answer(challenge(method), handler: { _ in .useDefault })
+      #expect(disposition == ChallengeAnswer.platform.disposition)
+      #expect(disposition != .performDefaultHandling && credential == nil)
+    }
+  }
 }

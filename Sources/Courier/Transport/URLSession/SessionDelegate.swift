@@ -93,8 +93,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   ///
   /// FoundationNetworking (Swift 6.3.1 and earlier) leaves a task suspended forever when a
   /// Basic challenge gets no credential (its issue 5456), and ends it as cancelled when the
-  /// challenge is declined; the call turns that back into the 401. On Apple platforms the
-  /// default handling, with no credential stored, delivers the 401 as it is.
+  /// challenge is declined; the call turns that back into the 401. On Apple platforms each
+  /// protection space is rejected, so that URLSession supplies no stored credential either,
+  /// and the task delivers the 401 as it is (``ChallengeAnswer/httpAuthentication(on:)``).
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
     completionHandler:

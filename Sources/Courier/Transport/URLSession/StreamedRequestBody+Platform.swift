@@ -53,18 +53,36 @@ import Foundation
 
   /// The input side of a bound stream pair, for URLSession to read a body from, and a thread
   /// of its own that writes the body's chunks into the output side as they are produced. The
-  /// pair holds 64 KiB: while it is full (URLSession has not sent it yet), the thread's write
-  /// blocks and no further chunk is asked for, which holds the producer back.
+  /// pair holds 64 KiB: the thread writes only when the output stream reports space
+  /// (`Stream.Event.hasSpaceAvailable`, on the thread's run loop), so while URLSession has not
+  /// sent what is there, no further chunk is asked for, which holds the producer back; and the
+  /// thread never blocks in a write that nothing will drain.
   ///
-  /// `@unchecked Sendable`: the output stream and the chunks are used by the thread alone;
-  /// the rest is lock-guarded or immutable.
-  final class BoundBodyStream: @unchecked Sendable {
+  /// - The body's end closes the output: URLSession reads the end of the body.
+  /// - A body that fails (its sequence throws) calls `failed`, which cancels the task, and
+  ///   leaves the output open until the task has ended, so that URLSession never reads a
+  ///   clean end of a body cut short (closing it at once could send the truncated body as
+  ///   whole before the cancellation reaches the task).
+  /// - ``stop()`` (the task has ended, also before URLSession opened the stream) ends the
+  ///   thread within a second, at its run loop's next turn, and cancels the chunk being read.
+  ///
+  /// `@unchecked Sendable`: the output stream, the chunks and the pump's state are used on the
+  /// thread alone (the stream's delegate is called on the thread's run loop); the rest is
+  /// lock-guarded or immutable.
+  final class BoundBodyStream: NSObject, StreamDelegate, @unchecked Sendable {
     let input: InputStream
     private let output: OutputStream
     private let chunks: ChunkSource
     private let failed: @Sendable (HTTPError) -> Void
     private let reading = Locked<Task<Void, Never>?>(nil)
     private let stopped = Locked(false)
+    /// Bytes of the current chunk not yet written (the thread's).
+    private var pending = Data()
+    /// Whether the pump is over: the body ended, or URLSession's side went away (the thread's).
+    private var done = false
+    /// Whether the body failed: nothing more is written, and the output stays open until the
+    /// task has ended (the thread's).
+    private var bodyFailed = false
 
     init?(_ chunks: TransportRequestBody.Chunks, failed: @escaping @Sendable (HTTPError) -> Void) {
       var input: InputStream?
@@ -83,40 +101,62 @@ import Foundation
       thread.start()
     }
 
-    /// The task has ended: no further chunk is read.
+    /// The task has ended: no further chunk is read, and the thread ends.
     func stop() {
       stopped.withLock { $0 = true }
       reading.withLock { $0?.cancel() }
     }
 
+    /// Turns the thread's run loop, whose one source is the output stream, until the body has
+    /// ended or the task has; each turn lasts a second at most, so a stop is seen even when
+    /// no stream event comes.
     private func run() {
+      let loop = RunLoop.current
+      output.delegate = self
+      output.schedule(in: loop, forMode: .default)
       output.open()
-      defer { output.close() }
-      while !stopped.withLock({ $0 }) {
-        switch nextChunk() {
-        case .success(nil):
-          return
-        case .success(let chunk?):
-          guard write(chunk) else { return }
-        case .failure(let error):
-          failed(error)
-          return
-        }
+      while !done && !stopped.withLock({ $0 }) {
+        _ = loop.run(mode: .default, before: Date(timeIntervalSinceNow: 1))
+      }
+      output.remove(from: loop, forMode: .default)
+      output.delegate = nil
+      output.close()
+    }
+
+    func stream(_ stream: Stream, handle event: Stream.Event) {
+      if event.contains(.errorOccurred) || event.contains(.endEncountered) {
+        done = true  // URLSession closed its side: nothing reads the body any more
+      } else if event.contains(.hasSpaceAvailable) {
+        pump()
       }
     }
 
-    /// Writes all of `chunk`, blocking while the pair is full; false when URLSession has
-    /// closed its side.
-    private func write(_ chunk: Data) -> Bool {
-      chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
-        guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return true }
-        var offset = 0
-        while offset < bytes.count {
-          let written = output.write(base + offset, maxLength: bytes.count - offset)
-          guard written > 0 else { return false }
-          offset += written
+    /// Writes what fits of the body, asking for the next chunk when the last is out.
+    private func pump() {
+      guard !done, !bodyFailed else { return }
+      while pending.isEmpty {
+        guard !stopped.withLock({ $0 }) else { return }
+        switch nextChunk() {
+        case .success(nil):
+          output.close()  // the body's end
+          done = true
+          return
+        case .success(let chunk?):
+          pending = chunk
+        case .failure(let error):
+          bodyFailed = true
+          failed(error)  // cancels the task; the output stays open until it has ended
+          return
         }
-        return true
+      }
+      let written = pending.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int in
+        guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return 0 }
+        return output.write(base, maxLength: bytes.count)
+      }
+      if written < 0 {
+        done = true  // the pair is broken: URLSession's side has gone
+      } else {
+        pending.removeFirst(written)
       }
     }
 

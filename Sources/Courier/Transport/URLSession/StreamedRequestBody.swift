@@ -13,23 +13,29 @@ final class StreamedRequestBody: Sendable {
   /// Ends the request with the error: the body's sequence threw, and a body cut short must
   /// not reach the server as if it were whole.
   let failed: @Sendable (HTTPError) -> Void
-  private let stops = Locked<[@Sendable () -> Void]>([])
+  /// What to run when the task ends; `nil` once it has.
+  private let stops = Locked<[@Sendable () -> Void]?>([])
 
   init(_ body: TransportRequestBody, failed: @escaping @Sendable (HTTPError) -> Void) {
     self.body = body
     self.failed = failed
   }
 
-  /// Runs `stop` when the task ends.
+  /// Runs `stop` when the task ends, or at once if it has: a body stream made as the task
+  /// ends must not be left running.
   func onStop(_ stop: @escaping @Sendable () -> Void) {
-    stops.withLock { $0.append(stop) }
+    let kept = stops.withLock { stops in
+      stops?.append(stop)
+      return stops != nil
+    }
+    if !kept { stop() }
   }
 
-  /// The task has ended: whatever reads the body stops.
+  /// The task has ended: whatever reads the body stops, also what starts reading later.
   func stop() {
     let stops = self.stops.withLock { stops in
-      defer { stops = [] }
-      return stops
+      defer { stops = nil }
+      return stops ?? []
     }
     for stop in stops { stop() }
   }

@@ -53,7 +53,9 @@ public final class URLSessionTransport: HTTPTransport {
   /// A background configuration (one with an `identifier`) is not supported: URLSession
   /// allows neither data tasks nor completion handlers in background sessions, so every
   /// request through such a transport fails with ``HTTPError/invalidRequest(reason:)`` and none
-  /// is sent. On Linux, a configuration's URL cache is dropped (see
+  /// is sent. No background session is made from it (``session`` is then an ephemeral one
+  /// that no request reaches), so it cannot clash with a ``BackgroundSession`` of that
+  /// identifier. On Linux, a configuration's URL cache is dropped (see
   /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``).
   ///
   /// `tlsChallenges` answers server-trust and client-certificate challenges (to pin a
@@ -77,13 +79,18 @@ public final class URLSessionTransport: HTTPTransport {
   ) {
     deadlines = DeadlineTimer(clock: clock)
     let delegate = SessionDelegate(tlsChallenges: tlsChallenges)
+    let refusal = Self.refusal(of: configuration)
+    // A refused (background) configuration makes no session of its identifier: the system
+    // allows one per identifier, and a BackgroundSession of the app may own it. No task ever
+    // runs on the ephemeral session made instead.
     session = URLSession(
-      configuration: Self.supported(configuration), delegate: delegate, delegateQueue: nil)
+      configuration: Self.supported(refusal == nil ? configuration : .ephemeral),
+      delegate: delegate, delegateQueue: nil)
     self.delegate = delegate
     self.redirects = redirects
     self.downloads = downloads
     ownsSession = true
-    refusal = Self.refusal(of: configuration)
+    self.refusal = refusal
   }
 
   /// A transport over a session you own; Courier never invalidates it.

@@ -37,6 +37,8 @@
 
     var peerClosure: WebSocketClosure? {
       events.closure
+        ?? URLSessionWebSocketEnding.closure(
+          code: task.closeCode.rawValue, reason: task.closeReason)
     }
 
     func send(_ message: WebSocketMessage) async throws(HTTPError) {
@@ -81,9 +83,13 @@
       switch result {
       case .success(let message): return message
       case .failure(let error):
-        if task.closeCode != .invalid || events.closure != nil { return nil }
-        if Task.isCancelled { throw .cancelled }
-        throw error
+        if let failure = URLSessionWebSocketEnding.receiveFailure(
+          error, closeCode: task.closeCode.rawValue, peerClosed: events.closure != nil,
+          maximumMessageSize: task.maximumMessageSize, cancelled: Task.isCancelled)
+        {
+          throw failure
+        }
+        return nil
       }
     }
 

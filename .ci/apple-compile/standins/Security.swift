@@ -1,0 +1,55 @@
+// Stand-in for Apple's Security framework: the few declarations Courier's Apple-only code and
+// its certificate-pinning example use, with the signatures Apple documents, copied from the
+// page named above each. Compiled as a module named Security, so `#if canImport(Security)`
+// holds; the bodies are never run.
+//
+// What this cannot mirror: Core Foundation's bridging. On Apple platforms CFArray, CFData and
+// CFError are CF types that `as` converts to NSArray, Data and Error; here they are aliases of
+// the Swift types those conversions give, so `as? [SecCertificate]` and `as Data?` compile as
+// they do there, without checking the bridging itself.
+
+import Foundation
+
+// developer.apple.com/documentation/security/sectrust: class SecTrust
+public final class SecTrust {}
+// developer.apple.com/documentation/security/seccertificate: class SecCertificate
+public final class SecCertificate {}
+// developer.apple.com/documentation/security/seckey: class SecKey
+public final class SecKey {}
+
+/// Core Foundation's array, as `as?` bridges it on Apple platforms.
+public typealias CFArray = NSArray
+/// Core Foundation's data, as `as` bridges it on Apple platforms.
+public typealias CFData = Data
+/// Core Foundation's error.
+public final class CFError {}
+
+// developer.apple.com/documentation/security/sectrustevaluatewitherror(_:_:)
+//   func SecTrustEvaluateWithError(_ trust: SecTrust,
+//     _ error: UnsafeMutablePointer<CFError?>?) -> Bool
+public func SecTrustEvaluateWithError(
+  _ trust: SecTrust, _ error: UnsafeMutablePointer<CFError?>?
+) -> Bool {
+  fatalError("stand-in")
+}
+
+// developer.apple.com/documentation/security/sectrustcopycertificatechain(_:)
+//   func SecTrustCopyCertificateChain(_ trust: SecTrust) -> CFArray?
+public func SecTrustCopyCertificateChain(_ trust: SecTrust) -> CFArray? {
+  fatalError("stand-in")
+}
+
+// developer.apple.com/documentation/security/seccertificatecopykey(_:)
+//   func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey?
+public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
+  fatalError("stand-in")
+}
+
+// developer.apple.com/documentation/security/seckeycopyexternalrepresentation(_:_:)
+//   func SecKeyCopyExternalRepresentation(_ key: SecKey,
+//     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData?
+public func SecKeyCopyExternalRepresentation(
+  _ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
+  fatalError("stand-in")
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import Courier
+
+/// The size limit of a background transfer: one rule for the in-process session (Linux) and
+/// the system's (Apple platforms), kept in the system task's description across a relaunch.
+@Suite("Background transfers: size limits")
+struct BackgroundLimitTests {
+  let megabytes16 = 16 * 1024 * 1024
+
+  @Test("A download has no limit unless its options give one, whatever the client's limit")
+  func downloads() {
+    #expect(
+      TransferOptions.responseLimit(
+        of: .download, options: nil, maximumResponseBytes: megabytes16) == nil)
+    #expect(
+      TransferOptions.responseLimit(
+        of: .download, options: TransferOptions(), maximumResponseBytes: megabytes16) == nil)
+    #expect(
+      TransferOptions.responseLimit(
+        of: .download, options: TransferOptions(maximumBytes: 5), maximumResponseBytes: 9) == 5)
+  }
+
+  @Test("An upload's answer has the client's limit unless options are given, as HTTPClient's")
+  func uploads() {
+    #expect(
+      TransferOptions.responseLimit(
+        of: .upload, options: nil, maximumResponseBytes: megabytes16) == megabytes16)
+    #expect(
+      TransferOptions.responseLimit(
+        of: .upload, options: TransferOptions(maximumBytes: 5), maximumResponseBytes: 9) == 5)
+    #expect(
+      TransferOptions.upload(nil, maximumResponseBytes: 7).maximumBytes == 7)
+  }
+
+  @Test("A system task's description keeps the transfer and its limit, also no limit")
+  func descriptionKeepsTheLimit() throws {
+    let transfer = BackgroundTransfer(
+      kind: .download, url: "https://api.test/a", file: URL(fileURLWithPath: "/tmp/a"))
+    for limit in [nil, 0, 123_456_789] as [Int?] {
+      let text = try #require(
+        BackgroundTaskDescription(transfer: transfer, maximumBytes: limit).text)
+      // A relaunched app's client may have any limit: the stored one wins.
+      let read = try #require(BackgroundTaskDescription(text: text) { _ in 42 })
+      #expect(read.transfer == transfer)
+      #expect(read.maximumBytes == limit)
+    }
+  }
+
+  @Test("A task an earlier Courier started (its transfer alone) gets the rule's limit")
+  func olderDescription() throws {
+    let transfer = BackgroundTransfer(
+      kind: .upload, url: "https://api.test/u", file: URL(fileURLWithPath: "/tmp/u"))
+    let text = String(decoding: try JSONEncoder().encode(transfer), as: UTF8.self)
+    let read = try #require(BackgroundTaskDescription(text: text) { _ in 42 })
+    #expect(read.transfer == transfer)
+    #expect(read.maximumBytes == 42)
+    #expect(BackgroundTaskDescription(text: "not json") { _ in 42 } == nil)
+    #expect(BackgroundTaskDescription(text: nil) { _ in 42 } == nil)
+  }
+}
