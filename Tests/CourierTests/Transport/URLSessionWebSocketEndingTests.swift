@@ -51,4 +51,16 @@ struct URLSessionWebSocketEndingTests {
       URLSessionWebSocketEnding.closure(code: 4000, reason: nil)
         == WebSocketClosure(code: WebSocketCloseCode(rawValue: 4000), reason: ""))
   }
+
+  @Test("The peer's close is answered with its own code, or 1000 when it has none to send back")
+  func answerToThePeersClose() {
+    #expect(URLSessionWebSocketEnding.answer(to: nil) == nil)
+    #expect(URLSessionWebSocketEnding.answer(to: WebSocketClosure(code: .goingAway)) == 1001)
+    #expect(URLSessionWebSocketEnding.answer(to: WebSocketClosure(code: .normalClosure)) == 1000)
+    #expect(URLSessionWebSocketEnding.answer(to: WebSocketClosure(code: .noStatusReceived)) == 1000)
+    #expect(
+      URLSessionWebSocketEnding.answer(
+        to: WebSocketClosure(code: WebSocketCloseCode(rawValue: 4000)))
+        == 4000)
+  }
 }

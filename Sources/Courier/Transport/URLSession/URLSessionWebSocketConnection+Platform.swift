@@ -89,6 +89,7 @@
         {
           throw failure
         }
+        answerPeerClose()
         return nil
       }
     }
@@ -130,8 +131,18 @@
       }
     }
 
+    /// Once the peer has closed, answers with its code (a caller letting go of the socket
+    /// after its loop must not leave the close unanswered, and `cancel()` alone would send a
+    /// close frame without a code); otherwise ends the task at once.
     func cancel() {
-      task.cancel()
+      if peerClosure != nil { answerPeerClose() } else { task.cancel() }
+    }
+
+    /// Sends the answer to the peer's close frame (a task that has ended ignores it).
+    private func answerPeerClose() {
+      guard let code = URLSessionWebSocketEnding.answer(to: peerClosure) else { return }
+      task.cancel(
+        with: URLSessionWebSocketTask.CloseCode(rawValue: code) ?? .normalClosure, reason: nil)
     }
 
     static func headers(of http: HTTPURLResponse) -> HTTPHeaders {

@@ -36,6 +36,16 @@ enum URLSessionWebSocketEnding {
       reason: reason.map { String(decoding: $0, as: UTF8.self) } ?? "")
   }
 
+  /// The code to answer the peer's close frame with, once it has come (`nil` before): its own
+  /// code, as `CurlTransport` answers, or 1000 when it carried none that may be sent back
+  /// (1005, 1006, 1015 only report). The answer goes out as soon as the reader sees the end,
+  /// and again from `cancel()`, whose own close frame would carry no code: so the close
+  /// handshake completes whatever the caller does once its loop is over.
+  static func answer(to closure: WebSocketClosure?) -> Int? {
+    guard let closure else { return nil }
+    return Int(closure.code.isSendable ? closure.code.rawValue : 1000)
+  }
+
   /// Whether `error`, or an error under it, is Darwin's "Message too long" (also once made
   /// an ``HTTPError/transport(_:)``, which keeps it as the `URLError`'s underlying error).
   static func isMessageTooLong(_ error: any Error) -> Bool {
