@@ -45,6 +45,8 @@
       var httpVersion: Int
       var certificateAuthorities: URL?
       var pinnedPublicKeys: String?
+      /// Asked, when a connection could not be made, whether the machine is offline.
+      var offline = OfflineProbe.system
     }
 
     /// How requests follow redirects when their options do not say.
@@ -66,17 +68,32 @@
     ///     -binary | base64`): a server whose key is not one of them is refused with
     ///     `URLError.serverCertificateUntrusted`, even with a valid chain.
     ///   - redirects: How to follow redirects unless a request's options say otherwise.
-    public init(
+    public convenience init(
       maximumConnectionsPerHost: Int = 32,
       certificateAuthorities: URL? = nil,
       pinnedPublicKeys: [String] = [],
       redirects: RedirectPolicy = .default
     ) {
+      self.init(
+        maximumConnectionsPerHost: maximumConnectionsPerHost,
+        certificateAuthorities: certificateAuthorities, pinnedPublicKeys: pinnedPublicKeys,
+        redirects: redirects, offline: .system)
+    }
+
+    /// A transport that asks `offline` whether the machine is offline (tests pretend).
+    init(
+      maximumConnectionsPerHost: Int = 32,
+      certificateAuthorities: URL? = nil,
+      pinnedPublicKeys: [String] = [],
+      redirects: RedirectPolicy = .default,
+      offline: OfflineProbe
+    ) {
       self.redirects = redirects
       settings = Settings(
         httpVersion: Curl.http2OverTLS, certificateAuthorities: certificateAuthorities,
         pinnedPublicKeys: pinnedPublicKeys.isEmpty
-          ? nil : pinnedPublicKeys.map { "sha256//\($0)" }.joined(separator: ";"))
+          ? nil : pinnedPublicKeys.map { "sha256//\($0)" }.joined(separator: ";"),
+        offline: offline)
       driver = Result { () throws(HTTPError) in
         try CurlDriver(maximumConnectionsPerHost: maximumConnectionsPerHost)
       }
