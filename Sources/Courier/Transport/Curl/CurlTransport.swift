@@ -69,35 +69,30 @@
     ///     -binary | base64`): a server whose key is not one of them is refused with
     ///     `URLError.serverCertificateUntrusted`, even with a valid chain.
     ///   - redirects: How to follow redirects unless a request's options say otherwise.
-    public convenience init(
+    public init(
       maximumConnectionsPerHost: Int = 32,
       certificateAuthorities: URL? = nil,
       pinnedPublicKeys: [String] = [],
       redirects: RedirectPolicy = .default
     ) {
-      self.init(
-        maximumConnectionsPerHost: maximumConnectionsPerHost,
-        certificateAuthorities: certificateAuthorities, pinnedPublicKeys: pinnedPublicKeys,
-        redirects: redirects, offline: .system)
-    }
-
-    /// A transport that asks `offline` whether the machine is offline (tests pretend).
-    init(
-      maximumConnectionsPerHost: Int = 32,
-      certificateAuthorities: URL? = nil,
-      pinnedPublicKeys: [String] = [],
-      redirects: RedirectPolicy = .default,
-      offline: OfflineProbe
-    ) {
       self.redirects = redirects
       settings = Settings(
         httpVersion: Curl.http2OverTLS, certificateAuthorities: certificateAuthorities,
         pinnedPublicKeys: pinnedPublicKeys.isEmpty
-          ? nil : pinnedPublicKeys.map { "sha256//\($0)" }.joined(separator: ";"),
-        offline: offline)
+          ? nil : pinnedPublicKeys.map { "sha256//\($0)" }.joined(separator: ";"))
       driver = Result { () throws(HTTPError) in
         try CurlDriver(maximumConnectionsPerHost: maximumConnectionsPerHost)
       }
+    }
+
+    /// A transport with default settings that asks `offline` whether the machine is offline
+    /// (tests pretend).
+    init(offline: OfflineProbe) {
+      redirects = .default
+      var settings = Settings(httpVersion: Curl.http2OverTLS)
+      settings.offline = offline
+      self.settings = settings
+      driver = Result { () throws(HTTPError) in try CurlDriver(maximumConnectionsPerHost: 32) }
     }
 
     deinit {
