@@ -41,6 +41,15 @@ struct CacheControl: Sendable, Equatable {
     directives[name] != nil
   }
 
+  /// The lowercased field names the directive `name` lists, as in the qualified `no-cache="A,
+  /// B"` (RFC 9111 §5.2.2.4), quoted or a single token; empty when it lists none or is absent.
+  func fieldNames(_ name: String) -> Set<String> {
+    guard let value = directives[name] else { return [] }
+    return Set(
+      value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        .filter { !$0.isEmpty })
+  }
+
   /// The directive's delta-seconds: `nil` when absent, `.invalid` when its value is not a
   /// non-negative integer (such a response counts as stale, RFC 9111 §4.2.1); values past
   /// 2³¹ read as 2³¹ (§1.2.2).

@@ -33,14 +33,22 @@ struct CacheEntry: Sendable {
   /// Its age when it was received, in seconds (`corrected_initial_age`).
   let initialAge: Double
 
-  /// An entry for a response received between `requestTime` and `responseTime`.
+  /// An entry for a response received between `requestTime` and `responseTime`, without the
+  /// fields its `no-cache` names (``unstoredNames``).
   init(metadata: Metadata, body: Data) {
-    self.metadata = metadata
-    self.body = body
-    headers = HTTPHeaders(
+    var metadata = metadata
+    var headers = HTTPHeaders(
       metadata.headers.compactMap { pair in
         pair.count == 2 ? HTTPHeaders.Field(name: pair[0], value: pair[1]) : nil
       })
+    let unstored = Self.unstoredNames(CacheControl(headers))
+    if !unstored.isEmpty {
+      headers = HTTPHeaders(headers.filter { !unstored.contains($0.name.lowercased()) })
+      metadata.headers = headers.map { [$0.name, $0.value] }
+    }
+    self.metadata = metadata
+    self.body = body
+    self.headers = headers
     control = CacheControl(headers)
     let date = headers["Date"].flatMap(HTTPDate.parse) ?? metadata.responseTime
     lifetime = Self.lifetime(
@@ -93,9 +101,26 @@ struct CacheEntry: Sendable {
     initialAge + max(0, now.timeIntervalSince(metadata.responseTime))
   }
 
-  /// Whether the entry may answer without asking the server (`no-cache` says never).
+  /// The lowercased names of the fields a qualified `no-cache="A, B"` lists (RFC 9111
+  /// §5.2.2.4): the response may be reused, but without them, so they are never stored. The
+  /// `Cache-Control` that names them is kept, so the entry reads the same when loaded again.
+  static func unstoredNames(_ control: CacheControl) -> Set<String> {
+    control.fieldNames("no-cache").subtracting(["cache-control"])
+  }
+
+  /// The names of the fields this entry was stored without (see ``unstoredNames(_:)``).
+  var unstoredNames: Set<String> { Self.unstoredNames(control) }
+
+  /// Whether the response may never be reused unvalidated: an unqualified `no-cache` (or
+  /// `Pragma: no-cache`). A qualified one only keeps the fields it names out of the entry.
+  var requiresValidation: Bool {
+    control.has("no-cache") && control.fieldNames("no-cache").isEmpty
+  }
+
+  /// Whether the entry may answer without asking the server (``requiresValidation`` says
+  /// never).
   func isFresh(at now: Date, request: CacheControl) -> Bool {
-    guard !control.has("no-cache") else { return false }
+    guard !requiresValidation else { return false }
     let age = age(at: now)
     // RFC 8246: an immutable response is not revalidated within its lifetime, even when the
     // request asks (a reload's `no-cache` or `max-age=0`); ``HTTPCache/Policy/revalidate``
@@ -119,7 +144,7 @@ struct CacheEntry: Sendable {
   /// request (RFC 5861 §4): within the `stale-if-error` seconds of the response or of the
   /// request past its freshness, unless the response forbids serving it stale.
   func servesStaleOnError(at now: Date, request: CacheControl) -> Bool {
-    guard !control.has("no-cache"), !control.has("must-revalidate") else { return false }
+    guard !requiresValidation, !control.has("must-revalidate") else { return false }
     let window = max(
       control.seconds("stale-if-error")?.or(0) ?? 0, request.seconds("stale-if-error")?.or(0) ?? 0)
     return age(at: now) - lifetime <= window && window > 0
@@ -130,18 +155,18 @@ struct CacheEntry: Sendable {
   /// its freshness, unless the response forbids serving it stale or the request asks for a
   /// validated or younger response (`no-cache`, `max-age`).
   func servesStaleWhileRevalidating(at now: Date, request: CacheControl) -> Bool {
-    guard !control.has("no-cache"), !control.has("must-revalidate"),
-      !request.has("no-cache"), request.seconds("max-age") == nil,
+    guard !requiresValidation, !control.has("must-revalidate"), !request.has("no-cache"),
+      request.seconds("max-age") == nil,
       let window = control.seconds("stale-while-revalidate")?.or(0), window > 0
     else { return false }
     return age(at: now) - lifetime <= window
   }
 
   /// Whether the entry may be used at all without the server: what
-  /// ``HTTPCache/Policy/onlyCache`` serves. `no-cache` and `must-revalidate` forbid a stale
-  /// or unvalidated use.
+  /// ``HTTPCache/Policy/onlyCache`` serves. An unqualified `no-cache` forbids any use,
+  /// `must-revalidate` a stale one.
   func isUsableOffline(at now: Date) -> Bool {
-    guard !control.has("no-cache") else { return false }
+    guard !requiresValidation else { return false }
     return lifetime > age(at: now) || !control.has("must-revalidate")
   }
 

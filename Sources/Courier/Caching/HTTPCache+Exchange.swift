@@ -109,7 +109,17 @@ extension HTTPCache {
       } else {
         store(refreshed, rules: key.rules)
       }
-      return .response(refreshed.response(at: now, requestURL: request.url, status: .revalidated))
+      var answer = refreshed.response(at: now, requestURL: request.url, status: .revalidated)
+      // The fields a qualified `no-cache` names are never stored, but this 304 is the
+      // server's own word: the values it carries for them reach the caller (RFC 9111 §5.2.2.4).
+      let hop = CacheEntry.connectionSpecific(response.headers)
+      for field in response.headers {
+        let name = field.name.lowercased()
+        if refreshed.unstoredNames.contains(name), !hop.contains(name) {
+          answer.headers.add(field.name, field.value)
+        }
+      }
+      return .response(answer)
     }
     var response = response
     response.cacheStatus = .miss

@@ -20,18 +20,20 @@ import Foundation
 /// - A response is stored unless `no-store` (of the request or the response) forbids it,
 ///   when it has a freshness of its own (`max-age`, `Expires`, `public`, `private`) or a
 ///   status that allows a heuristic one (200, 404…); not when its `Vary` is `*`. Every
-///   field is stored but those of one connection (`Connection` and the fields it names);
-///   an entry with `Set-Cookie`, or another credential field, is kept in memory only.
+///   field is stored but those of one connection (`Connection` and the fields it names)
+///   and those a qualified `no-cache="A, B"` names (the rest is reused as if it had no
+///   `no-cache`); an entry with `Set-Cookie`, or another credential field, is kept in memory
+///   only.
 /// - Fresh (by `max-age`, else `Expires` less `Date`, else a tenth of the time since
 ///   `Last-Modified`, at most a day; less its `Age` and time in transit and in the cache),
-///   it answers without a request; stale or `no-cache`, it is revalidated with
-///   `If-None-Match`/`If-Modified-Since`, and a `304` refreshes its headers and answers
-///   with its body. The request's `max-age`, `min-fresh`, `max-stale`, `no-cache`,
-///   `no-store` and `only-if-cached` are honoured, `stale-while-revalidate` (a response
-///   stale by less than its window answers at once, and is revalidated in the background,
-///   one revalidation at a time), and `stale-if-error` (a stale response
-///   answers a server error or a failed request within its window) and `immutable` (a fresh
-///   one answers even a reload).
+///   it answers without a request; stale or `no-cache` (or `Pragma: no-cache`, with no
+///   `Cache-Control`), it is revalidated with `If-None-Match`/`If-Modified-Since`, and a
+///   `304` refreshes its headers and answers with its body. The request's `max-age`,
+///   `min-fresh`, `max-stale`, `no-cache`, `no-store` and `only-if-cached` are honoured,
+///   `stale-while-revalidate` (a response stale by less than its window answers at once,
+///   and is revalidated in the background, one revalidation at a time), and
+///   `stale-if-error` (a stale response answers a server error or a failed request within
+///   its window) and `immutable` (a fresh one answers even a reload).
 /// - The headers the response's `Vary` names must match, and **so must the request's
 ///   credentials**: a response to a request that carried `Authorization`, a cookie or an
 ///   API key (whatever the client counts as a credential) is only served to a request with
@@ -54,8 +56,9 @@ public final class HTTPCache: Sendable {
     /// The stored response is ignored and the server asked; its answer is stored.
     case reload
     /// Only the cache answers, whatever the age of what it holds (as offline), unless the
-    /// response said `no-cache` or `must-revalidate`; with nothing usable, the request fails
-    /// with ``HTTPError/transport(_:)`` (`URLError.resourceUnavailable`) and nothing is sent.
+    /// response said `no-cache` (unqualified) or `must-revalidate`; with nothing usable, the
+    /// request fails with ``HTTPError/transport(_:)`` (`URLError.resourceUnavailable`) and
+    /// nothing is sent.
     case onlyCache
   }
 

@@ -44,7 +44,11 @@ public struct RetryPolicy: Middleware {
   /// Whether being offline is retried too: `URLError.notConnectedToInternet` and
   /// `.dataNotAllowed` (cellular data switched off), which pass only when the device gets a
   /// network back. Off by default: a request made offline fails at once, and an app shows
-  /// it. (On Apple platforms, a session configuration with `waitsForConnectivity` waits
+  /// it. URLSession reports these on Apple platforms, and `CurlTransport` (Linux) reports
+  /// `notConnectedToInternet` when a host could not be found or reached while no interface
+  /// but loopback is up; ``URLSessionTransport`` on Linux never reports either
+  /// (FoundationNetworking says `unknown` or `cannotFindHost`), so there this changes
+  /// nothing. (On Apple platforms, a session configuration with `waitsForConnectivity` waits
   /// instead of failing; see ``URLSessionTransport/defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``.)
   public var retriesOffline: Bool
 

@@ -95,6 +95,23 @@ struct HTTPCacheTests {
     #expect(served.requests.count == 2)
   }
 
+  @Test("a qualified no-cache, on its own Cache-Control line, is a hit without the fields it names")
+  func qualifiedNoCache() async throws {
+    var headers: HTTPHeaders = ["X-Session": "s1", "X-Kept": "k"]
+    headers.add("Cache-Control", "no-cache=\"X-Session\"")
+    headers.add("Cache-Control", "max-age=60")
+    let served = try CachedServer(LoopbackResource(body: CachedServer.movieJSON, headers: headers))
+    defer { served.stop() }
+    let first = try await served.client.response(for: Request<Movie>(path: "movie/42"))
+    #expect(first.response.headers["X-Session"] == "s1")
+    let again = try await served.client.response(for: Request<Movie>(path: "movie/42"))
+    #expect(again.value == CachedServer.movie)
+    #expect(again.response.cacheStatus == .hit)
+    #expect(again.response.headers["X-Session"] == nil)
+    #expect(again.response.headers["X-Kept"] == "k")
+    #expect(served.requests.count == 1)
+  }
+
   @Test("a request that says no-store is neither stored; one that says no-cache revalidates")
   func requestDirectives() async throws {
     let served = try CachedServer(

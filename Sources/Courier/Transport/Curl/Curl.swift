@@ -120,6 +120,8 @@
     static let pauseSending: Int32 = 4
     /// `CURLE_AGAIN`: a connect-only socket is not ready to send or receive.
     static let again: Int32 = 81
+    /// `CURLE_UNSUPPORTED_PROTOCOL`: also what setting an HTTP version the build lacks gives.
+    static let unsupportedProtocol: Int32 = 1
     /// `CURL_HTTP_VERSION_1_1`.
     static let http11 = 2
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS where the server offers it, HTTP/1.1 else.

@@ -7,10 +7,15 @@
   extension HTTPError {
     /// The error a transfer that libcurl ended with `code` (a `CURLcode`) fails with: the
     /// `URLError` URLSession reports for the same failure, with libcurl's own words and the
-    /// URL it failed on.
-    init(curlCode code: Int32, url: URL? = nil) {
+    /// URL it failed on. A host that could not be found or reached, other than this machine
+    /// itself, while `offline` says no network is up is `notConnectedToInternet`, as
+    /// URLSession reports it on Apple platforms.
+    init(curlCode code: Int32, url: URL? = nil, offline: OfflineProbe = .system) {
       let urlCode: URLError.Code
+      // CURLE_COULDNT_RESOLVE_PROXY / _HOST, CURLE_COULDNT_CONNECT: unreached.
+      let unreached = [5, 6, 7].contains(code) && !Self.isLoopback(url?.host)
       switch code {
+      case _ where unreached && offline.isOffline(): urlCode = .notConnectedToInternet
       // CURLE_UNSUPPORTED_PROTOCOL: CurlTransport refuses other schemes before a transfer
       // starts, so from a transfer it means an answer libcurl could not read as HTTP (a
       // status line such as "HTTP/1.1 20 OK").
@@ -30,12 +35,24 @@
       case 77: urlCode = .secureConnectionFailed  // CURLE_SSL_CACERT_BADFILE
       default: urlCode = .unknown
       }
-      let words = courier_curl_easy_strerror(code).map { String(cString: $0) } ?? "error"
+      // libcurl's words need libcurl loaded (it is, once a transfer ran; a test may not).
+      let loaded = (try? Curl.library.get()) != nil
+      let words =
+        (loaded ? courier_curl_easy_strerror(code).map { String(cString: $0) } : nil) ?? "error"
       var info: [String: Any] = [NSLocalizedDescriptionKey: "libcurl: \(words) (\(code))"]
       if let url {
         info[NSURLErrorFailingURLErrorKey] = url
       }
       self = .transport(URLError(urlCode, userInfo: info))
+    }
+
+    /// Whether `host` is this machine (`localhost`, a `.localhost` name, `127.0.0.0/8`,
+    /// `::1`), which is reached with no network at all.
+    static func isLoopback(_ host: String?) -> Bool {
+      guard let host = host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+      else { return false }
+      return host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.")
+        || host == "::1"
     }
   }
 #endif

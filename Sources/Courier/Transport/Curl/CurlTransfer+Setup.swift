@@ -16,6 +16,7 @@
       }
       self.easy = easy
       self.upload = upload
+      offline = settings.offline
       if let feed = upload?.feed, let body = request.body {
         let driver = self.driver
         feed.start(reading: body) { [weak self] in
@@ -43,7 +44,9 @@
       if url.scheme?.lowercased() == "https" {
         try set(Curl.Option.pipeWait, 1)  // wait for a connection that may multiplex (HTTP/2)
       }
-      try set(Curl.Option.httpVersion, settings.httpVersion)
+      try Self.setHTTPVersion(settings.httpVersion) { version in
+        courier_curl_easy_setopt_long(easy, Curl.Option.httpVersion, version)
+      }
       _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.protocolsString, "http,https")
       if let authorities = settings.certificateAuthorities {
         try set(Curl.Option.caInfo, authorities.path)
@@ -118,6 +121,15 @@
     func set(_ option: Int32, _ value: String) throws(HTTPError) {
       // libcurl copies string options (since 7.17.0).
       try check(courier_curl_easy_setopt_pointer(easy, option, value))
+    }
+
+    /// Asks libcurl for HTTP `version` through `set` (`CURLOPT_HTTP_VERSION`). A libcurl built
+    /// without HTTP/2 (no nghttp2) refuses HTTP/2 over TLS with `CURLE_UNSUPPORTED_PROTOCOL`;
+    /// then HTTP/1.1 is asked for, what libcurl speaks with a server that does not offer h2.
+    static func setHTTPVersion(_ version: Int, with set: (Int) -> Int32) throws(HTTPError) {
+      var code = set(version)
+      if code == Curl.unsupportedProtocol, version != Curl.http11 { code = set(Curl.http11) }
+      guard code == 0 else { throw HTTPError(curlCode: code) }
     }
 
     func check(_ code: Int32) throws(HTTPError) {

@@ -62,6 +62,8 @@
     var received: Int64 = 0
     var expected: Int64?
     var sent: Int64 = 0
+    /// Asked whether the machine is offline when a connection could not be made.
+    var offline = OfflineProbe.system
     /// A failure a callback decided (over the limit, a malformed head): the transfer's result.
     var failure: HTTPError?
     /// Whether the reader's buffer is full and receiving paused until it drains.
@@ -108,7 +110,9 @@
       // so that it finds nothing of the exchange left.
       release()
       var outcome: HTTPError? = failure
-      if outcome == nil && code != 0 { outcome = HTTPError(curlCode: code, url: url) }
+      if outcome == nil && code != 0 {
+        outcome = HTTPError(curlCode: code, url: url, offline: offline)
+      }
       if outcome == nil && head == nil { outcome = .transport(URLError(.badServerResponse)) }
       if case .file(_, let handle) = sink { try? handle.close() }
       let body = collected

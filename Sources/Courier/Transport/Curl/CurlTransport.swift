@@ -27,8 +27,9 @@
   /// reader's buffer is full, so nothing spills to disk and the server is slowed down), a
   /// body past the size limit ending the transfer at once, deadlines and idle timeouts in
   /// milliseconds, cancellation that closes the connection at once, HTTP/2 over TLS where
-  /// the server offers it, gzip, deflate, brotli and zstd (as the library supports them)
-  /// decoded with the limit counting decoded bytes, a custom certificate authority and
+  /// the server offers it (with a libcurl built with nghttp2, which ``libraryVersion`` then
+  /// lists; without it, HTTP/1.1), gzip, deflate, brotli and zstd (as the library supports
+  /// them) decoded with the limit counting decoded bytes, a custom certificate authority and
   /// public-key pinning, and timings from libcurl in ``HTTPEvent/measured(_:_:)``.
   ///
   /// What is the same: the transport contract (the conformance suite in `CourierTesting`
@@ -45,6 +46,8 @@
       var httpVersion: Int
       var certificateAuthorities: URL?
       var pinnedPublicKeys: String?
+      /// Asked, when a connection could not be made, whether the machine is offline.
+      var offline = OfflineProbe.system
     }
 
     /// How requests follow redirects when their options do not say.
@@ -80,6 +83,16 @@
       driver = Result { () throws(HTTPError) in
         try CurlDriver(maximumConnectionsPerHost: maximumConnectionsPerHost)
       }
+    }
+
+    /// A transport with default settings that asks `offline` whether the machine is offline
+    /// (tests pretend).
+    init(offline: OfflineProbe) {
+      redirects = .default
+      var settings = Settings(httpVersion: Curl.http2OverTLS)
+      settings.offline = offline
+      self.settings = settings
+      driver = Result { () throws(HTTPError) in try CurlDriver(maximumConnectionsPerHost: 32) }
     }
 
     deinit {

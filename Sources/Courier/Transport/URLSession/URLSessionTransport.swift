@@ -165,7 +165,9 @@ public final class URLSessionTransport: HTTPTransport {
   ///     network waits for one (up to the request's timeout) rather than failing at once
   ///     with `URLError.notConnectedToInternet`; off by default. **Apple platforms only**
   ///     (`URLSessionConfiguration.waitsForConnectivity`); Linux has no such wait and
-  ///     ignores it. ``RetryPolicy/retriesOffline`` retries such failures everywhere.
+  ///     ignores it. ``RetryPolicy/retriesOffline`` retries such failures where they are
+  ///     reported: Apple platforms, and `CurlTransport` on Linux (FoundationNetworking never
+  ///     reports being offline).
   public static func defaultSessionConfiguration(
     maximumConnectionsPerHost: Int = 32,
     acceptsCookies: Bool = false,
