@@ -15,12 +15,6 @@
       }
     }
 
-    /// Returns once the system has delivered every event it kept for the app
-    /// (`urlSessionDidFinishEvents(forBackgroundURLSession:)`).
-    func systemDelivered() async {
-      guard let engine = systemEngine.withLock({ $0 }) as? SystemBackground else { return }
-      await engine.delivered()
-    }
   }
 
   /// A background `URLSession` (`URLSessionConfiguration.background(withIdentifier:)`) whose
@@ -39,14 +33,13 @@
       /// A failure decided before the task completes (a destination that cannot be
       /// written, a body over the limit, a refused status), by task.
       var failures: [Int: HTTPError] = [:]
-      var delivered = false
-      var deliveredWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let core: BackgroundCore
     /// The client's `maximumResponseBytes`: the limit of an upload an earlier Courier started.
     private let clientLimit: Int?
     private let state = Locked(State())
+    private let delivery = BackgroundDelivery()
     private var session: URLSession!
 
     init(identifier: String, core: BackgroundCore, client: HTTPClient) {
@@ -227,29 +220,25 @@
     }
 
     func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
-      // Kept only when nobody waits yet, and used up by the next wait: a later wake in the
-      // same process waits for its own delivery.
-      let waiters = state.withLock { state in
-        state.delivered = state.deliveredWaiters.isEmpty
-        defer { state.deliveredWaiters = [] }
-        return state.deliveredWaiters
-      }
-      for waiter in waiters { waiter.resume() }
+      delivery.delivered()
     }
 
     /// Returns once the system has said it delivered every event it kept.
     func delivered() async {
-      await withCheckedContinuation { continuation in
-        let now = state.withLock { state in
-          if state.delivered {
-            state.delivered = false
-            return true
-          }
-          state.deliveredWaiters.append(continuation)
-          return false
-        }
-        if now { continuation.resume() }
-      }
+      await delivery.wait()
+    }
+
+    /// Server trust and client certificates get the system's handling (a background session
+    /// has no ``TLSChallengeHandler``); HTTP authentication is answered as on every session
+    /// Courier makes, so that URLSession sends no credential from its storage or the URL
+    /// (``ChallengeAnswer``). Without this method every challenge got the default handling.
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+      completionHandler:
+        @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+      if TLSChallenge(challenge) != nil { return completionHandler(.performDefaultHandling, nil) }
+      completionHandler(ChallengeAnswer.answer(to: challenge).disposition, nil)
     }
 
     static func response(of task: URLSessionTask) -> HTTPResponse {

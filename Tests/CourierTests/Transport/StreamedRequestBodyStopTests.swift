@@ -22,4 +22,16 @@ struct StreamedRequestBodyStopTests {
     body.stop()
     #expect(stopped.withLock { $0 } == 2)
   }
+
+  @Test("A body asked for again stops the reader before it, which must not go on or fail the task")
+  func resentBodyStopsThePreviousReader() {
+    let body = StreamedRequestBody(.data(Data([1, 2, 3]))) { _ in }
+    let stopped = Locked<[Int]>([])
+    body.onStop { stopped.withLock { $0.append(1) } }
+    #expect(stopped.withLock { $0 }.isEmpty)
+    body.onStop { stopped.withLock { $0.append(2) } }  // URLSession resends the body
+    #expect(stopped.withLock { $0 } == [1])
+    body.stop()
+    #expect(stopped.withLock { $0 } == [1, 2])
+  }
 }

@@ -107,7 +107,7 @@ struct TLSChallengeTests {
         return .reject
       })
     #expect(!called.withLock { $0 })
-    #expect(basic == ChallengeAnswer.platform.disposition)
+    #expect(basic == ChallengeAnswer.httpAuthentication(on: ChallengeAnswer.platform).disposition)
   }
 
   @Test("HTTP authentication never gets a credential from URLSession: Apple rejects the space")
@@ -124,8 +124,31 @@ struct TLSChallengeTests {
       NSURLAuthenticationMethodDefault,
     ] {
       let (disposition, credential, _) = answer(challenge(method), handler: { _ in .useDefault })
-      #expect(disposition == ChallengeAnswer.platform.disposition)
+      #expect(
+        disposition == ChallengeAnswer.httpAuthentication(on: ChallengeAnswer.platform).disposition)
       #expect(disposition != .performDefaultHandling && credential == nil)
     }
+  }
+
+  @Test("A proxy's challenge gets the system's handling on Apple platforms; Linux declines it")
+  func proxyAuthentication() {
+    #expect(
+      ChallengeAnswer.httpAuthentication(on: .apple, proxy: true)
+        == ChallengeAnswer(disposition: .performDefaultHandling, declines: false))
+    #expect(
+      ChallengeAnswer.httpAuthentication(on: .foundationNetworking, proxy: true)
+        == ChallengeAnswer(disposition: .cancelAuthenticationChallenge, declines: true))
+    let proxy = URLAuthenticationChallenge(
+      protectionSpace: URLProtectionSpace(
+        proxyHost: "proxy.example.com", port: 8080, type: NSURLProtectionSpaceHTTPProxy,
+        realm: nil, authenticationMethod: NSURLAuthenticationMethodHTTPBasic),
+      proposedCredential: nil, previousFailureCount: 0, failureResponse: nil, error: nil,
+      sender: Sender())
+    #expect(
+      ChallengeAnswer.answer(to: proxy)
+        == ChallengeAnswer.httpAuthentication(on: ChallengeAnswer.platform, proxy: true))
+    #expect(
+      ChallengeAnswer.answer(to: challenge(NSURLAuthenticationMethodHTTPBasic))
+        == ChallengeAnswer.httpAuthentication(on: ChallengeAnswer.platform))
   }
 }

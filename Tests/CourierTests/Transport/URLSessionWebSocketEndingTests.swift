@@ -63,4 +63,14 @@ struct URLSessionWebSocketEndingTests {
         to: WebSocketClosure(code: WebSocketCloseCode(rawValue: 4000)))
         == 4000)
   }
+
+  @Test("A server's close frame without a code is 1005, as RFC 6455 names it")
+  func codelessServerClose() {
+    #expect(
+      URLSessionWebSocketEnding.serverClosure(code: 0, reason: nil)
+        == WebSocketClosure(code: .noStatusReceived))
+    #expect(
+      URLSessionWebSocketEnding.serverClosure(code: 1001, reason: Data("bye".utf8))
+        == WebSocketClosure(code: .goingAway, reason: "bye"))
+  }
 }

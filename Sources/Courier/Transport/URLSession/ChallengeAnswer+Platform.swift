@@ -37,22 +37,31 @@ struct ChallengeAnswer: Equatable {
   ///   documentation of `URLSession.AuthChallengeDisposition`): each protection space the
   ///   server offers is refused, and with none left the task completes with the 401 as it is.
   ///   `.performDefaultHandling` would let URLSession answer from its credential storage or
-  ///   from a user and password in the URL.
-  static func httpAuthentication(on platform: Platform) -> ChallengeAnswer {
+  ///   from a user and password in the URL. A proxy's challenge (`407`) is the exception: the
+  ///   system's proxy credentials go to the proxy, never to the origin, so it gets the
+  ///   system's handling, as an app behind an authenticating proxy needs.
+  static func httpAuthentication(on platform: Platform, proxy: Bool = false) -> ChallengeAnswer {
     switch platform {
     case .foundationNetworking:
       ChallengeAnswer(disposition: .cancelAuthenticationChallenge, declines: true)
+    case .apple where proxy:
+      ChallengeAnswer(disposition: .performDefaultHandling, declines: false)
     case .apple:
       ChallengeAnswer(disposition: .rejectProtectionSpace, declines: false)
     }
   }
 
+  /// The answer to `challenge` (HTTP authentication, from the origin or a proxy) here.
+  static func answer(to challenge: URLAuthenticationChallenge) -> ChallengeAnswer {
+    httpAuthentication(on: platform, proxy: challenge.protectionSpace.isProxy())
+  }
+
   #if canImport(FoundationNetworking)
-    /// Linux: FoundationNetworking's answer.
-    static let platform = httpAuthentication(on: .foundationNetworking)
+    /// Linux: FoundationNetworking's.
+    static let platform = Platform.foundationNetworking
   #else
-    /// Apple platforms: Apple's answer.
-    static let platform = httpAuthentication(on: .apple)
+    /// Apple platforms: Apple's.
+    static let platform = Platform.apple
   #endif
 }
 

@@ -95,7 +95,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   /// Basic challenge gets no credential (its issue 5456), and ends it as cancelled when the
   /// challenge is declined; the call turns that back into the 401. On Apple platforms each
   /// protection space is rejected, so that URLSession supplies no stored credential either,
-  /// and the task delivers the 401 as it is (``ChallengeAnswer/httpAuthentication(on:)``).
+  /// and the task delivers the 401 as it is (``ChallengeAnswer/httpAuthentication(on:proxy:)``).
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
     completionHandler:
@@ -104,7 +104,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     if let tls = TLSChallenge(challenge) {
       return answer(tls, of: task, completionHandler: completionHandler)
     }
-    let answer = ChallengeAnswer.platform
+    let answer = ChallengeAnswer.answer(to: challenge)
     if answer.declines {
       call(for: task)?.declinedChallenge(of: challenge.failureResponse ?? task.response)
     }

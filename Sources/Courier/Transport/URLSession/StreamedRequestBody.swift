@@ -13,30 +13,34 @@ final class StreamedRequestBody: Sendable {
   /// Ends the request with the error: the body's sequence threw, and a body cut short must
   /// not reach the server as if it were whole.
   let failed: @Sendable (HTTPError) -> Void
-  /// What to run when the task ends; `nil` once it has.
-  private let stops = Locked<[@Sendable () -> Void]?>([])
+  /// What stops the reader now running, if any; `ended` once the task has.
+  private let reader = Locked<(stop: (@Sendable () -> Void)?, ended: Bool)>((nil, false))
 
   init(_ body: TransportRequestBody, failed: @escaping @Sendable (HTTPError) -> Void) {
     self.body = body
     self.failed = failed
   }
 
-  /// Runs `stop` when the task ends, or at once if it has: a body stream made as the task
-  /// ends must not be left running.
+  /// Records `stop` as what stops the reader of the body now starting, and stops the one
+  /// before it: URLSession asks for the body again when it resends it (after a challenge or a
+  /// recoverable error), and the abandoned reader must neither go on reading nor fail the
+  /// task that goes on without it. Runs `stop` at once if the task has ended: a body stream
+  /// made as the task ends must not be left running.
   func onStop(_ stop: @escaping @Sendable () -> Void) {
-    let kept = stops.withLock { stops in
-      stops?.append(stop)
-      return stops != nil
+    let (previous, ended) = reader.withLock { reader in
+      defer { if !reader.ended { reader.stop = stop } }
+      return (reader.stop, reader.ended)
     }
-    if !kept { stop() }
+    previous?()
+    if ended { stop() }
   }
 
   /// The task has ended: whatever reads the body stops, also what starts reading later.
   func stop() {
-    let stops = self.stops.withLock { stops in
-      defer { stops = nil }
-      return stops ?? []
+    let stop = reader.withLock { reader in
+      defer { reader = (nil, true) }
+      return reader.stop
     }
-    for stop in stops { stop() }
+    stop?()
   }
 }

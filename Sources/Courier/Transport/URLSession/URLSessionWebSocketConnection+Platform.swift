@@ -37,8 +37,6 @@
 
     var peerClosure: WebSocketClosure? {
       events.closure
-        ?? URLSessionWebSocketEnding.closure(
-          code: task.closeCode.rawValue, reason: task.closeReason)
     }
 
     func send(_ message: WebSocketMessage) async throws(HTTPError) {
@@ -89,6 +87,11 @@
         {
           throw failure
         }
+        // The peer closed, though `didCloseWith` may not have run yet: its code and reason
+        // are the task's (unless Courier closed first, when they are Courier's own).
+        events.notePeerClosure(
+          URLSessionWebSocketEnding.closure(code: task.closeCode.rawValue, reason: task.closeReason)
+        )
         answerPeerClose()
         return nil
       }
@@ -124,6 +127,7 @@
     }
 
     func close(_ code: WebSocketCloseCode, reason: String) async {
+      events.noteSentClose()
       let sent = URLSessionWebSocketTask.CloseCode(rawValue: Int(code.rawValue)) ?? .normalClosure
       await withCheckedContinuation { continuation in
         events.whenClosed(continuation)
@@ -162,6 +166,8 @@
         var opened: CheckedContinuation<Result<String?, HTTPError>, Never>?
         var closers: [CheckedContinuation<Void, Never>] = []
         var closure: WebSocketClosure?
+        /// Courier sent a close frame first: the task's close code is then its own.
+        var sentClose = false
         var ended = false
         var pings: [UInt64: CheckedContinuation<HTTPError?, Never>] = [:]
         var nextPing: UInt64 = 0
@@ -169,6 +175,19 @@
       private let state = Locked(State())
 
       var closure: WebSocketClosure? { state.withLock { $0.closure } }
+
+      /// Courier is closing the connection itself.
+      func noteSentClose() {
+        state.withLock { $0.sentClose = true }
+      }
+
+      /// The peer's closure as the task keeps it, for a `receive` that ended before
+      /// `didCloseWith` ran; ignored once Courier has sent a close of its own.
+      func notePeerClosure(_ closure: WebSocketClosure?) {
+        state.withLock { state in
+          if state.closure == nil, !state.sentClose { state.closure = closure }
+        }
+      }
 
       func whenOpen(_ continuation: CheckedContinuation<Result<String?, HTTPError>, Never>) {
         state.withLock { $0.opened = continuation }
@@ -211,9 +230,8 @@
         _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
         didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?
       ) {
-        let closure = WebSocketClosure(
-          code: WebSocketCloseCode(rawValue: UInt16(clamping: closeCode.rawValue)),
-          reason: reason.map { String(decoding: $0, as: UTF8.self) } ?? "")
+        let closure = URLSessionWebSocketEnding.serverClosure(
+          code: closeCode.rawValue, reason: reason)
         state.withLock { $0.closure = closure }
       }
 

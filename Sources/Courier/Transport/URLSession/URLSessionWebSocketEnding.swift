@@ -36,6 +36,12 @@ enum URLSessionWebSocketEnding {
       reason: reason.map { String(decoding: $0, as: UTF8.self) } ?? "")
   }
 
+  /// The server's closure as `didCloseWith` reports it: a close frame without a code comes
+  /// as `.invalid` (0), which is RFC 6455's 1005 (no status received).
+  static func serverClosure(code: Int, reason: Data?) -> WebSocketClosure {
+    closure(code: code == 0 ? 1005 : code, reason: reason)!
+  }
+
   /// The code to answer the peer's close frame with, once it has come (`nil` before): its own
   /// code, as `CurlTransport` answers, or 1000 when it carried none that may be sent back
   /// (1005, 1006, 1015 only report). The answer goes out as soon as the reader sees the end,
