@@ -2,6 +2,7 @@
   import CourierTestSupport
   import CourierTesting
   import Foundation
+  import Glibc
   import FoundationNetworking
   import Testing
 
@@ -34,7 +35,8 @@
     func pretendOffline() async throws {
       // 0.0.0.0 is this machine to Linux, but no loopback name: nothing leaves it, and the
       // refusal counts as "not reached" (the probe pretends there is no network).
-      let port = try LoopbackServer.closedPort()
+      let (socket, port) = try Self.refusingPort()
+      defer { close(socket) }
       let transport = CurlTransport(offline: OfflineProbe { true })
       let (client, retries) = Self.retryingClient(transport)
       let error = await #expect(throws: HTTPError.self) {
@@ -50,6 +52,28 @@
         _ = try await plain.send(Request<Data>(path: "http://0.0.0.0:\(port)/a"))
       }
       #expect(none.withLock { $0 }.isEmpty)
+    }
+
+    /// A port on every address of this machine that refuses connections for as long as the
+    /// returned socket is open: bound, not listening, and without `SO_REUSEADDR`, so that no
+    /// test's server running meanwhile can take it (a port merely closed can be, and the
+    /// request then reaches that server).
+    static func refusingPort() throws -> (socket: Int32, port: Int) {
+      let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
+      }
+      guard bound else {
+        close(fd)
+        throw CocoaError(.fileReadUnknown)
+      }
+      return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// The `URLError` code of a transport failure.
