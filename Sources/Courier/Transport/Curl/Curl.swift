@@ -88,6 +88,7 @@
       static let pipeWait: Int32 = 237
       static let protocolsString: Int32 = 10_318
       static let suppressConnectHeaders: Int32 = 265
+      static let maxAgeConnection: Int32 = 288
     }
 
     enum MultiOption {

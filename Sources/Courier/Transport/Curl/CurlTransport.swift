@@ -50,7 +50,7 @@
     /// How requests follow redirects when their options do not say.
     public let redirects: RedirectPolicy
     let settings: Settings
-    private let driver: Result<CurlDriver, HTTPError>
+    let driver: Result<CurlDriver, HTTPError>
     /// Times every request's deadline and idle timeout.
     let deadlines = DeadlineTimer()
 
