@@ -194,18 +194,22 @@
         handle(command)
       }
       // libcurl asks for "now" (0) after adding a handle or resuming one: sending starts here.
-      for (owner, handle) in [(Int32(0), multi), (1, sockets)] {
-        var rounds = 0
-        while rounds < 8, courier_curl_loop_timer_fired(loop, owner) == 1 {
-          var running: Int32 = 0
-          _ = courier_curl_multi_socket_action(handle, Curl.socketTimeout, 0, &running)
-          rounds += 1
-        }
-      }
+      timerFired(multi, owner: 0)
+      timerFired(sockets, owner: 1)
       finishDone()
       var again: [CurlWebSocket] = []
       swap(&again, &runnable)
       for socket in again { socket.link.pump() }
+    }
+
+    /// Runs libcurl's timer of `handle` (the loop's multi handle `owner`) while it is due.
+    private func timerFired(_ handle: UnsafeMutableRawPointer, owner: Int32) {
+      var rounds = 0
+      while rounds < 8, courier_curl_loop_timer_fired(loop, owner) == 1 {
+        var running: Int32 = 0
+        _ = courier_curl_multi_socket_action(handle, Curl.socketTimeout, 0, &running)
+        rounds += 1
+      }
     }
 
     /// After the driver's thread has ended (its transport is gone), a command can only be a
