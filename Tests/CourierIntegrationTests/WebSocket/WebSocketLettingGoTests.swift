@@ -90,6 +90,26 @@
       #expect(code.withLock { $0 } == .invalidFramePayloadData)
     }
 
+    @Test("A closed connection is let go at once, not held until its close timeout")
+    func closedConnectionFreed() async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.upgradeToWebSocket().echoUntilClosed()
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      weak var connection: CurlWebSocket?
+      do {
+        let socket = try await client.webSocket(
+          Request<Data>(path: "freed"),
+          settings: .init(pingInterval: nil, closeTimeout: .seconds(60)))
+        connection = socket.state.withLock { $0.current.connection } as? CurlWebSocket
+        #expect(connection != nil)
+        await socket.close()
+        #expect(socket.closure?.code == .normalClosure)
+      }
+      #expect(connection == nil)
+    }
+
     // MARK: - The rules, on a connection the driver does not know
 
     /// A driver for connections made by hand (shut down once its last is gone).

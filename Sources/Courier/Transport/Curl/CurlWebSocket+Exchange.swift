@@ -179,6 +179,7 @@
     /// Lets go of the connection and answers everything still waiting.
     func finish() {
       release()
+      socket.ended()
       let answers = socket.state.withLock { state -> @Sendable () -> Void in
         state.isFinished = true
         let outcome = CurlWebSocket.endOfMessages(state) ?? .success(nil)

@@ -86,6 +86,12 @@
       deadlineID.withLock { $0 = id }
     }
 
+    /// The connection has ended: the close timeout, if it runs, lets go of it now, rather
+    /// than holding the connection (and its memory) until it would have fired.
+    func ended() {
+      if let id = deadlineID.withLock({ $0 }) { timer.cancel(id) }
+    }
+
     func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
       let flushing = state.withLock { state -> Bool in
         guard !state.isOpening, state.endsAfterFlush, !state.isFinished else { return false }
