@@ -57,6 +57,11 @@ int courier_curl_easy_active_socket(void *easy, int *socket);
 typedef int (*courier_curl_close_socket_callback)(void *user, int socket);
 int courier_curl_easy_setopt_close_socket(
   void *easy, courier_curl_close_socket_callback callback, void *user);
+/// `CURLOPT_SOCKOPTFUNCTION`: `callback` hears of each socket libcurl makes for the handle,
+/// given `user` (`CURLOPT_SOCKOPTDATA`), and returns 0 (`CURL_SOCKOPT_OK`).
+typedef int (*courier_curl_sockopt_callback)(void *user, int socket, int purpose);
+int courier_curl_easy_setopt_sockopt(
+  void *easy, courier_curl_sockopt_callback callback, void *user);
 
 void *courier_curl_slist_append(void *list, const char *string);
 void courier_curl_slist_free_all(void *list);

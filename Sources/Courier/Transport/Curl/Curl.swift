@@ -121,6 +121,9 @@
     static let pauseSending: Int32 = 4
     /// `CURLE_AGAIN`: a connect-only socket is not ready to send or receive.
     static let again: Int32 = 81
+    /// `CURLE_SEND_ERROR` and `CURLE_RECV_ERROR`.
+    static let sendError: Int32 = 55
+    static let receiveError: Int32 = 56
     /// `CURL_HTTP_VERSION_1_1`.
     static let http11 = 2
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS where the server offers it, HTTP/1.1 else.

@@ -67,6 +67,8 @@
     private var connecting: [UnsafeMutableRawPointer: CurlWebSocket] = [:]
     private var watched: [Int32: CurlWebSocket] = [:]
     private var webSockets = 0
+    /// The sockets libcurl has made for connecting WebSocket connections, and not closed.
+    private var made: [Int32: CurlWebSocket] = [:]
     private var runnable: [CurlWebSocket] = []
     /// What to run once the lock is let go: the continuations of WebSocket callers.
     private var deferred: [@Sendable () -> Void] = []
@@ -299,6 +301,18 @@
       _ = courier_curl_loop_watch(loop, fd, reading ? 1 : 0, writing ? 1 : 0)
     }
 
+    /// libcurl made `fd` for connecting `socket` (in a libcurl call, under the lock).
+    func made(_ fd: Int32, for socket: CurlWebSocket) {
+      made[fd] = socket
+      socket.link.sockets.insert(fd)
+    }
+
+    /// The sockets libcurl made for a connection are no longer watched for closing: it has
+    /// connected or ended.
+    func connected(_ sockets: Set<Int32>) {
+      for fd in sockets { made[fd] = nil }
+    }
+
     /// Gives the turn to `socket` again after the driver's other work.
     func runAgain(_ socket: CurlWebSocket) {
       runnable.append(socket)
@@ -322,6 +336,7 @@
     /// libcurl closes a WebSocket connection's socket (the connection let go, or found dead
     /// among libcurl's idle connections when another connected): an open one ends.
     func socketClosed(_ fd: Int32) {
+      if let socket = made.removeValue(forKey: fd) { socket.link.sockets.remove(fd) }
       if let socket = watched.removeValue(forKey: fd) {
         watch(fd, reading: false, writing: false)
         socket.link.socketLost()

@@ -3,6 +3,7 @@
   import CCourierCurl
   import Foundation
   import FoundationNetworking
+  import Glibc
 
   extension CurlWebSocket {
     /// Opens a connection to `url` and runs the handshake on the transport's driver; returns
@@ -62,6 +63,11 @@
       var opened: (@Sendable (Result<TransportWebSocket, HTTPError>) -> Void)?
       var easy: UnsafeMutableRawPointer?
       var fd: Int32 = -1
+      /// Whether the connection is plain TCP (a `ws` URL, with no proxy or an `http` one),
+      /// whose bytes go straight through its socket rather than through libcurl.
+      var plain = false
+      /// The sockets libcurl has made for the connection and not closed (while it connects).
+      var sockets: Set<Int32> = []
       /// libcurl closed the connection's socket under it (found dead while another connected).
       var lost = false
       /// What the driver watches the socket for now.
@@ -127,7 +133,17 @@
         if let pins = settings?.pinnedPublicKeys {
           _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.pinnedPublicKey, pins)
         }
-        // libcurl closes the socket through the driver, which so hears of it.
+        // libcurl tells of each socket it makes, and closes them through the driver: the one
+        // left once connected is the connection's. (CURLINFO_ACTIVESOCKET would tell too, by
+        // walking every connection of the multi handle in libcurl 7.88.)
+        _ = courier_curl_easy_setopt_sockopt(
+          easy,
+          { user, socket, _ in
+            guard let user else { return 0 }
+            let webSocket = Unmanaged<CurlWebSocket>.fromOpaque(user).takeUnretainedValue()
+            webSocket.driver.made(socket, for: webSocket)
+            return 0
+          }, Unmanaged.passUnretained(socket).toOpaque())
         _ = courier_curl_easy_setopt_close_socket(
           easy,
           { user, socket in
@@ -143,11 +159,17 @@
         guard phase == .connecting, let opening else { return }
         guard code == 0 else { return failOpening(HTTPError(curlCode: code, url: opening.url)) }
         var active: Int32 = -1
-        guard let easy, courier_curl_easy_active_socket(easy, &active) == 0, active >= 0 else {
+        if sockets.count == 1, let made = sockets.first { active = made }
+        driver.connected(sockets)
+        sockets = []
+        guard let easy, active >= 0 || courier_curl_easy_active_socket(easy, &active) == 0,
+          active >= 0
+        else {
           return failOpening(
             .transport(.cannotConnectToHost, reason: "libcurl gave no connected socket"))
         }
         fd = active
+        plain = opening.url.scheme?.lowercased() == "http" && !Self.proxyHasTLS
         driver.adopt(socket, fd: fd)
         phase = .handshake
         pump()
@@ -193,8 +215,21 @@
       // MARK: Moving bytes
 
       /// Sends what the socket takes now of `bytes[offset...]`: how many bytes (0: none yet).
+      ///
+      /// A plain connection's bytes go straight through its socket: libcurl 7.88 finds a
+      /// connect-only handle's connection, at each `curl_easy_send` and `curl_easy_recv`, by
+      /// walking every connection of its multi handle, which with 10,000 connections made
+      /// each call cost a scan of all of them. Through TLS, libcurl must do the I/O.
       func send(_ bytes: [UInt8], from offset: Int) throws(HTTPError) -> Int {
         guard !lost else { throw Self.lostConnection }
+        if plain {
+          let sent = bytes.withUnsafeBytes { raw in
+            Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+          }
+          if sent >= 0 { return sent }
+          if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return 0 }
+          throw HTTPError(curlCode: Curl.sendError)
+        }
         var sent = 0
         let code = bytes.withUnsafeBytes { raw in
           courier_curl_easy_send(easy, raw.baseAddress! + offset, raw.count - offset, &sent)
@@ -210,6 +245,14 @@
       func receive() throws(HTTPError) -> Int? {
         // libcurl closes a connection only once its peer has ended it (or it failed).
         guard !lost else { return 0 }
+        if plain {
+          let received = driver.buffer.withUnsafeMutableBytes { raw in
+            Glibc.recv(fd, raw.baseAddress, raw.count, 0)
+          }
+          if received >= 0 { return received }
+          if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return nil }
+          throw HTTPError(curlCode: Curl.receiveError)
+        }
         var received = 0
         let code = driver.buffer.withUnsafeMutableBytes { raw in
           courier_curl_easy_recv(easy, raw.baseAddress, raw.count, &received)
@@ -217,6 +260,16 @@
         if code == Curl.again { return nil }
         guard code == 0 else { throw HTTPError(curlCode: code) }
         return received
+      }
+
+      /// Whether the proxy the environment names for `http` URLs, if any, is reached over TLS
+      /// (`https://`), as libcurl reads them: then the bytes go through libcurl.
+      static var proxyHasTLS: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return ["http_proxy", "all_proxy", "ALL_PROXY"].contains {
+          environment[$0]?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("https")
+            == true
+        }
       }
 
       static let lostConnection = HTTPError.transport(
@@ -237,6 +290,8 @@
 
       func release() {
         phase = .done
+        driver.connected(sockets)
+        sockets = []
         driver.letGo(socket, easy: easy, fd: lost ? -1 : fd)
         easy = nil
         fd = -1
