@@ -63,6 +63,14 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
       ]),
+    // Many WebSocket connections at once through one client, Courier's or WSClient's.
+    .executableTarget(
+      name: "WebSocketConnections",
+      dependencies: courier + [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "WSClient", package: "swift-websocket"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     // libcurl driven from C: the floor the clients are measured against.
     .target(name: "CurlFloor", linkerSettings: [.linkedLibrary("dl")]),
     .executableTarget(

@@ -158,6 +158,24 @@ int courier_curl_easy_active_socket(void *easy, int *socket) {
   return curl.easy_getinfo(easy, COURIER_CURLINFO_ACTIVESOCKET, socket);
 }
 
+#define COURIER_CURLOPT_CLOSESOCKETFUNCTION 20208
+#define COURIER_CURLOPT_CLOSESOCKETDATA 10209
+
+int courier_curl_easy_setopt_close_socket(
+  void *easy, courier_curl_close_socket_callback callback, void *user) {
+  int code = curl.easy_setopt(easy, COURIER_CURLOPT_CLOSESOCKETDATA, user);
+  return code != 0 ? code : curl.easy_setopt(easy, COURIER_CURLOPT_CLOSESOCKETFUNCTION, callback);
+}
+
+#define COURIER_CURLOPT_SOCKOPTFUNCTION 20148
+#define COURIER_CURLOPT_SOCKOPTDATA 10149
+
+int courier_curl_easy_setopt_sockopt(
+  void *easy, courier_curl_sockopt_callback callback, void *user) {
+  int code = curl.easy_setopt(easy, COURIER_CURLOPT_SOCKOPTDATA, user);
+  return code != 0 ? code : curl.easy_setopt(easy, COURIER_CURLOPT_SOCKOPTFUNCTION, callback);
+}
+
 int courier_curl_easy_setopt_long(void *easy, int option, long value) {
   return curl.easy_setopt(easy, option, value);
 }

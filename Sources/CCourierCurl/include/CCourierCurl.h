@@ -52,6 +52,16 @@ int courier_curl_easy_send(void *easy, const void *buffer, size_t length, size_t
 int courier_curl_easy_recv(void *easy, void *buffer, size_t length, size_t *received);
 /// `CURLINFO_ACTIVESOCKET`: the connected socket of a connect-only handle, or -1.
 int courier_curl_easy_active_socket(void *easy, int *socket);
+/// `CURLOPT_CLOSESOCKETFUNCTION`: `callback` closes the handle's sockets (and so hears of it
+/// when libcurl lets one go), given `user` (`CURLOPT_CLOSESOCKETDATA`).
+typedef int (*courier_curl_close_socket_callback)(void *user, int socket);
+int courier_curl_easy_setopt_close_socket(
+  void *easy, courier_curl_close_socket_callback callback, void *user);
+/// `CURLOPT_SOCKOPTFUNCTION`: `callback` hears of each socket libcurl makes for the handle,
+/// given `user` (`CURLOPT_SOCKOPTDATA`), and returns 0 (`CURL_SOCKOPT_OK`).
+typedef int (*courier_curl_sockopt_callback)(void *user, int socket, int purpose);
+int courier_curl_easy_setopt_sockopt(
+  void *easy, courier_curl_sockopt_callback callback, void *user);
 
 void *courier_curl_slist_append(void *list, const char *string);
 void courier_curl_slist_free_all(void *list);
@@ -65,23 +75,29 @@ int courier_curl_multi_remove_handle(void *multi, void *easy);
 int courier_curl_multi_socket_action(void *multi, int socket, int flags, int *running);
 int courier_curl_multi_setopt_pointer(void *multi, int option, const void *value);
 
-/// An event loop for a multi handle in libcurl's socket mode (CCourierCurlLoop.c; Linux): the
-/// sockets libcurl asks to watch are kept in an epoll set, and libcurl's timer as a due time,
-/// so that one thread can sleep in `courier_curl_loop_wait` without touching the multi handle
-/// while others call libcurl on it (under the caller's lock). NULL where it cannot be made.
+/// An event loop for two multi handles in libcurl's socket mode (CCourierCurlLoop.c; Linux):
+/// the sockets libcurl asks to watch are kept in an epoll set, and each handle's timer as a due
+/// time, so that one thread can sleep in `courier_curl_loop_wait` without touching the multi
+/// handles while others call libcurl on them (under the caller's lock). Sockets of the
+/// caller's own can be watched in the same set (`courier_curl_loop_watch`). NULL where it
+/// cannot be made.
 typedef struct courier_curl_loop courier_curl_loop;
-courier_curl_loop *courier_curl_loop_create(void *multi);
+courier_curl_loop *courier_curl_loop_create(void *multi, void *second);
 void courier_curl_loop_destroy(courier_curl_loop *loop);
-/// Milliseconds until libcurl's timer is due (0: now), or -1 when it has none.
+/// Milliseconds until the sooner of libcurl's timers is due (0: now), or -1 when none is set.
 long courier_curl_loop_timer(courier_curl_loop *loop);
-/// Whether libcurl's timer is due; if so it is spent (libcurl's timers do not repeat: after
-/// `curl_multi_socket_action(CURL_SOCKET_TIMEOUT)` libcurl sets the next one, if any).
-int courier_curl_loop_timer_fired(courier_curl_loop *loop);
+/// Whether the timer of multi handle `owner` (0: `multi`, 1: `second`) is due; if so it is
+/// spent (libcurl's timers do not repeat: after `curl_multi_socket_action(CURL_SOCKET_TIMEOUT)`
+/// libcurl sets the next one, if any).
+int courier_curl_loop_timer_fired(courier_curl_loop *loop, int owner);
+/// Watches `socket`, a socket of the caller's own (not libcurl's), for reading and/or
+/// writing; asked for neither, leaves it out of the set. 0, or -1.
+int courier_curl_loop_watch(courier_curl_loop *loop, int socket, int reading, int writing);
 /// Sleeps until a watched socket is ready, `courier_curl_loop_wake` is called, or `timeout_ms`
-/// pass; writes the ready sockets and their `CURL_CSELECT_*` flags (at most `capacity`) and
-/// returns how many, or -1.
+/// pass; writes the ready sockets, their `CURL_CSELECT_*` flags and whose they are (0: `multi`'s,
+/// 1: `second`'s, 2: the caller's own) — at most `capacity` — and returns how many, or -1.
 int courier_curl_loop_wait(
-  courier_curl_loop *loop, int timeout_ms, int *sockets, int *flags, int capacity);
+  courier_curl_loop *loop, int timeout_ms, int *sockets, int *flags, int *owners, int capacity);
 /// Ends a `courier_curl_loop_wait` under way, or the next one, at once. Any thread.
 void courier_curl_loop_wake(courier_curl_loop *loop);
 

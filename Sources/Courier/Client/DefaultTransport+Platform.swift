@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Apple platforms: always ``URLSessionTransport`` (there is no ``CurlTransport``).
 ///
-/// Linux: ``CurlTransport`` whenever the system's libcurl loads, otherwise
-/// ``URLSessionTransport``. The environment variable `COURIER_TRANSPORT` chooses one
+/// Linux: ``CurlTransport`` whenever the system's libcurl loads — one for the whole process,
+/// shared by every client given no transport, so that they share its one thread and its
+/// connections — otherwise ``URLSessionTransport``. The environment variable `COURIER_TRANSPORT` chooses one
 /// explicitly, so that a whole test suite (yours or Courier's) runs on either transport without
 /// a change: `COURIER_TRANSPORT=urlsession swift test`. `curl` is honoured even where libcurl
 /// does not load: the client then fails every request with the reason, rather than quietly
@@ -40,10 +41,14 @@ enum DefaultTransport {
     static func make() -> any HTTPTransport {
       let environment = ProcessInfo.processInfo.environment
       switch kind(environment: environment, curlLoads: CurlTransport.isAvailable) {
-      case .curl: return CurlTransport()
+      case .curl: return sharedCurl
       case .urlSession: return URLSessionTransport()
       }
     }
+
+    /// The process's one ``CurlTransport`` for clients given none: made at first use, never
+    /// shut down.
+    static let sharedCurl = CurlTransport()
   #else
     /// Apple platforms: ``URLSessionTransport``, whatever the environment says.
     static func make() -> any HTTPTransport {

@@ -90,12 +90,39 @@
       #expect(code.withLock { $0 } == .invalidFramePayloadData)
     }
 
-    // MARK: - The rules, on a connection with no thread
+    @Test("A closed connection is let go at once, not held until its close timeout")
+    func closedConnectionFreed() async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.upgradeToWebSocket().echoUntilClosed()
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      weak var connection: CurlWebSocket?
+      do {
+        let socket = try await client.webSocket(
+          Request<Data>(path: "freed"),
+          settings: .init(pingInterval: nil, closeTimeout: .seconds(60)))
+        connection = socket.state.withLock { $0.current.connection } as? CurlWebSocket
+        #expect(connection != nil)
+        await socket.close()
+        #expect(socket.closure?.code == .normalClosure)
+      }
+      #expect(connection == nil)
+    }
+
+    // MARK: - The rules, on a connection the driver does not know
+
+    /// A driver for connections made by hand (shut down once its last is gone).
+    private static func driver() throws -> CurlDriver {
+      let driver = try CurlDriver(maximumConnectionsPerHost: 1)
+      driver.shutdown()
+      return driver
+    }
 
     /// A connection whose peer has closed and whose answer is still queued.
     private func answering() throws -> CurlWebSocket {
-      let connection = try CurlWebSocket(
-        options: TransportWebSocketOptions(), timer: DeadlineTimer())
+      let connection = CurlWebSocket(
+        options: TransportWebSocketOptions(), timer: DeadlineTimer(), driver: try Self.driver())
       connection.state.withLock { state in
         state.isOpening = false
         state.peerClosure = WebSocketClosure(code: .normalClosure)
@@ -126,8 +153,8 @@
 
     @Test("An open connection is cancelled at once")
     func openConnectionCancelled() throws {
-      let connection = try CurlWebSocket(
-        options: TransportWebSocketOptions(), timer: DeadlineTimer())
+      let connection = CurlWebSocket(
+        options: TransportWebSocketOptions(), timer: DeadlineTimer(), driver: try Self.driver())
       connection.state.withLock { $0.isOpening = false }
       connection.cancel()
       #expect(connection.state.withLock { $0.stopsNow } == true)

@@ -64,6 +64,22 @@ struct DefaultTransportTests {
       case .urlSession: #expect(client.transport is URLSessionTransport)
       }
     }
+
+    @Test("clients given no transport share one CurlTransport: one thread for the process")
+    func shared() {
+      let url = URL(string: "https://api.example.com")!
+      let first = HTTPClient(baseURL: url).transport as? CurlTransport
+      let second = HTTPClient(baseURL: url).transport as? CurlTransport
+      switch DefaultTransport.kind(
+        environment: ProcessInfo.processInfo.environment, curlLoads: CurlTransport.isAvailable)
+      {
+      case .curl:
+        #expect(first != nil)
+        #expect(first === second)
+      case .urlSession:
+        #expect(first == nil)
+      }
+    }
   #else
     @Test("Apple platforms: URLSessionTransport, whatever the environment says")
     func client() {

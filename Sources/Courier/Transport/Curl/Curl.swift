@@ -88,6 +88,7 @@
       static let pipeWait: Int32 = 237
       static let protocolsString: Int32 = 10_318
       static let suppressConnectHeaders: Int32 = 265
+      static let maxAgeConnection: Int32 = 288
     }
 
     enum MultiOption {
@@ -122,6 +123,9 @@
     static let again: Int32 = 81
     /// `CURLE_UNSUPPORTED_PROTOCOL`: also what setting an HTTP version the build lacks gives.
     static let unsupportedProtocol: Int32 = 1
+    /// `CURLE_SEND_ERROR` and `CURLE_RECV_ERROR`.
+    static let sendError: Int32 = 55
+    static let receiveError: Int32 = 56
     /// `CURL_HTTP_VERSION_1_1`.
     static let http11 = 2
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS where the server offers it, HTTP/1.1 else.

@@ -3,7 +3,8 @@
   import CCourierCurl
   import Foundation
 
-  /// A libcurl multi handle in socket mode, and the thread that sleeps on its sockets.
+  /// A libcurl multi handle in socket mode, and the thread that sleeps on its sockets; and the
+  /// transport's WebSocket connections, on the same thread.
   ///
   /// libcurl's handles are not thread-safe: every call on the multi handle and on its
   /// transfers' easy handles (and so every libcurl callback) happens under `lock`, on
@@ -20,18 +21,31 @@
   /// the driver's work. Whoever holds the lock runs the commands, and looks for more after
   /// letting it go (``release()``), so none is left behind.
   ///
+  /// WebSocket connections connect on a second multi handle (`CURLOPT_CONNECT_ONLY`: libcurl
+  /// keeps a finished connect-only connection among its idle ones, and a multi handle with a
+  /// per-host limit closes idle ones to make room, so they are kept apart from the requests');
+  /// once connected, the driver watches each one's socket in the same epoll set and, when it
+  /// is ready (or a caller queued work, through a `turn` command), moves its bytes without
+  /// blocking (``CurlWebSocket/Link``). No thread and no descriptor but the socket per
+  /// connection. Continuations are resumed once the lock is let go (``later(_:)``), so that no
+  /// caller's code runs under it.
+  ///
   /// `@unchecked Sendable`: `commands` is a lock-guarded box; everything else is used under
-  /// `lock` (`multi` and `loop` are set once).
+  /// `lock` (`multi`, `sockets` and `loop` are set once).
   final class CurlDriver: @unchecked Sendable {
     private enum Command {
       case add(CurlTransfer)
       case remove(CurlTransfer)
       case resume(CurlTransfer)
       case resumeSending(CurlTransfer)
+      case connect(CurlWebSocket)
+      case turn(CurlWebSocket)
       case shutdown
     }
 
     private let multi: UnsafeMutableRawPointer
+    /// The multi handle on which WebSocket connections connect.
+    private let sockets: UnsafeMutableRawPointer
     private let loop: OpaquePointer
     private let lock = NSLock()
     private let commands = Locked<[Command]>([])
@@ -48,6 +62,18 @@
     /// Callers of ``sleepsIdle()``, resumed when the thread next goes to sleep with nothing
     /// to do.
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// WebSocket connections connecting, by easy handle; open ones, by socket; how many there
+    /// are from their `connect` command to their end; those to take another turn at once.
+    private var connecting: [UnsafeMutableRawPointer: CurlWebSocket] = [:]
+    private var watched: [Int32: CurlWebSocket] = [:]
+    private var webSockets = 0
+    /// The sockets libcurl has made for connecting WebSocket connections, and not closed.
+    private var made: [Int32: CurlWebSocket] = [:]
+    private var runnable: [CurlWebSocket] = []
+    /// What to run once the lock is let go: the continuations of WebSocket callers.
+    private var deferred: [@Sendable () -> Void] = []
+    /// Where WebSocket connections read (one at a time: under the lock).
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// A driver whose multi handle keeps up to `maximumConnectionsPerHost` connections to a
     /// host (HTTP/2 multiplexes many requests over one).
@@ -56,11 +82,17 @@
       guard let multi = courier_curl_multi_init() else {
         throw Curl.unavailable("CurlTransport: curl_multi_init failed")
       }
-      guard let loop = courier_curl_loop_create(multi) else {
+      guard let sockets = courier_curl_multi_init() else {
         _ = courier_curl_multi_cleanup(multi)
+        throw Curl.unavailable("CurlTransport: curl_multi_init failed")
+      }
+      guard let loop = courier_curl_loop_create(multi, sockets) else {
+        _ = courier_curl_multi_cleanup(multi)
+        _ = courier_curl_multi_cleanup(sockets)
         throw Curl.unavailable("CurlTransport: no event loop (epoll) for libcurl")
       }
       self.multi = multi
+      self.sockets = sockets
       self.loop = loop
       _ = courier_curl_multi_setopt_long(multi, Curl.MultiOption.pipelining, Curl.multiplex)
       _ = courier_curl_multi_setopt_long(
@@ -84,6 +116,15 @@
     /// Unpauses sending once a streamed body has bytes again: the driver's thread is woken
     /// for it.
     func resumeSending(_ transfer: CurlTransfer) { submit(.resumeSending(transfer), here: false) }
+
+    /// Starts connecting `socket` (its link prepared): from this thread when the lock is free,
+    /// as ``add(_:)``.
+    func connect(_ socket: CurlWebSocket) {
+      submit(.connect(socket), here: Curl.resolvesAsynchronously)
+    }
+    /// Gives `socket` a turn: bytes queued go out, reading goes on, an end is carried out.
+    /// From this thread when the lock is free (`here`), else from the driver's, woken for it.
+    func turn(_ socket: CurlWebSocket, here: Bool = true) { submit(.turn(socket), here: here) }
 
     /// Returns once the driver's thread goes to sleep with no transfer and nothing due (for
     /// tests: a timer of libcurl's left due would keep it awake, spinning).
@@ -118,8 +159,8 @@
     private func release() {
       var rounds = 0
       while true {
-        var wake = needsAlarmSooner()
-        lock.unlock()
+        var wake = needsAlarmSooner() || !runnable.isEmpty
+        unlock()
         let pending = commands.withLock { !$0.isEmpty }
         if pending && rounds == 4 { wake = true }
         if wake { courier_curl_loop_wake(loop) }
@@ -129,7 +170,20 @@
       }
     }
 
+    /// Lets the lock go, then runs what was deferred until then.
+    private func unlock() {
+      var resumes: [@Sendable () -> Void] = []
+      swap(&resumes, &deferred)
+      lock.unlock()
+      for resume in resumes { resume() }
+    }
+
     // MARK: - Under the lock
+
+    /// Runs `resume` once the lock is let go.
+    func later(_ resume: @escaping @Sendable () -> Void) {
+      deferred.append(resume)
+    }
 
     /// Runs the commands, libcurl's timer if it is due, and finishes what libcurl is done
     /// with.
@@ -142,13 +196,22 @@
         handle(command)
       }
       // libcurl asks for "now" (0) after adding a handle or resuming one: sending starts here.
+      timerFired(multi, owner: 0)
+      timerFired(sockets, owner: 1)
+      finishDone()
+      var again: [CurlWebSocket] = []
+      swap(&again, &runnable)
+      for socket in again { socket.link.pump() }
+    }
+
+    /// Runs libcurl's timer of `handle` (the loop's multi handle `owner`) while it is due.
+    private func timerFired(_ handle: UnsafeMutableRawPointer, owner: Int32) {
       var rounds = 0
-      while rounds < 8, courier_curl_loop_timer_fired(loop) == 1 {
+      while rounds < 8, courier_curl_loop_timer_fired(loop, owner) == 1 {
         var running: Int32 = 0
-        _ = courier_curl_multi_socket_action(multi, Curl.socketTimeout, 0, &running)
+        _ = courier_curl_multi_socket_action(handle, Curl.socketTimeout, 0, &running)
         rounds += 1
       }
-      finishDone()
     }
 
     /// After the driver's thread has ended (its transport is gone), a command can only be a
@@ -162,6 +225,9 @@
           transfer.end(with: Curl.unavailable("CurlTransport: the transport has shut down"))
           transfer.abandoned()
         }
+        if case .connect(let socket) = command {
+          socket.link.failOpening(Curl.unavailable("CurlTransport: the transport has shut down"))
+        }
       }
     }
 
@@ -171,6 +237,11 @@
       while courier_curl_multi_next_done(multi, &easy, &code) == 1 {
         if let easy, let transfer = active[easy] {
           take(transfer)?.finished(code: code)
+        }
+      }
+      while courier_curl_multi_next_done(sockets, &easy, &code) == 1 {
+        if let easy, let socket = connecting.removeValue(forKey: easy) {
+          socket.link.connected(code: code)
         }
       }
     }
@@ -199,9 +270,79 @@
         unpause(transfer, receiving: true)
       case .resumeSending(let transfer):
         unpause(transfer, receiving: false)
+      case .connect(let socket):
+        webSockets += 1
+        do throws(HTTPError) {
+          let easy = try socket.link.makeHandle()
+          guard courier_curl_multi_add_handle(sockets, easy) == 0 else {
+            throw Curl.unavailable("CurlTransport: curl_multi_add_handle failed")
+          }
+          connecting[easy] = socket
+          // Ended before it was handed over (cancelled): it is let go at once.
+          socket.link.pump()
+        } catch {
+          socket.link.failOpening(error)
+        }
+      case .turn(let socket):
+        socket.link.pump()
       case .shutdown:
         stopping = true
       }
+    }
+
+    // MARK: - WebSocket connections (under the lock)
+
+    /// Watches the socket of `socket`, connected, from now on: libcurl no longer does.
+    func adopt(_ socket: CurlWebSocket, fd: Int32) {
+      watched[fd] = socket
+    }
+
+    func watch(_ fd: Int32, reading: Bool, writing: Bool) {
+      _ = courier_curl_loop_watch(loop, fd, reading ? 1 : 0, writing ? 1 : 0)
+    }
+
+    /// libcurl made `fd` for connecting `socket` (in a libcurl call, under the lock).
+    func made(_ fd: Int32, for socket: CurlWebSocket) {
+      made[fd] = socket
+      socket.link.sockets.insert(fd)
+    }
+
+    /// The sockets libcurl made for a connection are no longer watched for closing: it has
+    /// connected or ended.
+    func connected(_ sockets: Set<Int32>) {
+      for fd in sockets { made[fd] = nil }
+    }
+
+    /// Gives the turn to `socket` again after the driver's other work.
+    func runAgain(_ socket: CurlWebSocket) {
+      runnable.append(socket)
+    }
+
+    /// Ends `socket`'s part in the driver: its socket unwatched, its handle out of the multi
+    /// handle (which closes a connect-only connection) and freed.
+    func letGo(_ socket: CurlWebSocket, easy: UnsafeMutableRawPointer?, fd: Int32) {
+      if fd >= 0, watched[fd] === socket {
+        watched[fd] = nil
+        watch(fd, reading: false, writing: false)
+      }
+      if let easy {
+        connecting[easy] = nil
+        _ = courier_curl_multi_remove_handle(sockets, easy)
+        courier_curl_easy_cleanup(easy)
+      }
+      webSockets -= 1
+    }
+
+    /// libcurl closes a WebSocket connection's socket (the connection let go, or found dead
+    /// among libcurl's idle connections when another connected): an open one ends.
+    func socketClosed(_ fd: Int32) {
+      if let socket = made.removeValue(forKey: fd) { socket.link.sockets.remove(fd) }
+      if let socket = watched.removeValue(forKey: fd) {
+        watch(fd, reading: false, writing: false)
+        socket.link.socketLost()
+        runnable.append(socket)
+      }
+      close(fd)
     }
 
     /// Unpauses one direction of `transfer` — receiving once its reader has room, sending
@@ -239,15 +380,17 @@
     // MARK: - The driver's thread
 
     private func run() {
-      let capacity = 64
-      var sockets = [Int32](repeating: 0, count: capacity)
+      let capacity = 256
+      var ready = [Int32](repeating: 0, count: capacity)
       var flags = [Int32](repeating: 0, count: capacity)
+      var owners = [Int32](repeating: 0, count: capacity)
       lock.lock()
       while true {
         work()
         // The transport is gone: the transfers under way (a body still being read) finish
-        // first, as a URLSession's tasks do after `finishTasksAndInvalidate()`.
-        if stopping && active.isEmpty { break }
+        // first, as a URLSession's tasks do after `finishTasksAndInvalidate()`, and so do the
+        // WebSocket connections.
+        if stopping && active.isEmpty && webSockets == 0 { break }
         finishDone()
         // Read after the transfers taken out above: removing one can set libcurl's timer
         // (a request waiting for a connection may start now).
@@ -255,35 +398,46 @@
         let due = nextDue(now: now)
         alarm = due
         var idle: [CheckedContinuation<Void, Never>] = []
-        if active.isEmpty && due - now >= .milliseconds(1) { swap(&idle, &idleWaiters) }
-        lock.unlock()
+        if active.isEmpty && webSockets == 0 && due - now >= .milliseconds(1) {
+          swap(&idle, &idleWaiters)
+        }
+        let turnsWaiting = !runnable.isEmpty
+        unlock()
         for waiter in idle { waiter.resume() }
         // Commands that came while the lock was held are run next, after a look at the
         // sockets; one that comes from now on is run by its own thread (the lock is free).
-        let pending = commands.withLock { !$0.isEmpty }
+        let pending = turnsWaiting || commands.withLock { !$0.isEmpty }
         now = .now
         let milliseconds = pending ? 0 : ((due - now) / .milliseconds(1)).rounded(.up)
-        let ready = courier_curl_loop_wait(
-          loop, Int32(max(0, min(1000, milliseconds))), &sockets, &flags, Int32(capacity))
+        let count = courier_curl_loop_wait(
+          loop, Int32(max(0, min(1000, milliseconds))), &ready, &flags, &owners, Int32(capacity))
         lock.lock()
         alarm = nil
-        for index in 0..<Int(max(0, ready)) {
+        for index in 0..<Int(max(0, count)) {
           var running: Int32 = 0
-          _ = courier_curl_multi_socket_action(multi, sockets[index], flags[index], &running)
+          switch owners[index] {
+          case 0: _ = courier_curl_multi_socket_action(multi, ready[index], flags[index], &running)
+          case 1:
+            _ = courier_curl_multi_socket_action(sockets, ready[index], flags[index], &running)
+          default:
+            let socket = watched[ready[index]]
+            socket?.link.pump()
+          }
         }
       }
       _ = courier_curl_multi_cleanup(multi)
+      _ = courier_curl_multi_cleanup(sockets)
       closed = true
       handles.close()
       let idle = idleWaiters
       idleWaiters = []
-      lock.unlock()
+      unlock()
       for waiter in idle { waiter.resume() }
       // A command whose thread found the lock taken just now is run (ended) here; later
       // ones find it free.
       if commands.withLock({ !$0.isEmpty }), lock.try() {
         work()
-        lock.unlock()
+        unlock()
       }
     }
 

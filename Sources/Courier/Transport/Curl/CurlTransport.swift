@@ -3,17 +3,18 @@
   import Foundation
   import FoundationNetworking
 
-  /// The transport over libcurl's multi interface, for Linux, and the default there: a client
-  /// given no transport gets a `CurlTransport` of its own whenever the system's `libcurl.so.4`
-  /// (the one FoundationNetworking itself runs on) loads — see ``isAvailable`` — and a
-  /// ``URLSessionTransport`` when it does not. The library is loaded when the first transport
-  /// is made, with no package dependency and nothing to install. Requests are sent from the
-  /// caller's thread (where libcurl resolves names without blocking, as common builds do); one
-  /// thread of the transport's own waits on its sockets for the answers, so clients should
-  /// share a transport rather than each make one.
+  /// The transport over libcurl's multi interface, for Linux, and the default there: clients
+  /// given no transport share one process-wide `CurlTransport` whenever the system's
+  /// `libcurl.so.4` (the one FoundationNetworking itself runs on) loads — see ``isAvailable`` —
+  /// and get a ``URLSessionTransport`` when it does not. The library is loaded when the first
+  /// transport is made, with no package dependency and nothing to install. Requests are sent
+  /// from the caller's thread (where libcurl resolves names without blocking, as common builds
+  /// do); one thread of the transport's own waits on its sockets for the answers and carries
+  /// its WebSocket connections (no thread per connection), so clients you give a transport
+  /// should share one rather than each make one.
   ///
   /// ```swift
-  /// let client = HTTPClient(baseURL: url)    // on Linux: client.transport is CurlTransport
+  /// let client = HTTPClient(baseURL: url)    // on Linux: the process's shared CurlTransport
   /// let images = HTTPClient(baseURL: imageURL, transport: client.transport)  // the same one
   /// ```
   ///
@@ -53,7 +54,7 @@
     /// How requests follow redirects when their options do not say.
     public let redirects: RedirectPolicy
     let settings: Settings
-    private let driver: Result<CurlDriver, HTTPError>
+    let driver: Result<CurlDriver, HTTPError>
     /// Times every request's deadline and idle timeout.
     let deadlines = DeadlineTimer()
 

@@ -4,14 +4,13 @@
   import Foundation
   import FoundationNetworking
 
-  extension CurlWebSocket.Loop {
-    /// Moves frames both ways until the connection ends: writes what callers queued, reads
-    /// while there is room for what arrives, and sleeps when neither can go on.
+  extension CurlWebSocket.Link {
+    /// A turn of the exchange: writes what callers queued, reads while there is room for
+    /// what arrives, until neither can go on; then has the driver watch the socket for what
+    /// would let it go on, or, after many rounds, comes back after the driver's other work.
     func exchange() {
-      var batch: [UInt8] = []
-      var offset = 0
       do throws(HTTPError) {
-        while true {
+        for _ in 0..<16 {
           let (stop, wantsToRead, watchers) = socket.state.withLock {
             state -> (Bool, Bool, [CheckedContinuation<Void, Never>]) in
             if batch.isEmpty, !state.outgoing.isEmpty {
@@ -25,8 +24,8 @@
             defer { state.pauseWatchers = [] }
             return (stop, reads, state.pauseWatchers)
           }
-          for watcher in watchers { watcher.resume() }
-          if stop { return }
+          if !watchers.isEmpty { driver.later { for watcher in watchers { watcher.resume() } } }
+          if stop { return finish() }
           var moved = false
           var blockedWriting = false
           if !batch.isEmpty {
@@ -36,30 +35,32 @@
             blockedWriting = sent == 0
             if offset == batch.count {
               written(batch.count)
-              batch.removeAll(keepingCapacity: true)
+              batch = []
             }
           }
           if wantsToRead, let count = try receive() {
             guard count > 0 else {
               endedByPeer()
-              return
+              return finish()
             }
-            frames.append(buffer[..<count])
+            frames.append(driver.buffer[..<count])
             try deliverFrames()
             moved = true
           }
           if !moved, sleeps(reading: wantsToRead, batch: batch) {
-            try wait(reading: wantsToRead, writing: blockedWriting)
-            socket.state.withLock { $0.isPolling = false }
+            return watch(reading: wantsToRead, writing: blockedWriting)
           }
         }
+        driver.runAgain(socket)
       } catch {
         fail(error, flushing: false)
+        finish()
       }
     }
 
-    /// Whether to sleep: nothing came since the loop looked (no bytes to send, no change in
-    /// whether to read, no end); if so, callers that add work from now on wake the thread.
+    /// Whether to wait for the socket: nothing came since the turn looked (no bytes to send,
+    /// no change in whether to read, no end); if so, callers that add work from now on ask
+    /// the driver for a turn.
     private func sleeps(reading: Bool, batch: [UInt8]) -> Bool {
       socket.state.withLock { state in
         let reads =
@@ -82,7 +83,8 @@
         state.senders.removeFirst(done.count)
         return done.map(\.waiter)
       }
-      for sender in done { sender.resume(returning: .success(())) }
+      guard !done.isEmpty else { return }
+      driver.later { for sender in done { sender.resume(returning: .success(())) } }
     }
 
     /// Reads the frames that have arrived and does what each means.
@@ -106,7 +108,7 @@
     }
 
     private func apply(_ output: WebSocketMessageReader.Output) {
-      var resume: (() -> Void)?
+      var resume: (@Sendable () -> Void)?
       var bounds = false
       socket.state.withLock { state in
         switch output {
@@ -142,7 +144,7 @@
         }
       }
       if bounds { socket.boundFlush() }
-      resume?()
+      if let resume { driver.later(resume) }
     }
 
     /// The peer ended the stream: cleanly after its close frame, abnormally before.
@@ -177,29 +179,29 @@
     /// Lets go of the connection and answers everything still waiting.
     func finish() {
       release()
-      let (receiver, outcome, senders, pingers, closers, refusal) = socket.state.withLock {
-        state in
+      socket.ended()
+      let answers = socket.state.withLock { state -> @Sendable () -> Void in
         state.isFinished = true
-        for watcher in state.pauseWatchers { watcher.resume() }
-        state.pauseWatchers = []
         let outcome = CurlWebSocket.endOfMessages(state) ?? .success(nil)
         let refusal = CurlWebSocket.refusal(state) ?? .cancelled
-        defer {
-          state.receiver = nil
-          state.senders = []
-          state.pingers = []
-          state.closers = []
+        let receiver = state.receiver
+        let senders = state.senders.map(\.waiter)
+        let pingers = state.pingers.map(\.waiter)
+        let (closers, watchers) = (state.closers, state.pauseWatchers)
+        state.receiver = nil
+        state.senders = []
+        state.pingers = []
+        state.closers = []
+        state.pauseWatchers = []
+        return {
+          receiver?.resume(returning: outcome)
+          for sender in senders { sender.resume(returning: .failure(refusal)) }
+          for pinger in pingers { pinger.resume(returning: .failure(refusal)) }
+          for closer in closers { closer.resume() }
+          for watcher in watchers { watcher.resume() }
         }
-        return (
-          state.receiver, outcome, state.senders.map(\.waiter), state.pingers.map(\.waiter),
-          state.closers,
-          refusal
-        )
       }
-      receiver?.resume(returning: outcome)
-      for sender in senders { sender.resume(returning: .failure(refusal)) }
-      for pinger in pingers { pinger.resume(returning: .failure(refusal)) }
-      for closer in closers { closer.resume() }
+      driver.later(answers)
     }
   }
 #endif

@@ -46,21 +46,31 @@
     }
   }
 
-  extension CurlWebSocket.Loop {
-    /// Sends the upgrade request and reads the answer: a `101` that passes the handshake's
-    /// checks opens the connection (bytes after its head are the first frames); any other
-    /// answer fails with ``HTTPError/unacceptableStatus(_:)`` and its body.
-    func handshake(_ opening: CurlWebSocket.Opening) throws(HTTPError) -> TransportWebSocket {
-      try write(opening.head)
-      var received: [UInt8] = []
-      var headEnd: Int?
-      while headEnd == nil {
-        guard received.count < 64 * 1024 else {
-          throw .transport(
-            .badServerResponse, reason: "WebSocket handshake: the answer's head is over 64 KiB")
-        }
-        guard let count = try receive() else {
-          try wait(reading: true, writing: false)
+  extension CurlWebSocket.Link {
+    /// A turn of the handshake: writes what the socket takes of the upgrade request, then
+    /// reads what has come of the answer. A `101` that passes the handshake's checks opens
+    /// the connection (bytes after its head are the first frames); any other answer fails
+    /// with ``HTTPError/unacceptableStatus(_:)`` and its body, once the body is in.
+    func handshakeTurn() throws(HTTPError) {
+      guard let opening else { return }
+      if let failure = socket.state.withLock({ $0.stopsNow ? $0.failure : nil }) {
+        throw failure
+      }
+      while !request.isEmpty {
+        let sent = try send(request, from: 0)
+        guard sent > 0 else { return watch(reading: false, writing: true) }
+        request.removeFirst(sent)
+      }
+      while let count = try receive() {
+        let searchFrom = max(0, answer.count - 3)
+        answer += driver.buffer[..<count]
+        if var refused {
+          if let body = try Self.refusalBody(
+            of: refused, bytes: answer, limit: opening.limit, atEnd: count == 0)
+          {
+            refused.body = body
+            throw .unacceptableStatus(refused)
+          }
           continue
         }
         guard count > 0 else {
@@ -68,22 +78,41 @@
             .badServerResponse,
             reason: "WebSocket handshake: the server closed the connection without an answer")
         }
-        let searchFrom = max(0, received.count - 3)
-        received += buffer[..<count]
-        headEnd = Self.endOfHead(received, from: searchFrom)
+        guard let end = Self.endOfHead(answer, from: searchFrom) else {
+          guard answer.count < 64 * 1024 else {
+            throw .transport(
+              .badServerResponse, reason: "WebSocket handshake: the answer's head is over 64 KiB")
+          }
+          continue
+        }
+        var response = try Self.parseHead(answer[..<end])
+        response.url = opening.url
+        let rest = Array(answer[end...])
+        answer = rest
+        guard response.status == 101 else {
+          if let body = try Self.refusalBody(
+            of: response, bytes: answer, limit: opening.limit, atEnd: false)
+          {
+            response.body = body
+            throw .unacceptableStatus(response)
+          }
+          refused = response
+          continue
+        }
+        let subprotocol = try opening.handshake.validate(response.headers)
+        answer = []
+        socket.handshakeEnded()
+        phase = .open
+        let opened = self.opened
+        self.opened = nil
+        let socket = TransportWebSocket(
+          response: response, subprotocol: subprotocol, connection: self.socket)
+        driver.later { opened?(.success(socket)) }
+        frames.append(rest)
+        try deliverFrames()
+        return
       }
-      let end = headEnd!
-      var response = try Self.parseHead(received[..<end])
-      response.url = opening.url
-      let rest = Array(received[end...])
-      guard response.status == 101 else {
-        response.body = try readBody(of: response, after: rest, limit: opening.limit)
-        throw .unacceptableStatus(response)
-      }
-      let subprotocol = try opening.handshake.validate(response.headers)
-      frames.append(rest)
-      try deliverFrames()
-      return TransportWebSocket(response: response, subprotocol: subprotocol, connection: socket)
+      watch(reading: true, writing: false)
     }
 
     /// The index after the blank line that ends a head, if it has arrived.
@@ -124,12 +153,13 @@
       return HTTPResponse(status: status, headers: headers)
     }
 
-    /// A refusal's body: none for 1xx, 204 and 304; else by its `Content-Length`, or
-    /// chunked, or to the connection's end; at most `limit` bytes are kept. A length or chunk
-    /// size that is not a non-negative number fails with `badServerResponse`.
-    func readBody(of response: HTTPResponse, after start: [UInt8], limit: Int) throws(HTTPError)
-      -> Data
-    {
+    /// A refusal's body once it is all in `bytes` (or, `atEnd`, the connection has ended):
+    /// none for 1xx, 204 and 304; else by its `Content-Length`, or chunked, or to the
+    /// connection's end; at most `limit` bytes are kept. `nil` while more is to come. A length
+    /// or chunk size that is not a non-negative number fails with `badServerResponse`.
+    static func refusalBody(
+      of response: HTTPResponse, bytes: [UInt8], limit: Int, atEnd: Bool
+    ) throws(HTTPError) -> Data? {
       if response.status < 200 || response.status == 204 || response.status == 304 {
         return Data()
       }
@@ -142,21 +172,11 @@
         }
         length = value
       }
-      var bytes = start
-      while true {
-        if let length, bytes.count >= length { return Data(bytes.prefix(min(length, limit))) }
-        if chunked, let body = try Self.dechunked(bytes) { return Data(body.prefix(limit)) }
-        if bytes.count >= limit { return Data(bytes.prefix(limit)) }
-        guard let count = try receive() else {
-          try wait(reading: true, writing: false)
-          continue
-        }
-        if count == 0 {
-          return Data(
-            (chunked ? try Self.dechunked(bytes, partial: true) ?? [] : bytes).prefix(limit))
-        }
-        bytes += buffer[..<count]
-      }
+      if let length, bytes.count >= length { return Data(bytes.prefix(min(length, limit))) }
+      if chunked, let body = try dechunked(bytes) { return Data(body.prefix(limit)) }
+      if bytes.count >= limit { return Data(bytes.prefix(limit)) }
+      guard atEnd else { return nil }
+      return Data((chunked ? try dechunked(bytes, partial: true) ?? [] : bytes).prefix(limit))
     }
 
     /// A chunked body's bytes once its last chunk has arrived (or, `partial`, what arrived);

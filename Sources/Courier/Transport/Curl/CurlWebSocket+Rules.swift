@@ -4,9 +4,9 @@
   import Foundation
   import FoundationNetworking
 
-  /// The rules of a connection's state that callers and the connection's thread share: when
-  /// nothing more may be sent, what a receiver gets once no message is left, when reading
-  /// stops for want of room, when the thread must be woken, and how a frame is queued.
+  /// The rules of a connection's state that callers and the driver share: when nothing more
+  /// may be sent, what a receiver gets once no message is left, when reading stops for want
+  /// of room, when the driver must be asked for a turn, and how a frame is queued.
   extension CurlWebSocket {
     /// Why nothing more may be sent, if so.
     static func refusal(_ state: State) -> HTTPError? {
@@ -42,8 +42,8 @@
     /// How many bytes may wait to be written before a sender waits for them.
     static let queuedBytesLimit: Int64 = 256 * 1024
 
-    /// Whether the thread must be woken for work just added: it sleeps (or is about to)
-    /// and has not been woken since.
+    /// Whether the driver must be asked for a turn for work just added: the connection waits
+    /// for its socket (or is about to) and has not been asked since.
     static func wakes(_ state: inout State) -> Bool {
       defer { state.isPolling = false }
       return state.isPolling

@@ -7,10 +7,12 @@
   /// any proxy, with TLS), and Courier runs the handshake and RFC 6455's framing itself on
   /// the connection (libcurl before 7.86 has no WebSocket support of its own).
   ///
-  /// One thread per connection owns the handle (``CurlWebSocket/Loop``); callers meet it
-  /// here, under one lock: messages received wait in `inbox` (at most
-  /// ``TransportWebSocketOptions/readAhead`` bytes, after which the socket is not read), bytes to send
-  /// wait in `outgoing`, and each waiting call holds a continuation the thread resumes.
+  /// The transport's driver moves every connection's bytes on its one thread, or on whichever
+  /// thread holds its lock (``CurlWebSocket/Link``): no thread and no descriptor but the
+  /// socket per connection. Callers meet it here, under one lock: messages received wait in
+  /// `inbox` (at most ``TransportWebSocketOptions/readAhead`` bytes, after which the socket is
+  /// not read), bytes to send wait in `outgoing`, and each waiting call holds a continuation
+  /// the driver resumes.
   final class CurlWebSocket: TransportWebSocketConnection, DeadlineTimed {
     typealias Waiter<Value> = CheckedContinuation<Result<Value, HTTPError>, Never>
 
@@ -32,32 +34,36 @@
       var peerClosure: WebSocketClosure?
       /// Why the connection ended or is ending, when not by a clean close handshake.
       var failure: HTTPError?
-      /// The thread is to let go at once (cancelled, timed out), without flushing.
+      /// The driver is to let go at once (cancelled, timed out), without flushing.
       var stopsNow = false
-      /// The thread is to let go once what is queued has been written (a close frame).
+      /// The driver is to let go once what is queued has been written (a close frame).
       var endsAfterFlush = false
       /// The handshake is still under way (the deadline applies).
       var isOpening = true
-      /// The thread has let go of the connection.
+      /// The driver has let go of the connection.
       var isFinished = false
-      /// The thread sleeps in `poll`, or is about to: what changes its work must wake it.
+      /// The connection waits for its socket (the driver watches it), or is about to: what
+      /// changes its work must ask the driver for a turn.
       var isPolling = false
       /// Masking keys drawn from the system's randomness in bulk, used from the end.
       var masks: [UInt32] = []
-      /// Waiting for the thread to stop reading for want of room (tests).
+      /// Waiting for the driver to stop reading for want of room (tests).
       var pauseWatchers: [CheckedContinuation<Void, Never>] = []
     }
 
     let state = Locked(State())
-    let wake: WakePipe
     let options: TransportWebSocketOptions
+    let driver: CurlDriver
+    /// The driver's side, under the driver's lock (set once, in `init`).
+    nonisolated(unsafe) private(set) var link: Link!
     private let timer: DeadlineTimer
     private let deadlineID = Locked<UInt64?>(nil)
 
-    init(options: TransportWebSocketOptions, timer: DeadlineTimer) throws(HTTPError) {
+    init(options: TransportWebSocketOptions, timer: DeadlineTimer, driver: CurlDriver) {
       self.options = options
       self.timer = timer
-      wake = try WakePipe()
+      self.driver = driver
+      link = Link(socket: self)
     }
 
     /// Times the handshake against the request's deadline.
@@ -80,13 +86,23 @@
       deadlineID.withLock { $0 = id }
     }
 
+    /// The connection has ended: the close timeout, if it runs, lets go of it now, rather
+    /// than holding the connection (and its memory) until it would have fired.
+    func ended() {
+      if let id = deadlineID.withLock({ $0 }) { timer.cancel(id) }
+    }
+
     func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
       let flushing = state.withLock { state -> Bool in
         guard !state.isOpening, state.endsAfterFlush, !state.isFinished else { return false }
         state.stopsNow = true
         return true
       }
-      if flushing { wake.signal() } else { end(with: .timedOut, onlyWhileOpening: true) }
+      if flushing {
+        driver.turn(self, here: false)
+      } else {
+        end(with: .timedOut, onlyWhileOpening: true)
+      }
       return nil
     }
 
@@ -123,7 +139,7 @@
             return (nil, Self.wakes(&state))
           }
           if let refused { waiter.resume(returning: .failure(refused)) }
-          if wakes { wake.signal() }
+          if wakes { driver.turn(self) }
         }
       } onCancel: {
         let waiter = state.withLock { state -> Waiter<Void>? in
@@ -146,7 +162,7 @@
               let full = Self.isFull(state, readAhead: options.readAhead)
               let message = state.inbox.removeFirst()
               state.inboxBytes -= message.byteCount
-              // Room again: the thread reads on.
+              // Room again: the driver reads on.
               wakes =
                 full && !Self.isFull(state, readAhead: options.readAhead) && Self.wakes(&state)
               return .success(message)
@@ -159,7 +175,7 @@
             return nil
           }
           if let ready { waiter.resume(returning: ready) }
-          if wakes { wake.signal() }
+          if wakes { driver.turn(self) }
         }
       } onCancel: {
         // This reader is answered at once, even while a close frame still goes out.
@@ -187,7 +203,7 @@
           return (false, Self.wakes(&state))
         }
         if finished { waiter.resume() }
-        if wakes { wake.signal() }
+        if wakes { driver.turn(self) }
       }
     }
 
@@ -195,8 +211,8 @@
       end(with: .cancelled, onlyWhileOpening: false)
     }
 
-    /// Ends the connection with `error` (unless it has ended already); the thread wakes,
-    /// lets go of the connection, and fails what waits. A close frame on its way out, after
+    /// Ends the connection with `error` (unless it has ended already); the driver lets go
+    /// of the connection and fails what waits. A close frame on its way out, after
     /// which the connection ends anyway, is let out first (within the close timeout): a
     /// caller that lets go of its socket once the peer has closed still answers the close.
     private func end(with error: HTTPError, onlyWhileOpening: Bool) {
@@ -208,7 +224,8 @@
         state.stopsNow = true
         return true
       }
-      if ended { wake.signal() }
+      // Not on this thread, which may be a cancellation handler's.
+      if ended { driver.turn(self, here: false) }
     }
 
     /// Returns once the connection has stopped reading the socket because ``TransportWebSocketOptions/readAhead``
@@ -222,11 +239,11 @@
           return false
         }
         if now { continuation.resume() }
-        wake.signal()
+        driver.turn(self, here: false)
       }
     }
 
-    // MARK: - Rules shared with the thread
+    // MARK: - Rules shared with the driver
 
     /// Queues `frame`, masked (a client masks every frame), and waits until it is written.
     /// A sender cancelled while its frame waits ends the connection: a frame cannot be taken
@@ -245,7 +262,7 @@
             return (nil, wakes)
           }
           if let outcome { waiter.resume(returning: outcome) }
-          if wakes { wake.signal() }
+          if wakes { driver.turn(self) }
         }
       } onCancel: {
         cancel()

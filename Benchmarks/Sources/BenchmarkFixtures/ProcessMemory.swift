@@ -1,19 +1,19 @@
 import Foundation
 
 /// The process's resident memory, read from `/proc/self/status`.
-enum ProcessMemory {
+public enum ProcessMemory {
   /// Resident set size now, in KiB (`VmRSS`).
-  static var residentKiB: Int { field("VmRSS:") }
+  public static var residentKiB: Int { field("VmRSS:") }
 
   /// The peak resident set size, in KiB (`VmHWM`), since the process started or since the
   /// last ``resetPeak()``.
-  static var peakKiB: Int { field("VmHWM:") }
+  public static var peakKiB: Int { field("VmHWM:") }
 
   /// Resets the peak (`VmHWM`) to the current resident size by writing `5` to
   /// `/proc/self/clear_refs` (Linux 4.0+), so a peak can be read for one phase of the process.
   /// Returns whether it worked.
   @discardableResult
-  static func resetPeak() -> Bool {
+  public static func resetPeak() -> Bool {
     guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
     defer { try? handle.close() }
     return (try? handle.write(contentsOf: Data("5".utf8))) != nil
