@@ -13,34 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ulimit -n 16384
 
-echo "== building (release)" >&2
-for product in WebSocketEchoServer WebSocketConnections; do
-  swift build -c release --product "$product" >&2
-done
-bin=$(swift build -c release --show-bin-path)
-
-work=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$bin/WebSocketEchoServer" >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-for _ in $(seq 100); do grep -q '^PORT ' "$work/server.out" 2>/dev/null && break; sleep 0.05; done
-port=$(awk '/^PORT / {print $2}' "$work/server.out")
-[[ -n "$port" ]] || { cat "$work/server.err" >&2; echo "the echo server did not start" >&2; exit 1; }
-
-echo "### WebSocket connections through one client, Courier against WSClient"
-echo
-echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
-echo "- machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
-  "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), Linux $(uname -r)"
-echo "- $(swift --version 2>/dev/null | head -1); libcurl $(curl --version 2>/dev/null | head -1 | cut -d' ' -f2)"
+source ./echo-server.sh
+echo_server_start WebSocketConnections
+echo_server_header "WebSocket connections through one client, Courier against WSClient"
 echo "- command: \`Benchmarks/websocket-connections.sh\` (ulimit -n $(ulimit -n)); COUNTS=\"${COUNTS:-10000}\" CLIENTS=\"${CLIENTS:-courier wsclient}\""
-echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 for count in ${COUNTS:-10000}; do
   for client in ${CLIENTS:-courier wsclient}; do
