@@ -91,6 +91,16 @@ struct ReceivedForm: Sendable {
   var body = Data()
   /// Courier's temporary copies of the form, found while the request was being answered.
   var copies: [String] = []
+
+  init() {}
+
+  /// What `request` brought, with the `copies` found while it was being answered.
+  init(_ request: LoopbackRequest, copies: [String]) {
+    contentLength = request.headers["Content-Length"]
+    transferEncoding = request.headers["Transfer-Encoding"]
+    body = request.body
+    self.copies = copies
+  }
 }
 
 @Suite("Multipart forms streamed from disk", .timeLimit(.minutes(1)))
@@ -127,12 +137,7 @@ struct MultipartStreamingTests {
     let seen = Locked(ReceivedForm())
     let loopback = try Loopback(transport: transport.make()) { request, response in
       let copies = temporaryBodyFiles(of: form)
-      seen.withLock {
-        $0 = ReceivedForm(
-          contentLength: request.headers["Content-Length"],
-          transferEncoding: request.headers["Transfer-Encoding"], body: request.body,
-          copies: copies)
-      }
+      seen.withLock { $0 = ReceivedForm(request, copies: copies) }
       try await response.send(status: 204)
     }
     defer { loopback.stop() }
@@ -162,12 +167,7 @@ struct MultipartStreamingTests {
     let seen = Locked(ReceivedForm())
     let loopback = try Loopback(transport: transport.make()) { request, response in
       let copies = temporaryBodyFiles(startingWith: bytes.prefix(36))
-      seen.withLock {
-        $0 = ReceivedForm(
-          contentLength: request.headers["Content-Length"],
-          transferEncoding: request.headers["Transfer-Encoding"], body: request.body,
-          copies: copies)
-      }
+      seen.withLock { $0 = ReceivedForm(request, copies: copies) }
       try await response.send(status: 204)
     }
     defer { loopback.stop() }
