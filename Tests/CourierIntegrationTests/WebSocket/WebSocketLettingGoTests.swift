@@ -69,6 +69,44 @@
       #expect(sawClose.withLock { $0 } == true)
     }
 
+    @Test("Sockets let go while open, mid-conversation, end their connections")
+    func openSocketsLetGo() async throws {
+      let count = 20
+      let ended = Locked(0)
+      let allEnded = Signal()
+      let server = try LoopbackServer { _, response in
+        let socket = try await response.upgradeToWebSocket()
+        try await socket.send(.text("hello"))
+        await socket.clientClosedConnection()
+        if ended.withLock({
+          $0 += 1
+          return $0
+        }) == count {
+          allEnded.fire()
+        }
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      // Each task opens a socket, reads one message of several, sends one, and returns
+      // without `close()`: the socket goes with it.
+      await withThrowingTaskGroup(of: Void.self) { group in
+        for index in 0..<count {
+          group.addTask {
+            let socket = try await client.webSocket(
+              Request<Data>(path: "chat/\(index)"), settings: .init(pingInterval: nil))
+            var messages = socket.messages.makeAsyncIterator()
+            _ = try await messages.next()
+            try await socket.send("bye from \(index)")
+          }
+        }
+        while let result = await group.nextResult() {
+          if case .failure(let error) = result { Issue.record(error) }
+        }
+      }
+      await allEnded.wait()
+      #expect(ended.withLock { $0 } == count)
+    }
+
     @Test("A protocol error's close frame goes out before the reader sees the error")
     func failureAnsweredBeforeTheError() async throws {
       let code = Locked<WebSocketCloseCode?>(nil)
