@@ -45,8 +45,8 @@
 
     private let multi: UnsafeMutableRawPointer
     /// The multi handle on which WebSocket connections connect.
-    private let sockets: UnsafeMutableRawPointer
-    private let loop: OpaquePointer
+    let sockets: UnsafeMutableRawPointer
+    let loop: OpaquePointer
     private let lock = NSLock()
     private let commands = Locked<[Command]>([])
     /// Easy handles of finished transfers, for the next ones (freed when the thread ends).
@@ -64,12 +64,12 @@
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// WebSocket connections connecting, by easy handle; open ones, by socket; how many there
     /// are from their `connect` command to their end; those to take another turn at once.
-    private var connecting: [UnsafeMutableRawPointer: CurlWebSocket] = [:]
-    private var watched: [Int32: CurlWebSocket] = [:]
-    private var webSockets = 0
+    var connecting: [UnsafeMutableRawPointer: CurlWebSocket] = [:]
+    var watched: [Int32: CurlWebSocket] = [:]
+    var webSockets = 0
     /// The sockets libcurl has made for connecting WebSocket connections, and not closed.
-    private var made: [Int32: CurlWebSocket] = [:]
-    private var runnable: [CurlWebSocket] = []
+    var made: [Int32: CurlWebSocket] = [:]
+    var runnable: [CurlWebSocket] = []
     /// What to run once the lock is let go: the continuations of WebSocket callers.
     private var deferred: [@Sendable () -> Void] = []
     /// Where WebSocket connections read (one at a time: under the lock).
@@ -288,61 +288,6 @@
       case .shutdown:
         stopping = true
       }
-    }
-
-    // MARK: - WebSocket connections (under the lock)
-
-    /// Watches the socket of `socket`, connected, from now on: libcurl no longer does.
-    func adopt(_ socket: CurlWebSocket, fd: Int32) {
-      watched[fd] = socket
-    }
-
-    func watch(_ fd: Int32, reading: Bool, writing: Bool) {
-      _ = courier_curl_loop_watch(loop, fd, reading ? 1 : 0, writing ? 1 : 0)
-    }
-
-    /// libcurl made `fd` for connecting `socket` (in a libcurl call, under the lock).
-    func made(_ fd: Int32, for socket: CurlWebSocket) {
-      made[fd] = socket
-      socket.link.sockets.insert(fd)
-    }
-
-    /// The sockets libcurl made for a connection are no longer watched for closing: it has
-    /// connected or ended.
-    func connected(_ sockets: Set<Int32>) {
-      for fd in sockets { made[fd] = nil }
-    }
-
-    /// Gives the turn to `socket` again after the driver's other work.
-    func runAgain(_ socket: CurlWebSocket) {
-      runnable.append(socket)
-    }
-
-    /// Ends `socket`'s part in the driver: its socket unwatched, its handle out of the multi
-    /// handle (which closes a connect-only connection) and freed.
-    func letGo(_ socket: CurlWebSocket, easy: UnsafeMutableRawPointer?, fd: Int32) {
-      if fd >= 0, watched[fd] === socket {
-        watched[fd] = nil
-        watch(fd, reading: false, writing: false)
-      }
-      if let easy {
-        connecting[easy] = nil
-        _ = courier_curl_multi_remove_handle(sockets, easy)
-        courier_curl_easy_cleanup(easy)
-      }
-      webSockets -= 1
-    }
-
-    /// libcurl closes a WebSocket connection's socket (the connection let go, or found dead
-    /// among libcurl's idle connections when another connected): an open one ends.
-    func socketClosed(_ fd: Int32) {
-      if let socket = made.removeValue(forKey: fd) { socket.link.sockets.remove(fd) }
-      if let socket = watched.removeValue(forKey: fd) {
-        watch(fd, reading: false, writing: false)
-        socket.link.socketLost()
-        runnable.append(socket)
-      }
-      close(fd)
     }
 
     /// Unpauses one direction of `transfer` — receiving once its reader has room, sending
