@@ -13,7 +13,7 @@ import Testing
 struct DelegateDrivenDownloadTests {
   private func transport() -> URLSessionTransport {
     URLSessionTransport(
-      configuration: URLSessionTransport.defaultSessionConfiguration(), redirects: .default,
+      configuration: URLSessionTransport.defaultSessionConfiguration(),
       downloads: .sessionDelegate)
   }
 

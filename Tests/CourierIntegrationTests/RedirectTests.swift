@@ -35,9 +35,8 @@ struct RedirectTests {
   func client(_ server: LoopbackServer, redirects: RedirectPolicy = .default) -> HTTPClient {
     var configuration = HTTPClient.Configuration()
     configuration.headers = ["Authorization": "Bearer s3cret", "Cookie": "sid=s3cret"]
-    return HTTPClient(
-      baseURL: server.baseURL, configuration: configuration,
-      transport: URLSessionTransport(redirects: redirects))
+    configuration.redirects = redirects
+    return HTTPClient(baseURL: server.baseURL, configuration: configuration)
   }
 
   @Test("a redirect to another origin drops Authorization and Cookie")
@@ -68,6 +67,32 @@ struct RedirectTests {
         Request<String>(method: .post, path: "start", body: .json(["rating": 8])))
       #expect(answer == #"POST /landing Bearer s3cret {"rating":8}"#, "\(status)")
     }
+  }
+
+  @Test("a 307 cannot send a one-time stream twice; a stream made afresh goes again")
+  func oneTimeStream() async throws {
+    let origin = try redirector(to: { _ in "/landing" }, status: 307)
+    defer { origin.stop() }
+    let content = String(repeating: "x", count: 100_000)
+    let chunks = AsyncStream<Data> {
+      $0.yield(Data(content.utf8))
+      $0.finish()
+    }
+    let error = await #expect(throws: HTTPError.self) {
+      try await client(origin).send(
+        Request<String>(method: .post, path: "start", body: .stream(chunks)))
+    }
+    #expect(error?.urlErrorCode == .requestBodyStreamExhausted)
+    #expect(origin.requestCount == 1)
+    let fresh = RequestBody.stream {
+      AsyncStream<Data> {
+        $0.yield(Data(content.utf8))
+        $0.finish()
+      }
+    }
+    let answer = try await client(origin).send(
+      Request<String>(method: .post, path: "start", body: fresh))
+    #expect(answer == "POST /landing Bearer s3cret \(content)")
   }
 
   @Test("a 307 to another origin re-sends the body but not the credentials")
@@ -143,18 +168,18 @@ struct RedirectTests {
     #expect(origin.requestCount == 1)
   }
 
-  @Test("the client's redirects policy overrides the transport's, per request")
-  func clientPolicy() async throws {
+  @Test("the client follows: each hop is an exchange of its own through the transport")
+  func clientFollows() async throws {
     let origin = try redirector(to: { _ in "/landing" })
     defer { origin.stop() }
-    var configuration = HTTPClient.Configuration()
-    configuration.redirects = .never
-    let client = HTTPClient(
-      baseURL: origin.baseURL, configuration: configuration,
-      transport: URLSessionTransport(redirects: .default))
-    let response = try await client.response(
-      for: Request<String>(path: "start", acceptableStatusCodes: StatusCodes(200..<400)))
-    #expect(response.status == 302)
-    #expect(origin.requestCount == 1)
+    let sent = Locked<[String]>([])
+    let recording = RecordingTransport(base: HTTPClient(baseURL: origin.baseURL).transport) {
+      line in
+      sent.withLock { $0.append(line) }
+    }
+    let client = HTTPClient(baseURL: origin.baseURL, transport: recording)
+    let answer = try await client.send(Request<String>(path: "start"))
+    #expect(answer.hasPrefix("GET /landing"))
+    #expect(sent.withLock { $0 } == ["GET /start", "GET /landing"])
   }
 }

@@ -31,6 +31,17 @@ struct StubTransportTests {
     #expect(try await notAtBoundary.send(request(.get, "moviepopular")).status == 404)
   }
 
+  @Test("a redirect route is answered as it is; the client follows it, each hop recorded")
+  func redirectsAreTheClients() async throws {
+    let stub = StubTransport()
+      .on(.get, "old", StubResponse(status: 301, headers: ["Location": "/3/new"]))
+      .on(.get, "new", StubResponse(text: "moved here"))
+    #expect(try await stub.send(request(.get, "old")).status == 301)
+    let client = HTTPClient(baseURL: base, transport: stub)
+    #expect(try await client.send(Request<String>(path: "old")) == "moved here")
+    #expect(stub.requests.compactMap(\.url?.path) == ["/3/old", "/3/old", "/3/new"])
+  }
+
   @Test("an unrouted request is a 404 naming the request")
   func unrouted() async throws {
     let response = try await StubTransport().send(request(.delete, "movie/1"))

@@ -21,10 +21,9 @@ struct Exchange: Sendable {
   var use: Use
   var timeout: Duration?
   var acceptable: StatusCodes
-  /// What the transport is given, but for what is known only as the request leaves (its
-  /// deadline, credential names and redirect policy, set by ``options(timeout:now:credentialNames:redirects:)``):
-  /// the idle timeout, the size limit, the buffer, and where progress, timings and a failed
-  /// download's partial file go.
+  /// What the transport is given, but for the deadline, known only as the request leaves
+  /// (set by ``options(timeout:now:)``): the idle timeout, the size limit, the buffer, and
+  /// where progress, timings and a failed download's partial file go.
   var transport: TransportOptions
 
   init(
@@ -53,16 +52,10 @@ struct Exchange: Sendable {
   var maximumBytes: Int? { transport.maximumBytes }
 
   /// The options a transport gets for this exchange, given the request's timeout (from
-  /// `now`), credential names and redirect policy.
-  func options(
-    timeout: Duration?, now: ContinuousClock.Instant, credentialNames: Set<String>,
-    redirects: RedirectPolicy?, cookies: CookieJar?
-  ) -> TransportOptions {
+  /// `now`).
+  func options(timeout: Duration?, now: ContinuousClock.Instant) -> TransportOptions {
     var options = transport
     options.deadline = timeout.map { now + $0 }
-    options.credentialNames = credentialNames
-    options.redirects = redirects
-    options.cookies = cookies
     return options
   }
 

@@ -64,11 +64,11 @@ extension HTTPClient {
     /// when its body has been delivered); `nil` (the default) for none, which costs
     /// nothing. See ``HTTPEvent/makeStream(bufferingNewest:)``.
     public var observer: (@Sendable (HTTPEvent) -> Void)?
-    /// How requests follow redirects; `nil` (the default) for the transport's own policy
-    /// (``URLSessionTransport``'s and `CurlTransport`'s `redirects`, 10 hops by default).
-    /// Whatever the policy, a redirect to another origin never carries a credential, and a
-    /// target other than `http` or `https` is refused.
-    public var redirects: RedirectPolicy?
+    /// How requests follow redirects: up to 10 hops by default (``RedirectPolicy/default``).
+    /// The client follows them itself, whatever the transport, with the cookie jar and the
+    /// deadline spanning every hop. Whatever the policy, a redirect to another origin never
+    /// carries a credential, and a target other than `http` or `https` is refused.
+    public var redirects: RedirectPolicy
     /// Header and query names whose values are credentials, besides those Courier
     /// recognises (`Authorization`, `Cookie`, names containing `auth`, `token`, `key`,
     /// `secret`, `password`, `session`…): shown as `<redacted>` in every error description,
@@ -105,7 +105,7 @@ extension HTTPClient {
       middleware: [any Middleware] = [],
       observer: (@Sendable (HTTPEvent) -> Void)? = nil,
       redactedNames: Set<String> = [],
-      redirects: RedirectPolicy? = nil,
+      redirects: RedirectPolicy = .default,
       cache: HTTPCache? = nil,
       cookies: CookieJar? = nil
     ) {

@@ -142,8 +142,9 @@ extension HTTPClient {
       fetch: fetch)
   }
 
-  /// Sends through the transport holding the permits the limits ask for; the deadline
-  /// starts once they are held.
+  /// Sends through the transport holding the permits the limits ask for, following
+  /// redirects by the client's policy (the one redirect loop, with the cookie jar and the
+  /// credential rule); the deadline starts once the permits are held and spans every hop.
   nonisolated func sendWithinLimits(
     _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange,
     _ events: EventReporter?
@@ -155,11 +156,16 @@ extension HTTPClient {
         host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) })
     }
     defer { permits?.release() }
-    let options = exchange.options(
-      timeout: outgoing.timeout, now: configuration.clock.now,
-      credentialNames: outgoing.credentialNames, redirects: configuration.redirects,
-      cookies: configuration.cookies)
-    return try await exchange.take(try await transport.send(request, options: options))
+    let options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
+    let jar = configuration.cookies
+    var request = request
+    // The jar keeps the cookies: a transport with a cookie store of its own (URLSession's)
+    // leaves it out of the request.
+    if jar != nil { request.head.httpShouldHandleCookies = false }
+    let response = try await configuration.redirects.following(
+      request, credentialNames: outgoing.credentialNames, cookies: jar
+    ) { hop throws(HTTPError) in try await transport.send(hop, options: options) }
+    return try await exchange.take(response)
   }
 
   /// The next request number, from 1.

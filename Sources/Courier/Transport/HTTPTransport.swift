@@ -33,10 +33,10 @@ import Foundation
 ///   ``TransportResponseBody/makeStream(bufferSize:onStop:)`` and stopped when its reader stops.
 /// - Honour every limit in ``TransportOptions`` as bytes move: the deadline and the idle
 ///   timeout (``HTTPError/timedOut``), the size limit (``HTTPError/responseTooLarge(limit:)``,
-///   before the body when `Content-Length` is over it), the redirect policy — with a
-///   redirect to another origin never carrying a credential header, a 307 or 308 sending
-///   the body again, and a target that is not `http` or `https` refused — and report
-///   progress.
+///   before the body when `Content-Length` is over it), and report progress.
+/// - Hand back every response as it came, a redirect included: redirects, cookies and the
+///   credential rule are ``HTTPClient``'s, which follows a redirect by sending the next
+///   request through the transport.
 /// - Answer cancellation of the calling task at once with ``HTTPError/cancelled``, closing
 ///   the connection, also while the body is read.
 /// - Report every failure as an ``HTTPError``; statuses are not its business: any response
@@ -57,8 +57,8 @@ public protocol HTTPTransport: Sendable {
 
 extension HTTPTransport {
   /// Sends `request` (its body, if any, in `httpBody`) and collects the whole response,
-  /// within `options`' limits: a buffered exchange, for tests and one-off calls that need
-  /// no client.
+  /// within `options`' limits: one buffered exchange, for tests and one-off calls that need
+  /// no client. A redirect is the answer here; ``HTTPClient`` follows redirects.
   ///
   /// ```swift
   /// let response = try await URLSessionTransport().send(URLRequest(url: healthURL))

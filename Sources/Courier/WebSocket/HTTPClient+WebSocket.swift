@@ -69,9 +69,7 @@ extension HTTPClient {
         subprotocols: subprotocols, maximumMessageSize: settings.maximumMessageSize)
       options.closeTimeout = settings.closeTimeout
       options.transport = exchange.options(
-        timeout: outgoing.timeout, now: self.configuration.clock.now,
-        credentialNames: outgoing.credentialNames, redirects: nil,
-        cookies: self.configuration.cookies)
+        timeout: outgoing.timeout, now: self.configuration.clock.now)
       options.transport.maximumBytes = Exchange.errorBodyLimit
       var response: HTTPResponse
       do throws(HTTPError) {

@@ -53,22 +53,15 @@ public struct StubTransport: HTTPTransport {
   /// `HTTPError.cancelled` when the calling task is cancelled.
   public var delay: Duration?
 
-  /// How requests follow redirects when their options do not say: as
-  /// `URLSessionTransport` does by default, up to 10, credentials kept from other origins.
-  public var redirects: RedirectPolicy
-
   /// A stub with no routes yet.
-  public init(delay: Duration? = nil, redirects: RedirectPolicy = .default) {
-    self.init(delay: delay, redirects: redirects, clock: ContinuousClock())
+  public init(delay: Duration? = nil) {
+    self.init(delay: delay, clock: ContinuousClock())
   }
 
   /// A stub whose delays, deadlines and idle timeouts run on `clock` (a manual clock, in
   /// tests of time-based rules).
-  package init(
-    delay: Duration? = nil, redirects: RedirectPolicy = .default, clock: any TransportClock
-  ) {
+  package init(delay: Duration? = nil, clock: any TransportClock) {
     self.delay = delay
-    self.redirects = redirects
     timer = DeadlineTimer(clock: clock)
   }
 
@@ -132,23 +125,14 @@ public struct StubTransport: HTTPTransport {
   }
 
   /// Records the request, waits for `delay`, and answers from the first matching route,
-  /// within `options`' limits, following redirects as `TransportOptions.redirects` (or
-  /// ``redirects``) says.
+  /// within `options`' limits. A redirect is answered like any other response: the client
+  /// follows it.
   ///
   /// A body streamed from disk (`.file`, a multipart form with files) is read into the
   /// recorded request's `httpBody`, so handlers and tests can look at it. A request whose
   /// task is cancelled before it starts is neither recorded nor answered.
   public func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
     -> TransportResponse
-  {
-    let policy = options.redirects ?? redirects
-    return try await policy.following(request, options: options) {
-      request throws(HTTPError) in try await sendOnce(request, options: options)
-    }
-  }
-
-  private func sendOnce(_ request: TransportRequest, options: TransportOptions)
-    async throws(HTTPError) -> TransportResponse
   {
     guard !Task.isCancelled else { throw .cancelled }
     var recorded = request.head

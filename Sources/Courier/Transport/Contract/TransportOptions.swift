@@ -1,10 +1,12 @@
 import Foundation
 
-/// The limits and wishes that come with one request to a transport, as explicit values.
+/// The limits and wishes that come with one request to a transport, as explicit values:
+/// only what moving its bytes needs. Policy — redirects, cookies, credentials — is
+/// ``HTTPClient``'s, above the transport.
 ///
 /// A transport honours every limit itself, as bytes move: ``HTTPClient`` checks the size
-/// limit again as it reads the body, but it relies on the transport for deadlines, idle
-/// timeouts and redirects. The conformance suite in `CourierTesting` checks each of them.
+/// limit again as it reads the body, but it relies on the transport for deadlines and idle
+/// timeouts. The conformance suite in `CourierTesting` checks each of them.
 public struct TransportOptions: Sendable {
   /// When the whole exchange, head and body, must have ended; past it the exchange fails
   /// with ``HTTPError/timedOut`` and the transfer stops. `nil` for no deadline.
@@ -19,12 +21,6 @@ public struct TransportOptions: Sendable {
   /// any. A `Content-Length` over it fails with ``HTTPError/responseTooLarge(limit:)``
   /// before the body is read, and a longer body is cut off when it passes the limit.
   public var maximumBytes: Int?
-  /// How to follow redirects; `nil` for the transport's own policy.
-  public var redirects: RedirectPolicy?
-  /// Lowercased header and query names that carry credentials, beyond those Courier
-  /// recognises itself (see ``OutgoingRequest/markCredential(_:)``): a redirect to another
-  /// origin drops every such header.
-  public var credentialNames: Set<String>
   /// Where the transport reports bytes sent and received as they move; `nil` for nowhere.
   public var progress: (@Sendable (TransportProgress) -> Void)?
   /// The caller reads the whole body into memory before using any of it (a buffered
@@ -38,7 +34,7 @@ public struct TransportOptions: Sendable {
   /// behind (see ``TransportResponseBody/makeStream(bufferSize:onStop:)``).
   public var bufferSize: Int
   /// Where the transport reports how long the exchange took, once, when it ends (a
-  /// redirect the transport re-sends itself is a new exchange); `nil` for nowhere. A
+  /// redirect the client follows is a new exchange); `nil` for nowhere. A
   /// transport that measures nothing never calls it.
   public var timings: (@Sendable (HTTPTimings) -> Void)?
 
@@ -50,39 +46,24 @@ public struct TransportOptions: Sendable {
   /// default): the file is deleted.
   public var partialDownload: (@Sendable (HTTPResponse, URL) -> Void)?
 
-  /// The client's cookie jar, for the redirects a transport follows itself
-  /// (``RedirectPolicy/following(_:credentialNames:cookies:sendOnce:)``): each response's
-  /// `Set-Cookie` is stored in it, and each next hop carries its cookies. A transport that
-  /// has cookie handling of its own (URLSession's) turns it off for such a request. `nil`
-  /// for none.
-  public var cookies: CookieJar?
-
   /// Options; by default no limits at all.
   public init(
     deadline: ContinuousClock.Instant? = nil, idleTimeout: Duration? = nil,
-    maximumBytes: Int? = nil, redirects: RedirectPolicy? = nil,
-    credentialNames: Set<String> = [], progress: (@Sendable (TransportProgress) -> Void)? = nil,
+    maximumBytes: Int? = nil, progress: (@Sendable (TransportProgress) -> Void)? = nil,
     collectsBody: Bool = false, prefersFile: Bool = false, bufferSize: Int = 1 << 20,
     timings: (@Sendable (HTTPTimings) -> Void)? = nil,
-    partialDownload: (@Sendable (HTTPResponse, URL) -> Void)? = nil,
-    cookies: CookieJar? = nil
+    partialDownload: (@Sendable (HTTPResponse, URL) -> Void)? = nil
   ) {
-    self.cookies = cookies
     self.partialDownload = partialDownload
     self.timings = timings
     self.deadline = deadline
     self.idleTimeout = idleTimeout
     self.maximumBytes = maximumBytes
-    self.redirects = redirects
-    self.credentialNames = credentialNames
     self.progress = progress
     self.collectsBody = collectsBody
     self.prefersFile = prefersFile
     self.bufferSize = bufferSize
   }
-
-  /// The credential rule for this request.
-  var credentials: Credentials { Credentials(names: credentialNames) }
 }
 
 /// Bytes that have moved, as a transport reports them to ``TransportOptions/progress``.

@@ -100,7 +100,7 @@
         return fail(.responseTooLarge(limit: maximum))
       }
       head = response
-      if options.collectsBody || redirects.follows(response) {
+      if options.collectsBody {
         sink = .collect
         if let length, length > 0 {
           collected.reserveCapacity(

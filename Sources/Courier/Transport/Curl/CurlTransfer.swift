@@ -43,8 +43,6 @@
     let options: TransportOptions
     let url: URL
     let driver: CurlDriver
-    /// How this request follows redirects: a redirect it follows is collected.
-    let redirects: RedirectPolicy
     /// The exchange: its state machine and deadlines.
     let call: TransportCall<Handle>
 
@@ -74,13 +72,12 @@
 
     init(
       request: TransportRequest, url: URL, options: TransportOptions, driver: CurlDriver,
-      redirects: RedirectPolicy, timer: DeadlineTimer
+      timer: DeadlineTimer
     ) {
       self.request = request
       self.url = url
       self.options = options
       self.driver = driver
-      self.redirects = redirects
       call = TransportCall(options: options, timer: timer)
       startedAt = .now
     }

@@ -34,8 +34,8 @@
   /// public-key pinning, and timings from libcurl in ``HTTPEvent/measured(_:_:)``.
   ///
   /// What is the same: the transport contract (the conformance suite in `CourierTesting`
-  /// holds both), redirects followed by Courier's ``RedirectPolicy`` with the same credential
-  /// rule, proxies from the environment (`http_proxy`, `https_proxy`, `no_proxy`, as curl
+  /// holds both; redirects, cookies and credentials are the client's, above any transport),
+  /// proxies from the environment (`http_proxy`, `https_proxy`, `no_proxy`, as curl
   /// reads them). No cookies are stored, and there is no URL cache.
   ///
   /// If libcurl cannot be loaded, every request fails with ``HTTPError/transport(_:)``
@@ -51,8 +51,6 @@
       var offline = OfflineProbe.system
     }
 
-    /// How requests follow redirects when their options do not say.
-    public let redirects: RedirectPolicy
     let settings: Settings
     let driver: Result<CurlDriver, HTTPError>
     /// Times every request's deadline and idle timeout.
@@ -69,14 +67,11 @@
     ///     (`openssl x509 -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256
     ///     -binary | base64`): a server whose key is not one of them is refused with
     ///     `URLError.serverCertificateUntrusted`, even with a valid chain.
-    ///   - redirects: How to follow redirects unless a request's options say otherwise.
     public init(
       maximumConnectionsPerHost: Int = 32,
       certificateAuthorities: URL? = nil,
-      pinnedPublicKeys: [String] = [],
-      redirects: RedirectPolicy = .default
+      pinnedPublicKeys: [String] = []
     ) {
-      self.redirects = redirects
       settings = Settings(
         httpVersion: Curl.http2OverTLS, certificateAuthorities: certificateAuthorities,
         pinnedPublicKeys: pinnedPublicKeys.isEmpty
@@ -89,7 +84,6 @@
     /// A transport with default settings that asks `offline` whether the machine is offline
     /// (tests pretend).
     init(offline: OfflineProbe) {
-      redirects = .default
       var settings = Settings(httpVersion: Curl.http2OverTLS)
       settings.offline = offline
       self.settings = settings
@@ -115,24 +109,13 @@
       if case .success(let driver) = driver { await driver.sleepsIdle() }
     }
 
-    /// Sends `request` within `options`' limits, following redirects by the policy.
+    /// Sends `request` within `options`' limits: one exchange, a transfer set up here and
+    /// handed to the driver (usually sent from this thread at once). A redirect is returned
+    /// as it came.
     public func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
       -> TransportResponse
     {
       let driver = try self.driver.get()
-      let policy = options.redirects ?? redirects
-      return try await policy.following(request, options: options) {
-        request throws(HTTPError) in
-        try await sendOnce(request, options: options, policy: policy, driver: driver)
-      }
-    }
-
-    /// One exchange: a transfer set up here and handed to the driver (usually sent from this
-    /// thread at once).
-    private func sendOnce(
-      _ request: TransportRequest, options: TransportOptions, policy: RedirectPolicy,
-      driver: CurlDriver
-    ) async throws(HTTPError) -> TransportResponse {
       guard !Task.isCancelled else { throw .cancelled }
       guard let url = request.head.url, let scheme = url.scheme?.lowercased(),
         scheme == "http" || scheme == "https", url.host?.isEmpty == false
@@ -148,8 +131,7 @@
         }
       }
       let transfer = CurlTransfer(
-        request: request, url: url, options: options, driver: driver, redirects: policy,
-        timer: deadlines)
+        request: request, url: url, options: options, driver: driver, timer: deadlines)
       try transfer.prepare(upload: upload, settings: settings)
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in

@@ -4,7 +4,7 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Tasks on a session the transport borrows (``URLSessionTransport/init(session:redirects:tlsChallenges:)``):
+/// Tasks on a session the transport borrows (``URLSessionTransport/init(session:tlsChallenges:)``):
 /// the one place where the platforms differ on them.
 extension URLSessionTransport {
   #if canImport(FoundationNetworking)

@@ -18,7 +18,7 @@ final class DataTaskCall: Sendable {
 
   struct State {
     var response: URLResponse?
-    /// The body collected so far (collecting, or a redirect the transport follows).
+    /// The body collected so far (when collecting).
     var body = Data()
     /// Body bytes received since the last head.
     var count = 0
@@ -44,18 +44,12 @@ final class DataTaskCall: Sendable {
   let call: TransportCall<SessionTransfer>
   /// The exchange's limits (size, buffer), and where its progress and timings go.
   let options: TransportOptions
-  /// How this request follows redirects: a redirect it follows is collected, not handed
-  /// over, and the transport sends the next request.
-  let redirects: RedirectPolicy
-
   /// A call within `options`' limits, timed by `timer`.
   init(
-    options: TransportOptions = TransportOptions(), redirects: RedirectPolicy = .never,
-    timer: DeadlineTimer = DeadlineTimer()
+    options: TransportOptions = TransportOptions(), timer: DeadlineTimer = DeadlineTimer()
   ) {
     call = TransportCall(options: options, timer: timer)
     self.options = options
-    self.redirects = redirects
   }
 
   /// Whether a response announcing this `Content-Length` (-1 when unknown) is too large.
@@ -106,7 +100,7 @@ final class DataTaskCall: Sendable {
       // Room for the announced body (within the limit), taken when the second chunk comes.
       state.capacity = announced > 0 ? min(announced, options.maximumBytes ?? announced) : 0
     }
-    guard !options.collectsBody, !redirects.follows(head) else { return }
+    guard !options.collectsBody else { return }
     _ = call.receivedHead(head, bufferSize: options.bufferSize)
   }
 

@@ -6,7 +6,7 @@ import Foundation
 
 /// The delegate of a session that ``URLSessionTransport`` owns (and, by way of
 /// ``TaskDelegate``, of each task on a session it borrows): hands each task's callbacks to
-/// its ``DataTaskCall``, answers challenges, and declines every redirect, which the transport
+/// its ``DataTaskCall``, answers challenges, and declines every redirect, which the client
 /// follows itself.
 ///
 /// FoundationNetworking follows redirects of completion-handler tasks without asking the
@@ -128,9 +128,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
   }
 
-  /// Never follows: the task completes with the redirect, which the transport follows
-  /// itself by the one redirect decision every transport uses
-  /// (``RedirectPolicy/following(_:credentialNames:cookies:sendOnce:)``), re-sending a body where
+  /// Never follows: the task completes with the redirect, which the transport hands back as
+  /// it came and ``HTTPClient`` follows by its one redirect decision, re-sending a body where
   /// FoundationNetworking would drop it and keeping credentials home.
   func urlSession(
     _ session: URLSession, task: URLSessionTask,

@@ -21,19 +21,16 @@ import Foundation
 /// invalidated when the transport goes away, whose delegate sees every task: every
 /// capability of ``HTTPTransport`` works.
 ///
-/// A session of your own (``init(session:redirects:tlsChallenges:)``) keeps its lifecycle with you; Courier
+/// A session of your own (``init(session:tlsChallenges:)``) keeps its lifecycle with you; Courier
 /// gives each of its tasks a task delegate of its own for redirects and challenges. What
 /// such a session loses depends on the platform, as said there.
 ///
-/// Redirects follow the request's ``TransportOptions/redirects``, or the transport's
-/// ``redirects``: credentials never go on to another origin, targets other than `http` and
-/// `https` are refused, and a 307 or 308 sends the body again (FoundationNetworking would
-/// drop it; Courier re-sends the request itself).
+/// Redirects are handed back as they came: URLSession is told not to follow them, and
+/// ``HTTPClient`` follows them itself, as with every transport (a 307 or 308 sends the body
+/// again, where FoundationNetworking would drop it).
 public final class URLSessionTransport: HTTPTransport {
   /// The session requests go through.
   public let session: URLSession
-  /// How requests follow redirects when their options do not say.
-  public let redirects: RedirectPolicy
   private let ownsSession: Bool
   /// Hands each task's callbacks to its call and applies the redirect and challenge rules:
   /// the session's delegate when the transport made the session, otherwise its tasks'.
@@ -47,8 +44,7 @@ public final class URLSessionTransport: HTTPTransport {
   let refusal: HTTPError?
 
   /// A transport with a session of its own, made from `configuration` (by default
-  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``), following
-  /// redirects as `redirects` says unless a request's options say otherwise.
+  /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``).
   ///
   /// A background configuration (one with an `identifier`) is not supported: URLSession
   /// allows neither data tasks nor completion handlers in background sessions, so every
@@ -62,18 +58,15 @@ public final class URLSessionTransport: HTTPTransport {
   /// server's key, or present a client identity); Apple platforms only, see ``TLSChallenge``.
   public convenience init(
     configuration: URLSessionConfiguration = URLSessionTransport.defaultSessionConfiguration(),
-    redirects: RedirectPolicy = .default,
     tlsChallenges: TLSChallengeHandler? = nil
   ) {
-    self.init(
-      configuration: configuration, redirects: redirects, tlsChallenges: tlsChallenges,
-      downloads: .platform)
+    self.init(configuration: configuration, tlsChallenges: tlsChallenges, downloads: .platform)
   }
 
   /// A transport with a session of its own whose downloads are driven as `downloads` says
   /// (tests run the other platform's way with it).
   init(
-    configuration: URLSessionConfiguration, redirects: RedirectPolicy,
+    configuration: URLSessionConfiguration,
     tlsChallenges: TLSChallengeHandler? = nil, downloads: DownloadTask.Driver,
     clock: any TransportClock = ContinuousClock()
   ) {
@@ -87,7 +80,6 @@ public final class URLSessionTransport: HTTPTransport {
       configuration: Self.supported(refusal == nil ? configuration : .ephemeral),
       delegate: delegate, delegateQueue: nil)
     self.delegate = delegate
-    self.redirects = redirects
     self.downloads = downloads
     ownsSession = true
     self.refusal = refusal
@@ -106,7 +98,7 @@ public final class URLSessionTransport: HTTPTransport {
   ///   arrives whole, at the end (a byte or event stream gets it in one chunk then, and an
   ///   endless stream never yields), the size limit is checked only then, no upload progress
   ///   is reported, and an idle transfer is noticed from the task's byte counters (within
-  ///   twice the idle timeout). Use ``init(configuration:redirects:tlsChallenges:)`` with the session's
+  ///   twice the idle timeout). Use ``init(configuration:tlsChallenges:)`` with the session's
   ///   configuration to keep every capability.
   ///
   /// On Linux, give it a session whose configuration has `urlCache = nil` (as
@@ -115,13 +107,11 @@ public final class URLSessionTransport: HTTPTransport {
   /// FoundationNetworking can crash when a task is cancelled right after it starts.
   ///
   /// A background session is not supported, as with
-  /// ``init(configuration:redirects:tlsChallenges:)``; `tlsChallenges` is as there.
+  /// ``init(configuration:tlsChallenges:)``; `tlsChallenges` is as there.
   public init(
-    session: URLSession, redirects: RedirectPolicy = .default,
-    tlsChallenges: TLSChallengeHandler? = nil
+    session: URLSession, tlsChallenges: TLSChallengeHandler? = nil
   ) {
     self.session = session
-    self.redirects = redirects
     deadlines = DeadlineTimer()
     delegate = SessionDelegate(tlsChallenges: tlsChallenges)
     ownsSession = false
@@ -189,32 +179,19 @@ public final class URLSessionTransport: HTTPTransport {
     return configuration
   }
 
-  /// Sends `request` as a URLSession task within `options`' limits, following redirects by
-  /// the policy (Courier follows them itself, so that every transport follows them alike).
-  /// Cancelling the calling task answers at once with ``HTTPError/cancelled`` and cancels
+  /// Sends `request` as one URLSession task within `options`' limits; a redirect is handed
+  /// back as it came. Cancelling the calling task answers at once with ``HTTPError/cancelled`` and cancels
   /// the task; if the task is cancelled before the request starts, no URLSession task is
   /// created.
   public func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
     -> TransportResponse
   {
     if let refusal { throw refusal }
-    let policy = options.redirects ?? redirects
-    return try await policy.following(request, options: options) {
-      request throws(HTTPError) in try await sendOnce(request, options: options, policy: policy)
-    }
-  }
-
-  /// One URLSession task.
-  private func sendOnce(
-    _ request: TransportRequest, options: TransportOptions, policy: RedirectPolicy
-  ) async throws(HTTPError) -> TransportResponse {
     guard !Task.isCancelled else { throw .cancelled }
     var sentHead = request.head
-    // Courier's jar keeps the cookies: URLSession's own storage stays out of the request.
-    if options.cookies != nil { sentHead.httpShouldHandleCookies = false }
     let streams = ownsSession || Self.borrowedTasksStream
     let call = DataTaskCall(
-      options: streams ? options : options.withoutStreaming, redirects: policy, timer: deadlines)
+      options: streams ? options : options.withoutStreaming, timer: deadlines)
     // A body in memory goes in the request, and one whole file as an upload task from that
     // file. Anything else — a multipart form with file parts, a stream — goes as a streamed
     // upload task that reads it as it is sent (Apple platforms; its Content-Length set), or

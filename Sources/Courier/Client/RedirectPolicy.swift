@@ -1,6 +1,6 @@
-/// Whether and how far a transport follows redirects. Every transport of Courier's (and
-/// the stub) follows them by the same decision: see
-/// ``following(_:credentialNames:cookies:sendOnce:)``.
+/// Whether and how far ``HTTPClient`` follows redirects (``HTTPClient/Configuration/redirects``).
+/// The client follows them itself, above the transport, by one decision whatever the
+/// transport: a transport hands every response back as it came, a 3xx included.
 ///
 /// Whatever the policy, a redirect to another origin (scheme, host or port) never carries
 /// the original request's `Authorization`, `Proxy-Authorization` or `Cookie` headers, and a

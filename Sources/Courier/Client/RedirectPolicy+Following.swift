@@ -4,23 +4,19 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The one redirect decision, which every transport calls: which statuses redirect, what
-/// they do to the method and the body, where they may lead, how many may be followed, and
-/// which headers go on to another origin.
+/// The one redirect decision, which ``HTTPClient`` runs above the transport: which statuses
+/// redirect, what they do to the method and the body, where they may lead, how many may be
+/// followed, and which headers go on to another origin.
 extension RedirectPolicy {
-  /// Whether this policy follows `head`: a redirect status with a `Location`. A transport
-  /// collects such a response's body (it is nobody's answer) rather than handing it over,
-  /// and ``request(after:to:hops:credentialNames:)`` then makes the next request, or
-  /// refuses it.
+  /// Whether this policy follows `head`: a redirect status with a `Location`;
+  /// ``request(after:to:hops:credentialNames:)`` then makes the next request, or refuses it.
   func follows(_ head: HTTPResponse) -> Bool {
     guard case .follow = self else { return false }
     return Self.redirectStatuses.contains(head.status) && head.headers["Location"] != nil
   }
 
-  /// The request a transport sends next when `head` answered `request`, following the
-  /// policy; `nil` when `head` is the answer (it is no redirect, has no `Location`, or the
-  /// policy is ``never``). For transports that follow redirects themselves, so that every
-  /// transport follows them alike:
+  /// The request sent next when `head` answered `request`, following the policy; `nil` when
+  /// `head` is the answer (it is no redirect, has no `Location`, or the policy is ``never``):
   ///
   /// - the target is `Location` resolved against the URL that answered; a target that is
   ///   not `http` or `https` throws `HTTPError.transport(URLError(.unsupportedURL))`;
@@ -35,7 +31,7 @@ extension RedirectPolicy {
   ///   the names Courier recognises).
   ///
   /// ``following(_:credentialNames:cookies:sendOnce:)`` is the whole loop around it.
-  public func request(
+  func request(
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
   ) throws(HTTPError) -> TransportRequest? {
@@ -64,20 +60,13 @@ extension RedirectPolicy {
 
   /// Sends `request` with `sendOnce`, and after each redirect the request that
   /// ``request(after:to:hops:credentialNames:)`` makes of it, until a response is the
-  /// answer: the whole loop of a transport that follows redirects itself. A redirect's own
-  /// body is cancelled before the next request goes.
+  /// answer: the client's one redirect loop. A redirect's own body is cancelled before the
+  /// next request goes.
   ///
-  /// ```swift
-  /// let policy = options.redirects ?? redirects
-  /// return try await policy.following(request, options: options) {
-  ///   request throws(HTTPError) in try await sendOnce(request, options: options)
-  /// }
-  /// ```
-  ///
-  /// With a cookie jar (``TransportOptions/cookies``), every response's `Set-Cookie` is
-  /// stored, and each next hop carries the jar's cookies for its URL in place of the
-  /// `Cookie` field the request before had (the first request carries them already).
-  public func following(
+  /// With a cookie jar, every response's `Set-Cookie` is stored, and each next hop carries
+  /// the jar's cookies for its URL in place of the `Cookie` field the request before had
+  /// (the first request carries them already).
+  func following(
     _ request: TransportRequest, credentialNames: Set<String> = [], cookies: CookieJar? = nil,
     sendOnce: (TransportRequest) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
@@ -99,17 +88,6 @@ extension RedirectPolicy {
       }
       request = next
     }
-  }
-
-  /// ``following(_:credentialNames:cookies:sendOnce:)`` with `options`' credential names and
-  /// cookie jar: the loop as a transport calls it.
-  public func following(
-    _ request: TransportRequest, options: TransportOptions,
-    sendOnce: (TransportRequest) async throws(HTTPError) -> TransportResponse
-  ) async throws(HTTPError) -> TransportResponse {
-    try await following(
-      request, credentialNames: options.credentialNames, cookies: options.cookies,
-      sendOnce: sendOnce)
   }
 
   /// The statuses that redirect to `Location`.
