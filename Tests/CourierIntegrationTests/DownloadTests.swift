@@ -247,4 +247,60 @@ struct DownloadTests {
     #expect(error == .responseTooLarge(limit: 1_000_000))
     #expect(scratch.contents.isEmpty)
   }
+
+  @Test(
+    "a session of your own: a download and a byte stream arrive whole, and no spool is left"
+  )
+  func borrowedSession() async throws {
+    let partial = PartialDownload()
+    let content = partial.marker + Data(repeating: 7, count: 3_000_000)
+    let server = try LoopbackServer { _, response in try await response.send(body: content) }
+    defer { server.stop() }
+    let own = OwnSession()
+    defer { own.invalidate() }
+    let client = HTTPClient(baseURL: server.baseURL, transport: own.transport)
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let file = try await client.download(Request<Data>(path: "f"), to: scratch.file("f"))
+      .finished()
+    #expect(try Data(contentsOf: file.url) == content)
+    var streamed = Data()
+    for try await chunk in try await client.bytes(Request<Data>(path: "f")) {
+      streamed.append(chunk)
+    }
+    #expect(streamed == content)
+    // On Linux, FoundationNetworking's download task spooled each body to a temporary file:
+    // the body owned it, and deleted it when it went.
+    #expect(partial.find() == nil)
+    let refused = await #expect(throws: HTTPError.self) {
+      try await client.download(
+        Request<Data>(path: "f"), to: scratch.file("g"),
+        options: TransferOptions(maximumBytes: 1_000_000)
+      ).finished()
+    }
+    #expect(refused == .responseTooLarge(limit: 1_000_000))
+    #expect(partial.find() == nil)
+  }
+
+  #if canImport(FoundationNetworking)
+    @Test("a session of your own on Linux: a body cut off mid-way leaves the task's spool behind")
+    func borrowedSessionCutOff() async throws {
+      let partial = PartialDownload()
+      let server = try LoopbackServer { _, response in
+        try await response.writeHead(contentLength: 1_000_000)
+        try await response.write(partial.marker + Data(count: 100_000))
+        response.closeConnection()
+      }
+      defer { server.stop() }
+      let own = OwnSession()
+      defer { own.invalidate() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: own.transport)
+      await #expect(throws: HTTPError.self) {
+        for try await _ in try await client.bytes(Request<Data>(path: "f")) {}
+      }
+      // FoundationNetworking names its file where nothing public says (PlatformNotes).
+      let left = try #require(partial.find())
+      try FileManager.default.removeItem(at: left)
+    }
+  #endif
 }

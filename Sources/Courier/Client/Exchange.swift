@@ -34,15 +34,10 @@ struct Exchange: Sendable {
     self.timeout = timeout
     self.acceptable = acceptable
     var collects = false
-    var prefersFile = false
-    switch use {
-    case .collect: collects = true
-    case .download: prefersFile = true
-    case .stream: break
-    }
+    if case .collect = use { collects = true }
     transport = TransportOptions(
       idleTimeout: idleTimeout, maximumBytes: maximumBytes, collectsBody: collects,
-      prefersFile: prefersFile, bufferSize: bufferSize)
+      bufferSize: bufferSize)
   }
 
   /// Whether the body is collected into memory.

@@ -10,8 +10,7 @@ extension DownloadFile {
   /// retry sends the same `Range`) is not kept twice.
   func begin(_ head: HTTPResponse) throws(HTTPError) -> Bool {
     try state.withLock { state -> Result<Bool, HTTPError> in
-      state.written = state.attempt  // a late partial file of this attempt is refused now
-      return state.begin(head).map { appends in
+      state.begin(head).map { appends in
         if appends { truncate(temporaryURL.path, off_t(state.kept)) }
         return appends
       }

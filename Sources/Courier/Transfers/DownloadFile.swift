@@ -11,10 +11,10 @@ import Foundation
 /// server announced), kept as the partial file of a resumable download when asked, and
 /// deleted on every other path (error, status, cancellation).
 ///
-/// The body of each attempt arrives either as a file the transport wrote (moved or
-/// appended here), as chunks (written here as they come), or — for an attempt that failed
-/// part-way — as the transport's partial file (``adopt(_:partial:)``). What an attempt adds
-/// is decided from its head (``begin(_:)``): the whole body replaces what was here; a
+/// Every download reaches the disk here, one way: the body of each attempt arrives as chunks,
+/// written as they come, and those written stay when the attempt fails part-way (the next
+/// attempt continues after them). What an attempt adds is decided from its head
+/// (``begin(_:)``): the whole body replaces what was here; a
 /// `206` that continues exactly where the kept bytes end is appended to them. Only the
 /// download's own task writes, commits or discards; progress reports come from the
 /// transport's threads and are throttled under a lock.
@@ -35,13 +35,8 @@ final class DownloadFile: Sendable {
     var restarts = 0
     /// Whether an answer did not fit the kept bytes: the download must not go on.
     var refused = false
-    /// The number of the current attempt; a partial file handed over for another is late,
-    /// and deleted.
-    var attempt = 0
     /// Whether the caller's own request asked for a range (its `206` is taken as it is).
     var callerRange = false
-    /// The last attempt whose body ``write(_:head:)`` began to write.
-    var written = 0
 
     /// The progress to report now, if enough has changed since the last report: every
     /// 0.5 % or 256 KiB, whichever is more, and the end. (Each report wakes the loop, and
@@ -124,9 +119,9 @@ final class DownloadFile: Sendable {
   }
 
   /// Writes the body of an attempt whose head is `head` to the temporary file: appended to
-  /// the kept bytes when it is the rest of them, replacing them otherwise. A file the
-  /// transport wrote is moved (or appended); chunks are written as they come, and those
-  /// written stay if the body fails part-way (a resumed attempt continues after them).
+  /// the kept bytes when it is the rest of them, replacing them otherwise. Chunks are written
+  /// as they come, and those written stay if the body fails part-way (a resumed attempt
+  /// continues after them).
   func write(_ body: TransportResponseBody, head: HTTPResponse) async throws(HTTPError) {
     let appends: Bool
     do throws(HTTPError) {
@@ -134,10 +129,6 @@ final class DownloadFile: Sendable {
     } catch {
       body.cancel()
       throw error
-    }
-    if let file = try body.takeFile() {
-      try place(file, appending: appends)
-      return
     }
     let flags = O_WRONLY | O_CREAT | (appends ? O_APPEND : O_TRUNC)
     let descriptor = open(temporaryURL.path, flags, 0o600)
@@ -151,46 +142,6 @@ final class DownloadFile: Sendable {
         body.cancel()
         throw .transport(URLError(.cannotWriteToFile))
       }
-    }
-  }
-
-  /// Starts attempt number N (counted from 1), whose partial file alone is adopted.
-  func startAttempt() -> Int {
-    state.withLock { state in
-      state.attempt += 1
-      return state.attempt
-    }
-  }
-
-  /// Takes the partial file of attempt `attempt`, which failed part-way, from the transport
-  /// (``TransportOptions/partialDownload``): its bytes join the kept ones as ``write`` would
-  /// have put them, all under the lock, so that the download cannot end meanwhile. A file
-  /// that comes too late (the download ended, another attempt began, or a retry of this one
-  /// began writing), that is not the body of a `200` or `206`, or that does not fit, is
-  /// deleted.
-  func adopt(_ head: HTTPResponse, partial file: URL, attempt: Int) {
-    let adopted = state.withLock { state -> Bool in
-      guard !state.closed, state.attempt == attempt, state.written != attempt,
-        head.status == 200 || head.status == 206, case .success(let appends) = state.begin(head)
-      else { return false }
-      if appends { truncate(temporaryURL.path, off_t(state.kept)) }
-      return (try? place(file, appending: appends)) != nil
-    }
-    if !adopted { try? FileManager.default.removeItem(at: file) }
-  }
-
-  /// Puts `file` in place of the temporary file, or appends its bytes to it.
-  private func place(_ file: URL, appending: Bool) throws(HTTPError) {
-    defer { try? FileManager.default.removeItem(at: file) }
-    if appending {
-      guard FileBytes.append(file.path, to: temporaryURL.path) else {
-        throw .transport(URLError(.cannotWriteToFile))
-      }
-      return
-    }
-    try? FileManager.default.removeItem(at: temporaryURL)
-    guard (try? FileManager.default.moveItem(at: file, to: temporaryURL)) != nil else {
-      throw .transport(URLError(.cannotMoveFile))
     }
   }
 

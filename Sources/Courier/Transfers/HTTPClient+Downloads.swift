@@ -80,10 +80,6 @@ extension HTTPClient {
       let started = ContinuousClock.now
       var continuations = 0
       while true {
-        // Only this attempt's partial file is taken: a transport may hand one over after
-        // the caller has moved on (a timeout answers at once, the task ends later). The
-        // attempt starts before the conditions are read, so that no late file changes them.
-        let number = file.startAttempt()
         var attempt = request
         if let conditions = file.resumeConditions() {
           for field in conditions {
@@ -93,11 +89,6 @@ extension HTTPClient {
         // The deadline is the whole download's: each continuation gets what is left of it.
         let left = options.timeout.map { $0 - (ContinuousClock.now - started) }
         exchange.timeout = left
-        if resumes > 0 || options.resumeData != nil {
-          exchange.transport.partialDownload = { head, partial in
-            file.adopt(head, partial: partial, attempt: number)
-          }
-        }
         var restart = false
         do throws(HTTPError) {
           if let left, left <= .zero { throw .timedOut }

@@ -29,9 +29,7 @@ public struct TransferOptions: Sendable {
   /// where it stopped, with `Range` and `If-Range`, when the response carried a validator
   /// (a strong `ETag` or `Last-Modified`); 3 by default, 0 for never. A cancelled download
   /// is never continued. Each continuation is a request of its own to the middleware and
-  /// the observer. With ``URLSessionTransport``, a download that may be resumed (this above
-  /// 0, or ``resumeData`` set) streams through a data task so that Courier writes the file
-  /// (URLSession's download tasks keep a failed one's bytes to themselves).
+  /// the observer.
   public var maximumResumeAttempts: Int
   /// For downloads: receives the ``DownloadResumeData`` of a download that failed or was
   /// cancelled after part of its body reached the disk, and keeps its partial file for

@@ -28,9 +28,9 @@ import Foundation
 ///
 /// What a transport must do (`TransportConformance` in `CourierTesting` checks each):
 /// - Return once the head has arrived (or, when ``TransportOptions/collectsBody`` is set,
-///   once the whole body has), with the body as a ``TransportResponseBody``: in memory, in a file it
-///   wrote (``TransportOptions/prefersFile``), or streamed through
-///   ``TransportResponseBody/makeStream(bufferSize:onStop:)`` and stopped when its reader stops.
+///   once the whole body has), with the body as a ``TransportResponseBody``: in memory, or
+///   streamed through ``TransportResponseBody/makeStream(bufferSize:onStop:)`` and stopped when
+///   its reader stops. Files are the client's: it writes every download itself.
 /// - Honour every limit in ``TransportOptions`` as bytes move: the deadline and the idle
 ///   timeout (``HTTPError/timedOut``), the size limit (``HTTPError/responseTooLarge(limit:)``,
 ///   before the body when `Content-Length` is over it), and report progress.

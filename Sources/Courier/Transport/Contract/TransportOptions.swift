@@ -27,9 +27,6 @@ public struct TransportOptions: Sendable {
   /// `send`): a transport may hand over the head only once the body has arrived, which
   /// saves a suspension per request.
   public var collectsBody: Bool
-  /// The caller wants the body in a file (a download): a transport may write it to disk
-  /// itself and hand it over as ``TransportResponseBody/init(file:)``.
-  public var prefersFile: Bool
   /// For a streamed body: the most bytes held in memory for a reader that has fallen
   /// behind (see ``TransportResponseBody/makeStream(bufferSize:onStop:)``).
   public var bufferSize: Int
@@ -38,30 +35,19 @@ public struct TransportOptions: Sendable {
   /// transport that measures nothing never calls it.
   public var timings: (@Sendable (HTTPTimings) -> Void)?
 
-  /// For a download (``prefersFile``) that fails after its response head arrived and part
-  /// of its body reached the disk: the transport hands over the head and its file of those
-  /// bytes, which becomes the receiver's, instead of deleting it — what a resumed download
-  /// continues from. Called before the failure is reported when the transport itself ends
-  /// the transfer (a dropped connection); possibly after it for a cancellation. `nil` (the
-  /// default): the file is deleted.
-  public var partialDownload: (@Sendable (HTTPResponse, URL) -> Void)?
-
   /// Options; by default no limits at all.
   public init(
     deadline: ContinuousClock.Instant? = nil, idleTimeout: Duration? = nil,
     maximumBytes: Int? = nil, progress: (@Sendable (TransportProgress) -> Void)? = nil,
-    collectsBody: Bool = false, prefersFile: Bool = false, bufferSize: Int = 1 << 20,
-    timings: (@Sendable (HTTPTimings) -> Void)? = nil,
-    partialDownload: (@Sendable (HTTPResponse, URL) -> Void)? = nil
+    collectsBody: Bool = false, bufferSize: Int = 1 << 20,
+    timings: (@Sendable (HTTPTimings) -> Void)? = nil
   ) {
-    self.partialDownload = partialDownload
     self.timings = timings
     self.deadline = deadline
     self.idleTimeout = idleTimeout
     self.maximumBytes = maximumBytes
     self.progress = progress
     self.collectsBody = collectsBody
-    self.prefersFile = prefersFile
     self.bufferSize = bufferSize
   }
 }

@@ -5,12 +5,11 @@ import Foundation
 #endif
 
 /// A response body as a transport hands it over: an `AsyncSequence` of chunks that throws
-/// ``HTTPError``, backed by bytes in memory, a file the transport wrote, or a stream that
-/// the transport writes as bytes arrive (``makeStream(bufferSize:onStop:)``).
+/// ``HTTPError``, backed by bytes in memory or by a stream that the transport writes as bytes
+/// arrive (``makeStream(bufferSize:onStop:)``).
 ///
 /// A body is read once. Dropping every copy of a streamed body before its end, cancelling
-/// the task that reads it, or ``cancel()``, tells the transport to stop the transfer; a
-/// body on disk that nobody took is deleted when the last copy goes.
+/// the task that reads it, or ``cancel()``, tells the transport to stop the transfer.
 public struct TransportResponseBody: AsyncSequence, Sendable {
   /// A chunk of the body, as it arrived.
   public typealias Element = Data
@@ -50,10 +49,10 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
     self.init(storage: .data(data), trailers: trailers)
   }
 
-  /// A body that the transport has written to the file at `url`, which the body now owns:
-  /// a consumer that wants a file (a download) moves it, and otherwise it is deleted when
-  /// the last copy of the body goes.
-  public init(file url: URL) {
+  /// A body that a transport spooled whole to the file at `url` (a task whose bytes it could
+  /// not see as they came), which the body now owns: read in chunks, and deleted when the
+  /// last copy of the body goes.
+  init(spooledFile url: URL) {
     self.init(storage: .file(BodyFile(url)))
   }
 
@@ -115,16 +114,6 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
   /// reading ends with ``HTTPError/cancelled``.
   public func cancel() {
     if case .stream(let reader) = storage { reader.buffer.stop(.cancelled) }
-  }
-
-  /// The body's file, handed over to the caller (who now owns it), when the transport
-  /// wrote the body to one and it is within the limit; `nil` for any other body.
-  func takeFile() throws(HTTPError) -> URL? {
-    guard case .file(let file) = storage else { return nil }
-    if let limit, let size = file.size, size > Int64(limit) {
-      throw .responseTooLarge(limit: limit)
-    }
-    return file.take()
   }
 
   /// Waits until the transport has delivered the whole body, failed, or been stopped.
@@ -189,8 +178,7 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
     private mutating func readFile(_ file: BodyFile) throws(HTTPError) -> Data? {
       do {
         if handle == nil {
-          guard let url = file.url else { return nil }  // taken by a consumer
-          handle = try FileHandle(forReadingFrom: url)
+          handle = try FileHandle(forReadingFrom: file.url)
         }
         let chunk = try handle!.read(upToCount: 64 * 1024) ?? Data()
         if chunk.isEmpty {
@@ -249,33 +237,15 @@ final class StreamReader: Sendable {
   }
 }
 
-/// A body the transport wrote to disk: deleted when the last copy of the body goes, unless
-/// a consumer took it.
+/// A body a transport spooled to disk: deleted when the last copy of the body goes.
 final class BodyFile: Sendable {
-  private let state: Locked<URL?>
+  let url: URL
 
   init(_ url: URL) {
-    state = Locked(url)
-  }
-
-  /// The file, until taken.
-  var url: URL? { state.withLock { $0 } }
-
-  /// The file's size, if it can be read.
-  var size: Int64? {
-    url.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }?
-      .int64Value
-  }
-
-  /// Hands the file over; afterwards it is the taker's to move or delete.
-  func take() -> URL? {
-    state.withLock { url in
-      defer { url = nil }
-      return url
-    }
+    self.url = url
   }
 
   deinit {
-    if let url = state.withLock({ $0 }) { try? FileManager.default.removeItem(at: url) }
+    try? FileManager.default.removeItem(at: url)
   }
 }

@@ -223,7 +223,7 @@
       }) {
         if case .add(let transfer) = command {
           transfer.end(with: Curl.unavailable("CurlTransport: the transport has shut down"))
-          transfer.abandoned()
+          transfer.release()
         }
         if case .connect(let socket) = command {
           socket.link.failOpening(Curl.unavailable("CurlTransport: the transport has shut down"))
@@ -256,16 +256,16 @@
       switch command {
       case .add(let transfer):
         guard let easy = transfer.easy else { return }
-        guard !transfer.hasEnded else { return transfer.abandoned() }
+        guard !transfer.hasEnded else { return transfer.release() }
         guard courier_curl_multi_add_handle(multi, easy) == 0 else {
           transfer.end(with: Curl.unavailable("CurlTransport: curl_multi_add_handle failed"))
-          transfer.abandoned()
+          transfer.release()
           return
         }
         active[easy] = transfer
       case .remove(let transfer):
         // Taking a handle out mid-transfer closes its connection at once.
-        take(transfer)?.abandoned()
+        take(transfer)?.release()
       case .resume(let transfer):
         unpause(transfer, receiving: true)
       case .resumeSending(let transfer):

@@ -106,13 +106,6 @@
           collected.reserveCapacity(
             Int(min(length, Int64(options.maximumBytes ?? Int.max), 1 << 26)))
         }
-      } else if options.prefersFile {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-          "courier-download-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil),
-          let handle = FileHandle(forWritingAtPath: file.path)
-        else { return fail(.transport(URLError(.cannotCreateFile))) }
-        sink = .file(file, handle)
       } else {
         // Nobody waits for the head (the caller was cancelled): the transfer ends.
         guard let writer = call.receivedHead(response, bufferSize: options.bufferSize) else {
@@ -174,11 +167,6 @@
       switch sink {
       case .collect:
         collected.append(contentsOf: bytes)
-      case .file(_, let handle):
-        guard FileBytes.writeAll(bytes, to: handle.fileDescriptor) else {
-          _ = fail(.transport(URLError(.cannotWriteToFile)))
-          return 0
-        }
       case .stream(let writer):
         let driver = self.driver
         do throws(HTTPError) {

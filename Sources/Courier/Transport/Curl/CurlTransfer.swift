@@ -10,7 +10,7 @@
   /// build the head and take the body.
   ///
   /// The caller is answered exactly once, by whichever comes first: the head (streaming),
-  /// the whole exchange (collected, or written to a file), a failure, the caller's
+  /// the whole exchange (collected), a failure, the caller's
   /// cancellation, or a timeout. Cancellation and timeouts answer at once and then have the
   /// driver take the handle out of the multi handle, which closes its connection.
   ///
@@ -31,10 +31,8 @@
 
     /// Where the body of the response goes.
     enum Sink {
-      /// Into memory, handed over with the head at the end (a buffered send, a redirect).
+      /// Into memory, handed over with the head at the end (a buffered send).
       case collect
-      /// Into a file of the body's own, handed over at the end (a download).
-      case file(URL, FileHandle)
       /// To the caller as it arrives, pausing the transfer when the reader falls behind.
       case stream(TransportResponseBody.Writer)
     }
@@ -111,47 +109,17 @@
         outcome = HTTPError(curlCode: code, url: url, offline: offline)
       }
       if outcome == nil && head == nil { outcome = .transport(URLError(.badServerResponse)) }
-      if case .file(_, let handle) = sink { try? handle.close() }
       let body = collected
       collected = Data()
       guard let head, outcome == nil else {
-        let outcome = outcome ?? .transport(URLError(.badServerResponse))
-        guard case .file(let file, _) = sink else { return call.complete(.failure(outcome)) }
-        // Part of a body goes to whoever wants it (to resume from), or is deleted. It is
-        // handed over off the driver's lock (the receiver may copy it), and before the
-        // failure is reported.
-        guard let partialDownload = options.partialDownload, let head, received > 0 else {
-          try? FileManager.default.removeItem(at: file)
-          return call.complete(.failure(outcome))
-        }
-        return DispatchQueue.global().async {
-          partialDownload(head, file)
-          self.call.complete(.failure(outcome))
-        }
+        return call.complete(.failure(outcome ?? .transport(URLError(.badServerResponse))))
       }
-      switch sink {
-      case .file(let file, _):
-        options.progress?(.received(received, of: received))
-        call.complete(
-          .success(TransportResponse(head: head, body: TransportResponseBody(file: file))))
-      case .collect, .stream, nil:
-        // A streamed body's caller has the head already: this ends the body.
-        let trailers = HTTPHeaders(self.trailers)
-        if case .stream(let writer) = sink, !trailers.isEmpty { writer.buffer.trailers = trailers }
-        call.complete(
-          .success(
-            TransportResponse(head: head, body: TransportResponseBody(body, trailers: trailers))))
-      }
-    }
-
-    /// The driver stopped the transfer before libcurl finished it (the caller has its
-    /// answer already): whatever was written is deleted.
-    func abandoned() {
-      if case .file(let file, let handle) = sink {
-        try? handle.close()
-        try? FileManager.default.removeItem(at: file)
-      }
-      release()
+      // A streamed body's caller has the head already: this ends the body.
+      let trailers = HTTPHeaders(self.trailers)
+      if case .stream(let writer) = sink, !trailers.isEmpty { writer.buffer.trailers = trailers }
+      call.complete(
+        .success(
+          TransportResponse(head: head, body: TransportResponseBody(body, trailers: trailers))))
     }
 
     func reportTimings() {

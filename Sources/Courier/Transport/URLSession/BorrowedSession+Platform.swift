@@ -12,9 +12,11 @@ extension URLSessionTransport {
     /// (its issue 5187), so a borrowed session's body cannot stream: it arrives whole.
     static let borrowedTasksStream = false
 
-    /// A completion-handler task, with a task delegate for redirects and challenges.
+    /// A completion-handler task, with a task delegate for redirects and challenges. With
+    /// `spools`, a download task: URLSession writes the body to disk, and it is read from
+    /// there (a body the caller reads as it comes, which would otherwise arrive in memory).
     static func borrowedSessionTask(
-      session: URLSession, request: URLRequest, upload: URL?, call: DataTaskCall,
+      session: URLSession, request: URLRequest, upload: URL?, spools: Bool, call: DataTaskCall,
       delegate: SessionDelegate
     ) -> URLSessionTask {
       let made = Locked<URLSessionTask?>(nil)
@@ -22,9 +24,19 @@ extension URLSessionTransport {
         if let task = made.withLock({ $0 }) { delegate.unregister(task) }
         call.complete(data: $0, response: $1, error: $2)
       }
-      let task =
-        upload.map { session.uploadTask(with: request, fromFile: $0, completionHandler: handler) }
-        ?? session.dataTask(with: request, completionHandler: handler)
+      let spooled: @Sendable (URL?, URLResponse?, (any Error)?) -> Void = {
+        if let task = made.withLock({ $0 }) { delegate.unregister(task) }
+        guard let location = $0 else { return call.complete(data: nil, response: $1, error: $2) }
+        call.finishedSpooling(at: location, response: $1)
+      }
+      let task: URLSessionTask
+      if let upload {
+        task = session.uploadTask(with: request, fromFile: upload, completionHandler: handler)
+      } else if spools {
+        task = session.downloadTask(with: request, completionHandler: spooled)
+      } else {
+        task = session.dataTask(with: request, completionHandler: handler)
+      }
       made.withLock { $0 = task }
       task.delegate = TaskDelegate(delegate)
       delegate.register(call, for: task)
@@ -37,7 +49,7 @@ extension URLSessionTransport {
 
     /// A delegate-driven task whose task delegate hands every callback to the call.
     static func borrowedSessionTask(
-      session: URLSession, request: URLRequest, upload: URL?, call: DataTaskCall,
+      session: URLSession, request: URLRequest, upload: URL?, spools: Bool, call: DataTaskCall,
       delegate: SessionDelegate
     ) -> URLSessionTask {
       let task =
@@ -58,3 +70,27 @@ extension TransportOptions {
     return options
   }
 }
+
+#if canImport(FoundationNetworking)
+  extension DataTaskCall {
+    /// A spooling download task finished writing the body to `location` (Linux, where
+    /// FoundationNetworking never deletes it): it becomes the body's own file, read in
+    /// chunks and deleted with the body, unless it is over the limit.
+    func finishedSpooling(at location: URL, response: URLResponse?) {
+      let body = TransportResponseBody(spooledFile: location)
+      if let failure = state.withLock({ $0.failure }) { return complete(.failure(failure)) }
+      let result = Self.result(data: nil, response: response, error: nil).flatMap {
+        head -> Result<TransportResponse, HTTPError> in
+        let size =
+          (try? FileManager.default.attributesOfItem(atPath: location.path)[.size])
+          .flatMap { $0 as? NSNumber }?.int64Value ?? 0
+        if let maximumBytes = options.maximumBytes, size > Int64(maximumBytes) {
+          return .failure(.responseTooLarge(limit: maximumBytes))
+        }
+        options.progress?(.received(size, of: size))
+        return .success(TransportResponse(head: head, body: body))
+      }
+      complete(result)
+    }
+  }
+#endif

@@ -4,9 +4,8 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The delegate of one completion-handler task — a download task (so that URLSession writes
-/// the body to disk by itself), or a task on a session ``URLSessionTransport`` borrows on
-/// Linux: applies the ``SessionDelegate``'s redirect and challenge rules and handles nothing
+/// The delegate of one completion-handler task on a session ``URLSessionTransport`` borrows
+/// on Linux: applies the ``SessionDelegate``'s redirect and challenge rules and handles nothing
 /// else, so that no per-chunk callback comes back and the completion handler stays the one
 /// place the task ends.
 class TaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
@@ -48,13 +47,11 @@ class TaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
 /// The delegate of a task on a session ``URLSessionTransport`` borrows, where the platform
 /// calls task delegates for everything (Apple platforms): hands every callback to the
 /// ``SessionDelegate``'s rules, so that such a task streams like one of the transport's own
-/// session, and a download reports progress as URLSession writes it. FoundationNetworking
+/// session. FoundationNetworking
 /// calls task delegates only for redirects and challenges
 /// (its issue 5187), so on Linux borrowed sessions use ``TaskDelegate`` and a completion
 /// handler instead.
-final class StreamingTaskDelegate: TaskDelegate, URLSessionDataDelegate, URLSessionDownloadDelegate,
-  @unchecked Sendable
-{
+final class StreamingTaskDelegate: TaskDelegate, URLSessionDataDelegate, @unchecked Sendable {
   func urlSession(
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
@@ -80,21 +77,5 @@ final class StreamingTaskDelegate: TaskDelegate, URLSessionDataDelegate, URLSess
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
     rules.urlSession(session, task: task, didCompleteWithError: error)
-  }
-
-  func urlSession(
-    _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
-    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
-  ) {
-    rules.urlSession(
-      session, downloadTask: downloadTask, didWriteData: bytesWritten,
-      totalBytesWritten: totalBytesWritten, totalBytesExpectedToWrite: totalBytesExpectedToWrite)
-  }
-
-  func urlSession(
-    _ session: URLSession, downloadTask: URLSessionDownloadTask,
-    didFinishDownloadingTo location: URL
-  ) {
-    rules.urlSession(session, downloadTask: downloadTask, didFinishDownloadingTo: location)
   }
 }

@@ -4,27 +4,8 @@ import Foundation
   import FoundationNetworking
 #endif
 
-// Where URLSessionTransport's own sessions differ by platform: how downloads report their
-// bytes, and whether a URL cache may stay. (Borrowed sessions: BorrowedSession+Platform.swift;
+// Where URLSessionTransport's own sessions differ by platform: whether a URL cache may stay. (Borrowed sessions: BorrowedSession+Platform.swift;
 // challenges: ChallengeAnswer+Platform.swift.)
-
-extension DownloadTask.Driver {
-  #if canImport(FoundationNetworking)
-    /// Linux: downloads stream through data tasks and Courier writes the file, as resumable
-    /// downloads do everywhere. FoundationNetworking's download tasks leave a failed
-    /// transfer's file behind under a name nothing public reveals, and report no progress
-    /// to a completion handler. (FoundationNetworking queues each chunk for the delegate
-    /// with its bytes attached: with both cores busy, a 200 MB download's memory grew by up
-    /// to 96 MiB. ``CurlTransport``, Linux's default, has real back-pressure.)
-    static let platform = DownloadTask.Driver.streamed
-  #else
-    /// Apple platforms: delegate-driven download tasks. A completion-handler download task
-    /// gets no `didWriteData` (Apple's URLSession documentation: "Downloading files from
-    /// websites"), so it would report no progress and check the size limit only once the
-    /// whole file is on disk; the delegate's callbacks carry counts, not bytes.
-    static let platform = DownloadTask.Driver.sessionDelegate
-  #endif
-}
 
 extension URLSessionTransport {
   #if canImport(FoundationNetworking)

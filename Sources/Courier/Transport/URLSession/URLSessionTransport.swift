@@ -37,9 +37,6 @@ public final class URLSessionTransport: HTTPTransport {
   let delegate: SessionDelegate
   /// Times every request's deadline and idle timeout.
   private let deadlines: DeadlineTimer
-  /// How download tasks report their bytes: ``DownloadTask/Driver/platform`` unless a test
-  /// runs the other platform's way.
-  let downloads: DownloadTask.Driver
   /// Why every request fails before it is sent (a background session), if one does.
   let refusal: HTTPError?
 
@@ -60,15 +57,13 @@ public final class URLSessionTransport: HTTPTransport {
     configuration: URLSessionConfiguration = URLSessionTransport.defaultSessionConfiguration(),
     tlsChallenges: TLSChallengeHandler? = nil
   ) {
-    self.init(configuration: configuration, tlsChallenges: tlsChallenges, downloads: .platform)
+    self.init(configuration: configuration, tlsChallenges: tlsChallenges, clock: ContinuousClock())
   }
 
-  /// A transport with a session of its own whose downloads are driven as `downloads` says
-  /// (tests run the other platform's way with it).
+  /// A transport with a session of its own whose deadlines run on `clock`.
   init(
-    configuration: URLSessionConfiguration,
-    tlsChallenges: TLSChallengeHandler? = nil, downloads: DownloadTask.Driver,
-    clock: any TransportClock = ContinuousClock()
+    configuration: URLSessionConfiguration, tlsChallenges: TLSChallengeHandler? = nil,
+    clock: any TransportClock
   ) {
     deadlines = DeadlineTimer(clock: clock)
     let delegate = SessionDelegate(tlsChallenges: tlsChallenges)
@@ -80,7 +75,6 @@ public final class URLSessionTransport: HTTPTransport {
       configuration: Self.supported(refusal == nil ? configuration : .ephemeral),
       delegate: delegate, delegateQueue: nil)
     self.delegate = delegate
-    self.downloads = downloads
     ownsSession = true
     self.refusal = refusal
   }
@@ -95,7 +89,8 @@ public final class URLSessionTransport: HTTPTransport {
   ///   size limit holds as bytes arrive and upload progress is reported: nothing is lost.
   /// - **Linux**: FoundationNetworking calls task delegates only for redirects and
   ///   challenges (its issue 5187), so each task runs with a completion handler: the body
-  ///   arrives whole, at the end (a byte or event stream gets it in one chunk then, and an
+  ///   arrives whole, at the end (spooled to disk by a download task when it is not
+  ///   collected into memory) (a byte or event stream gets it in one chunk then, and an
   ///   endless stream never yields), the size limit is checked only then, no upload progress
   ///   is reported, and an idle transfer is noticed from the task's byte counters (within
   ///   twice the idle timeout). Use ``init(configuration:tlsChallenges:)`` with the session's
@@ -115,8 +110,6 @@ public final class URLSessionTransport: HTTPTransport {
     deadlines = DeadlineTimer()
     delegate = SessionDelegate(tlsChallenges: tlsChallenges)
     ownsSession = false
-    // Task delegates see a download's writes only where they see everything.
-    downloads = Self.borrowedTasksStream ? .platform : .completionHandler
     refusal = Self.refusal(of: session.configuration)
   }
 
@@ -218,12 +211,10 @@ public final class URLSessionTransport: HTTPTransport {
     let session = self.session
     let delegate = self.delegate
     let ownsSession = self.ownsSession
-    let downloads = self.downloads
     let priority = Self.priority(for: Task.currentPriority)
-    // A download that may be resumed streams: URLSession's download tasks say nothing of a
-    // failed transfer's bytes or head (Linux), or keep them in an opaque form of their own
-    // (Apple), so Courier writes the file itself.
-    let downloading = options.prefersFile && file == nil && options.partialDownload == nil
+    // A body the caller reads as it comes that cannot stream (a borrowed session on Linux)
+    // is spooled to disk by a download task rather than gathered in memory.
+    let spools = !streams && !options.collectsBody && file == nil
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         call.start(continuation, upload: file, seesBytes: streams) {
@@ -242,16 +233,9 @@ public final class URLSessionTransport: HTTPTransport {
             delegate.register(streamedBody, for: task)
             return task
           }
-          if downloading,
-            let task = DownloadTask.make(
-              session: session, request: head, call: call, delegate: delegate,
-              driver: downloads, ownsSession: ownsSession)
-          {
-            return task
-          }
           guard ownsSession else {
             return Self.borrowedSessionTask(
-              session: session, request: head, upload: file?.url, call: call,
+              session: session, request: head, upload: file?.url, spools: spools, call: call,
               delegate: delegate)
           }
           let task =
