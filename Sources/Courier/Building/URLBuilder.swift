@@ -78,16 +78,20 @@ enum URLBuilder {
     }
   }
 
+  /// The schemes a base URL may have.
+  static let baseSchemes: Set<String> = ["http", "https", "ws", "wss", "http+unix", "https+unix"]
+
   /// The base URL's text without its query or fragment, and its encoded query.
   private static func split(base: URL) throws(HTTPError) -> (String, String) {
     let scheme = base.scheme?.lowercased()
-    // ws and wss serve WebSocket clients (``HTTPClient/webSocket(_:subprotocols:settings:reconnection:)``).
-    guard let scheme, ["http", "https", "ws", "wss"].contains(scheme), let host = base.host,
-      !host.isEmpty
+    // ws and wss serve WebSocket clients (``HTTPClient/webSocket(_:subprotocols:settings:reconnection:)``),
+    // http+unix and https+unix servers on a Unix domain socket (``URL/init(unixSocketPath:secure:)``).
+    guard let scheme, Self.baseSchemes.contains(scheme), let host = base.host, !host.isEmpty
     else {
       throw .invalidRequest(
         reason:
-          "the base URL '\(Redaction.url(base))' is not an absolute http, https, ws or wss URL")
+          "the base URL '\(Redaction.url(base))' is not an absolute http, https, ws, wss, "
+          + "http+unix or https+unix URL")
     }
     let withoutFragment = split(base.absoluteString, at: "#").0
     let (text, query) = split(withoutFragment, at: "?")

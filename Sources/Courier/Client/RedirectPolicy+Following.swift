@@ -104,13 +104,16 @@ extension RedirectPolicy {
   }
 
   /// Where a redirect's `location` leads, resolved against `base`, when it is an `http` or
-  /// `https` URL with a host; any other target (`ftp:`, `file:`, `data:`, a custom scheme)
+  /// `https` URL with a host (or, from a Unix domain socket's URL, one on the same socket);
+  /// any other target (`ftp:`, `file:`, `data:`, a custom scheme)
   /// is refused with `HTTPError.transport(URLError(.unsupportedURL))` before anything is
   /// sent to it.
   static func target(_ location: String, from base: URL?) throws(HTTPError) -> URL {
     let target = URL(string: location, relativeTo: base)?.absoluteURL
+    // A Unix domain socket's URL leads on only to the same socket (a relative Location).
+    let sameSocket = UnixSocketURL.isUnix(target?.scheme) && URLOrigin.same(target, base)
     guard let target, let scheme = target.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", target.host?.isEmpty == false
+      scheme == "http" || scheme == "https" || sameSocket, target.host?.isEmpty == false
     else {
       var userInfo: [String: Any] = [
         NSLocalizedDescriptionKey: "a redirect to a URL that is not http or https was refused"

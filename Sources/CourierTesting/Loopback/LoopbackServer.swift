@@ -20,8 +20,10 @@ public final class LoopbackServer: Sendable {
   /// description; one that returns without finishing its response is finished for.
   public typealias Handler = @Sendable (LoopbackRequest, LoopbackResponse) async throws -> Void
 
-  /// The port the server listens on, picked by the OS.
+  /// The port the server listens on, picked by the OS (0 on a Unix domain socket).
   public let port: Int
+  /// The Unix domain socket the server listens on, if it does.
+  public let socketPath: String?
   private let backing: Backing
 
   /// Sockets on 127.0.0.1, or a host that a ``StubTransport`` answers from in memory.
@@ -39,6 +41,23 @@ public final class LoopbackServer: Sendable {
   public init(streamsRequestBodies: Bool = false, handler: @escaping Handler) throws {
     let (socket, port) = try LoopbackSocket.makeListener()
     self.port = port
+    socketPath = nil
+    let listener = LoopbackListener(
+      socket: socket, streamsBodies: streamsRequestBodies, handler: handler)
+    backing = .sockets(listener)
+    listener.start()
+  }
+
+  /// Listens on a new Unix domain socket at `socketPath` (which must not exist; it is removed
+  /// when the server stops) and starts serving, as ``init(streamsRequestBodies:handler:)``
+  /// does: the server a client reaches at `URL(unixSocketPath: socketPath)`, its
+  /// ``baseURL``. Throws if it cannot bind.
+  public init(
+    socketPath: String, streamsRequestBodies: Bool = false, handler: @escaping Handler
+  ) throws {
+    let socket = try LoopbackSocket.makeListener(unixSocketPath: socketPath)
+    port = 0
+    self.socketPath = socketPath
     let listener = LoopbackListener(
       socket: socket, streamsBodies: streamsRequestBodies, handler: handler)
     backing = .sockets(listener)
@@ -51,15 +70,17 @@ public final class LoopbackServer: Sendable {
     let host = MemoryHost(handler: handler)
     backing = .memory(host)
     port = network.add(host)
+    socketPath = nil
   }
 
   deinit {
     stop()
   }
 
-  /// `http://127.0.0.1:PORT`.
+  /// `http://127.0.0.1:PORT`, or for a server on a Unix domain socket its `http+unix` URL.
   public var baseURL: URL {
-    URL(string: "http://127.0.0.1:\(port)")!
+    if let socketPath { return URL(unixSocketPath: socketPath)! }
+    return URL(string: "http://127.0.0.1:\(port)")!
   }
 
   /// Requests received (read in full) so far, across all connections. A request is counted
@@ -92,6 +113,7 @@ public final class LoopbackServer: Sendable {
     case .sockets(let listener): listener.stop()
     case .memory(let host): host.stop()
     }
+    if let socketPath { unlink(socketPath) }
   }
 
   private var counters: LoopbackListener.Counters {

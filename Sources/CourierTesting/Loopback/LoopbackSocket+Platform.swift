@@ -39,6 +39,38 @@ enum LoopbackSocket {
     return (fd, port)
   }
 
+  /// A listening Unix domain socket at `path`.
+  static func makeListener(unixSocketPath path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, streamType, 0)
+    guard fd >= 0 else { throw failure("socket") }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard bytes.count < capacity else {
+      _ = close(fd)
+      throw LoopbackError("the socket path \(path) is longer than \(capacity - 1) bytes")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: bytes)
+      raw[bytes.count] = 0
+    }
+    #if canImport(Darwin)
+      address.sun_len = UInt8(MemoryLayout<sockaddr_un>.size)
+    #endif
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+      }
+    }
+    guard bound, listen(fd, 1024) == 0 else {
+      let error = failure(bound ? "listen" : "bind")
+      _ = close(fd)
+      throw error
+    }
+    return fd
+  }
+
   /// A port on 127.0.0.1 that nothing listens on: bound, read and closed again.
   static func unusedPort() throws -> Int {
     let (fd, port) = try bindLoopback()

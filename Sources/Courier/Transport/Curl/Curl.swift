@@ -85,6 +85,7 @@
       static let tcpNoDelay: Int32 = 121
       static let xferInfoFunction: Int32 = 20_219
       static let pinnedPublicKey: Int32 = 10_230
+      static let unixSocketPath: Int32 = 10_231
       static let pipeWait: Int32 = 237
       static let protocolsString: Int32 = 10_318
       static let suppressConnectHeaders: Int32 = 265

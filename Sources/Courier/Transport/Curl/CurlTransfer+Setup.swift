@@ -35,13 +35,17 @@
       throws(HTTPError)
     {
       let me = Unmanaged.passUnretained(self).toOpaque()
-      try set(Curl.Option.url, url.absoluteString)
+      // A Unix domain socket's URL: its HTTP request, over the socket.
+      let unix = UnixSocketURL(url)
+      let httpURL = unix?.httpURL ?? url
+      try set(Curl.Option.url, httpURL.absoluteString)
+      if let unix { try set(Curl.Option.unixSocketPath, unix.socketPath) }
       try set(Curl.Option.noSignal, 1)
       try set(Curl.Option.followLocation, 0)  // Courier follows redirects by its own policy
       try set(Curl.Option.tcpNoDelay, 1)
       // A proxy's answer to CONNECT (https_proxy) is not the response: keep it from the head.
       try set(Curl.Option.suppressConnectHeaders, 1)
-      if url.scheme?.lowercased() == "https" {
+      if httpURL.scheme?.lowercased() == "https" {
         try set(Curl.Option.pipeWait, 1)  // wait for a connection that may multiplex (HTTP/2)
       }
       try Self.setHTTPVersion(settings.httpVersion) { version in

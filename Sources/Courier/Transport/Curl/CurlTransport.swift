@@ -118,7 +118,8 @@
       let driver = try self.driver.get()
       guard !Task.isCancelled else { throw .cancelled }
       guard let url = request.head.url, let scheme = url.scheme?.lowercased(),
-        scheme == "http" || scheme == "https", url.host?.isEmpty == false
+        scheme == "http" || scheme == "https" || UnixSocketURL.isUnix(scheme),
+        url.host?.isEmpty == false
       else { throw .transport(URLError(.unsupportedURL)) }
       var upload: CurlUpload?
       if let body = request.body {

@@ -180,6 +180,11 @@ public final class URLSessionTransport: HTTPTransport {
     -> TransportResponse
   {
     if let refusal { throw refusal }
+    if UnixSocketURL.isUnix(request.head.url?.scheme) {
+      throw .invalidRequest(
+        reason: "URLSession cannot reach a Unix domain socket (an http+unix URL): use CurlTransport"
+      )
+    }
     guard !Task.isCancelled else { throw .cancelled }
     var sentHead = request.head
     let streams = ownsSession || Self.borrowedTasksStream

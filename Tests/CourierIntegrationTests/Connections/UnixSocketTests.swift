@@ -1,0 +1,80 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A socket path of the test's own, in the temporary directory.
+func temporarySocketPath() -> String {
+  NSTemporaryDirectory() + "courier-\(UUID().uuidString.prefix(8)).sock"
+}
+
+@Suite("Servers on a Unix domain socket (http+unix)", .timeLimit(.minutes(1)))
+struct UnixSocketTests {
+  /// A server that echoes what it was asked, and redirects `/old` to `/new` on itself.
+  private func echo() throws -> LoopbackServer {
+    try LoopbackServer(socketPath: temporarySocketPath()) { request, response in
+      if request.path == "/v1/old" {
+        return try await response.send(status: 302, headers: ["Location": "/v1/new"])
+      }
+      let query = request.queryValues("all").first ?? "-"
+      let host = request.headers["Host"] ?? "-"
+      let body = String(decoding: request.body, as: UTF8.self)
+      try await response.send(text: "\(request.method) \(request.path) \(query) \(host) \(body)")
+    }
+  }
+
+  @Test("URL(unixSocketPath:) percent-encodes the path as the host; a relative path is refused")
+  func baseURL() {
+    let url = URL(unixSocketPath: "/var/run/docker.sock")
+    #expect(url?.absoluteString == "http+unix://%2Fvar%2Frun%2Fdocker.sock")
+    #expect(url?.host(percentEncoded: false) == "/var/run/docker.sock")
+    #expect(URL(unixSocketPath: "/s.sock", secure: true)?.scheme == "https+unix")
+    #expect(URL(unixSocketPath: "run/docker.sock") == nil)
+  }
+
+  #if canImport(FoundationNetworking)
+    @Test("CurlTransport reaches the server over the socket: paths, queries, bodies, redirects")
+    func curl() async throws {
+      let server = try echo()
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let got = try await client.send(
+        Request<String>(path: "v1/containers/json", query: ["all": "1"]))
+      #expect(got == "GET /v1/containers/json 1 localhost ")
+      let posted = try await client.send(
+        Request<String>(method: .post, path: "v1/create", body: .data(Data("{}".utf8))))
+      #expect(posted == "POST /v1/create - localhost {}")
+      let moved = try await client.response(for: Request<String>(path: "v1/old"))
+      #expect(moved.value == "GET /v1/new - localhost ")
+      #expect(moved.response.url?.absoluteString.hasPrefix("http+unix://") == true)
+      #expect(server.requestCount == 4)
+    }
+
+    @Test("a socket nobody listens on fails as a connection that could not be made")
+    func nobodyListening() async throws {
+      let client = HTTPClient(
+        baseURL: URL(unixSocketPath: temporarySocketPath())!, transport: CurlTransport())
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<String>(path: "x"))
+      }
+      #expect(error?.urlErrorCode == .cannotConnectToHost)
+    }
+  #endif
+
+  @Test("URLSessionTransport refuses an http+unix URL clearly, and sends nothing")
+  func urlSessionRefuses() async throws {
+    let server = try echo()
+    defer { server.stop() }
+    let client = HTTPClient(baseURL: server.baseURL, transport: URLSessionTransport())
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<String>(path: "v1/info"))
+    }
+    #expect(error?.invalidRequestReason?.contains("Unix domain socket") == true)
+    #expect(server.requestCount == 0)
+  }
+}
