@@ -65,7 +65,7 @@ struct DownloadTests {
     let before = ResidentMemory.current ?? 0
     var progress: [TransferProgress] = []
     var download: DownloadedFile?
-    // Not resumable: a download task (a resumable download streams; ResumableDownloadTests).
+    // Not resumable (resuming is ResumableDownloadTests).
     let transfer = loopback.client.download(
       Request<Data>(path: "big"), to: destination,
       options: TransferOptions(maximumResumeAttempts: 0))

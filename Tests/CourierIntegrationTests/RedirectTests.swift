@@ -69,6 +69,56 @@ struct RedirectTests {
     }
   }
 
+  @Test("a redirect's small body is read, not cut; timings count the redirects before each hop")
+  func redirectBodyDrained() async throws {
+    let server = try LoopbackServer { request, response in
+      if request.path == "/start" {
+        return try await response.send(
+          status: 302, headers: ["Location": "/landing"], body: Data(count: 20_000))
+      }
+      try await response.send(text: "landed")
+    }
+    defer { server.stop() }
+    let events = Locked<[HTTPEvent]>([])
+    var configuration = HTTPClient.Configuration()
+    configuration.observer = { event in events.withLock { $0.append(event) } }
+    let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let file = try await client.download(Request<Data>(path: "start"), to: scratch.file("f"))
+      .finished()
+    #expect(try String(contentsOf: file.url, encoding: .utf8) == "landed")
+    #expect(server.requestCount == 2)
+    #expect(server.connectionCount == 1)
+    let hops = events.withLock { $0 }.compactMap { event -> Int? in
+      if case .measured(_, let timings) = event { timings.redirects } else { nil }
+    }
+    #expect(hops == [0, 1])
+  }
+
+  @Test("a download's progress is the answer's alone, never a redirect body's")
+  func progressOfTheAnswer() async throws {
+    let answer = Data(count: 300_000)
+    let server = try LoopbackServer { request, response in
+      if request.path == "/start" {
+        return try await response.send(
+          status: 302, headers: ["Location": "/landing"], body: Data(count: 10_000))
+      }
+      try await response.send(body: answer)
+    }
+    defer { server.stop() }
+    let client = HTTPClient(baseURL: server.baseURL)
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    var reports: [TransferProgress] = []
+    for try await event in client.download(Request<Data>(path: "start"), to: scratch.file("f")) {
+      if case .progress(let progress) = event { reports.append(progress) }
+    }
+    #expect(!reports.isEmpty)
+    #expect(reports.allSatisfy { $0.expectedBytes == nil || $0.expectedBytes == 300_000 })
+    #expect(reports.last?.completedBytes == 300_000)
+  }
+
   @Test("a 307 cannot send a one-time stream twice; a stream made afresh goes again")
   func oneTimeStream() async throws {
     let origin = try redirector(to: { _ in "/landing" }, status: 307)

@@ -66,7 +66,8 @@ extension HTTPClient {
     public var observer: (@Sendable (HTTPEvent) -> Void)?
     /// How requests follow redirects: up to 10 hops by default (``RedirectPolicy/default``).
     /// The client follows them itself, whatever the transport, with the cookie jar and the
-    /// deadline spanning every hop. Whatever the policy, a redirect to another origin never
+    /// deadline spanning every hop (a ``BackgroundSession``'s transfers excepted: the system
+    /// follows their redirects itself). Whatever the policy, a redirect to another origin never
     /// carries a credential, and a target other than `http` or `https` is refused.
     public var redirects: RedirectPolicy
     /// Header and query names whose values are credentials, besides those Courier

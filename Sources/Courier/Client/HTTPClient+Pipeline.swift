@@ -158,13 +158,9 @@ extension HTTPClient {
     defer { permits?.release() }
     let options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
     let jar = configuration.cookies
-    var request = request
-    // The jar keeps the cookies: a transport with a cookie store of its own (URLSession's)
-    // leaves it out of the request.
-    if jar != nil { request.head.httpShouldHandleCookies = false }
     let response = try await configuration.redirects.following(
-      request, credentialNames: outgoing.credentialNames, cookies: jar
-    ) { hop throws(HTTPError) in try await transport.send(hop, options: options) }
+      request, options: options, credentialNames: outgoing.credentialNames, cookies: jar
+    ) { hop, options throws(HTTPError) in try await transport.send(hop, options: options) }
     return try await exchange.take(response)
   }
 

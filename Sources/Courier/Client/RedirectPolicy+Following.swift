@@ -58,22 +58,53 @@ extension RedirectPolicy {
     return next
   }
 
-  /// Sends `request` with `sendOnce`, and after each redirect the request that
-  /// ``request(after:to:hops:credentialNames:)`` makes of it, until a response is the
-  /// answer: the client's one redirect loop. A redirect's own body is cancelled before the
-  /// next request goes.
+  /// Sends `request` with `sendOnce` within `options`, and after each redirect the request
+  /// that ``request(after:to:hops:credentialNames:)`` makes of it, until a response is the
+  /// answer: the client's one redirect loop. Each hop's timings say how many redirects came
+  /// before it, and a streamed body's received progress is reported for the answer only. A
+  /// redirect's own body is read and dropped, up to ``drainedBodyLimit`` bytes (so that its
+  /// connection can carry the next request), and cancelled past it.
   ///
   /// With a cookie jar, every response's `Set-Cookie` is stored, and each next hop carries
   /// the jar's cookies for its URL in place of the `Cookie` field the request before had
   /// (the first request carries them already).
   func following(
-    _ request: TransportRequest, credentialNames: Set<String> = [], cookies: CookieJar? = nil,
-    sendOnce: (TransportRequest) async throws(HTTPError) -> TransportResponse
+    _ request: TransportRequest, options: TransportOptions = TransportOptions(),
+    credentialNames: Set<String> = [], cookies: CookieJar? = nil,
+    sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
     var request = request
     var hops = 0
     while true {
-      let response = try await sendOnce(request)
+      var hop = options
+      let redirectsBefore = hops
+      if let report = options.timings {
+        hop.timings = { timings in
+          var timings = timings
+          timings.redirects = redirectsBefore
+          report(timings)
+        }
+      }
+      // Until the head says this hop is the answer, the latest report of its body's bytes
+      // waits: the answer's is reported then, a redirect's never. (Reports are made under the
+      // lock, so that none overtakes another.)
+      let gate = Locked<(answer: Bool?, waiting: TransportProgress?)>((nil, nil))
+      if !options.collectsBody, let report = options.progress {
+        hop.progress = { progress in
+          gate.withLock { gate in
+            guard case .received = progress, gate.answer != true else { return report(progress) }
+            if gate.answer == nil { gate.waiting = progress }
+          }
+        }
+      }
+      func decide(answer: Bool) {
+        gate.withLock { gate in
+          gate.answer = answer
+          if answer, let waiting = gate.waiting { options.progress?(waiting) }
+          gate.waiting = nil
+        }
+      }
+      let response = try await sendOnce(request, hop)
       if let cookies, let url = response.head.url ?? request.head.url {
         cookies.store(from: response.head.headers, for: url)
       }
@@ -81,12 +112,33 @@ extension RedirectPolicy {
       guard
         var next = try self.request(
           after: response.head, to: request, hops: hops, credentialNames: credentialNames)
-      else { return response }
-      response.body.cancel()
+      else {
+        decide(answer: true)
+        return response
+      }
+      decide(answer: false)
+      await Self.drain(response.body)
       if let cookies, let url = next.head.url {
         next.head.setValue(cookies.header(for: url), forHTTPHeaderField: "Cookie")
       }
       request = next
+    }
+  }
+
+  /// The most bytes of a redirect's body that are read (and dropped) rather than cancelled.
+  static let drainedBodyLimit = 64 * 1024
+
+  /// Reads `body` to its end and drops it, unless it runs past ``drainedBodyLimit`` bytes or
+  /// fails: then it is cancelled.
+  static func drain(_ body: TransportResponseBody) async {
+    var count = 0
+    do {
+      for try await chunk in body {
+        count += chunk.count
+        if count > drainedBodyLimit { return body.cancel() }
+      }
+    } catch {
+      body.cancel()
     }
   }
 

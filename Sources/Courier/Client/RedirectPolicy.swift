@@ -1,6 +1,7 @@
 /// Whether and how far ``HTTPClient`` follows redirects (``HTTPClient/Configuration/redirects``).
 /// The client follows them itself, above the transport, by one decision whatever the
-/// transport: a transport hands every response back as it came, a 3xx included.
+/// transport: a transport hands every response back as it came, a 3xx included. (A
+/// ``BackgroundSession``'s transfers are the system's: it follows their redirects itself.)
 ///
 /// Whatever the policy, a redirect to another origin (scheme, host or port) never carries
 /// the original request's `Authorization`, `Proxy-Authorization` or `Cookie` headers, and a

@@ -108,8 +108,11 @@ public final class CookieJar: Sendable {
   }
 
   /// Adds the jar's cookies for `head`'s URL to its `Cookie` field (after any cookie it
-  /// carries already).
+  /// carries already), and keeps URLSession's own cookie storage out of the request
+  /// (`httpShouldHandleCookies` off): the jar is the request's one store, sending and
+  /// keeping alike.
   public func addCookies(to head: inout URLRequest) {
+    head.httpShouldHandleCookies = false
     guard let url = head.url, let cookies = header(for: url) else { return }
     let own = head.value(forHTTPHeaderField: "Cookie").flatMap { $0.isEmpty ? nil : $0 }
     head.setValue(own.map { "\($0); \(cookies)" } ?? cookies, forHTTPHeaderField: "Cookie")

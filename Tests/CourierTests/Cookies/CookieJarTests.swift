@@ -3,6 +3,10 @@ import Testing
 
 @testable import Courier
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// The jar's rules beyond http-state's cases: public suffixes, Secure and the name
 /// prefixes, precedence, limits, URLSession's joined fields.
 @Suite("CookieJar")
@@ -16,6 +20,18 @@ struct CookieJarTests {
 
   func names(_ jar: CookieJar, for url: String) -> [String] {
     jar.cookies(for: URL(string: url)!).map(\.name)
+  }
+
+  @Test("a request the jar adds to keeps URLSession's cookie store out, with or without cookies")
+  func keepsURLSessionOut() {
+    let jar = jar()
+    jar.store(["sid=1"], from: URL(string: "https://api.example.com/")!)
+    for url in ["https://api.example.com/x", "https://other.example.org/"] {
+      var request = URLRequest(url: URL(string: url)!)
+      #expect(request.httpShouldHandleCookies)
+      jar.addCookies(to: &request)
+      #expect(!request.httpShouldHandleCookies, "\(url)")
+    }
   }
 
   @Test("a Domain of one label is refused everywhere; a public suffix of the host is host-only")
