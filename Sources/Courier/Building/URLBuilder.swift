@@ -85,7 +85,7 @@ enum URLBuilder {
   private static func split(base: URL) throws(HTTPError) -> (String, String) {
     let scheme = base.scheme?.lowercased()
     // ws and wss serve WebSocket clients (``HTTPClient/webSocket(_:subprotocols:settings:reconnection:)``),
-    // http+unix and https+unix servers on a Unix domain socket (``URL/init(unixSocketPath:secure:)``).
+    // http+unix and https+unix servers on a Unix domain socket (`URL(unixSocketPath:)`).
     guard let scheme, Self.baseSchemes.contains(scheme), let host = base.host, !host.isEmpty
     else {
       throw .invalidRequest(

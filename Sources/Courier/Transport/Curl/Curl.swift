@@ -86,6 +86,9 @@
       static let xferInfoFunction: Int32 = 20_219
       static let pinnedPublicKey: Int32 = 10_230
       static let unixSocketPath: Int32 = 10_231
+      static let connectTimeoutMilliseconds: Int32 = 156
+      static let resolve: Int32 = 10_203
+      static let maxLifetimeConnection: Int32 = 314
       static let pipeWait: Int32 = 237
       static let protocolsString: Int32 = 10_318
       static let suppressConnectHeaders: Int32 = 265
@@ -131,6 +134,8 @@
     static let http11 = 2
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS where the server offers it, HTTP/1.1 else.
     static let http2OverTLS = 4
+    /// `CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE`.
+    static let http2PriorKnowledge = 5
     /// `CURL_SOCKET_TIMEOUT`: `curl_multi_socket_action` on libcurl's timer, not a socket.
     static let socketTimeout: Int32 = -1
     /// `CURLPIPE_MULTIPLEX`.

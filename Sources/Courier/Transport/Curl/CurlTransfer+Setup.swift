@@ -48,16 +48,12 @@
       if httpURL.scheme?.lowercased() == "https" {
         try set(Curl.Option.pipeWait, 1)  // wait for a connection that may multiplex (HTTP/2)
       }
-      try Self.setHTTPVersion(settings.httpVersion) { version in
+      try Self.setHTTPVersion(settings.configuration.httpVersion.curlValue) { version in
         courier_curl_easy_setopt_long(easy, Curl.Option.httpVersion, version)
       }
       _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.protocolsString, "http,https")
-      if let authorities = settings.certificateAuthorities {
-        try set(Curl.Option.caInfo, authorities.path)
-      }
-      if let pins = settings.pinnedPublicKeys {
-        try set(Curl.Option.pinnedPublicKey, pins)
-      }
+      try check(settings.applyConnection(to: easy, pooled: true))
+      self.settings = settings
       try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.writeData, me))
       try check(courier_curl_easy_setopt_data_callback(easy, Curl.Option.writeFunction, curlWrite))
       try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.headerData, me))
@@ -128,10 +124,16 @@
     }
 
     /// Asks libcurl for HTTP `version` through `set` (`CURLOPT_HTTP_VERSION`). A libcurl built
-    /// without HTTP/2 (no nghttp2) refuses HTTP/2 over TLS with `CURLE_UNSUPPORTED_PROTOCOL`;
-    /// then HTTP/1.1 is asked for, what libcurl speaks with a server that does not offer h2.
+    /// without HTTP/2 (no nghttp2) refuses HTTP/2 with `CURLE_UNSUPPORTED_PROTOCOL`: over TLS,
+    /// HTTP/1.1 is asked for then, what libcurl speaks with a server that does not offer h2;
+    /// with prior knowledge, which no HTTP/1.1 can stand in for, the request is refused.
     static func setHTTPVersion(_ version: Int, with set: (Int) -> Int32) throws(HTTPError) {
       var code = set(version)
+      if code == Curl.unsupportedProtocol, version == Curl.http2PriorKnowledge {
+        throw .invalidRequest(
+          reason: "HTTP/2 with prior knowledge needs a libcurl built with nghttp2, and this one "
+            + "is not (\(Curl.version ?? "libcurl"))")
+      }
       if code == Curl.unsupportedProtocol, version != Curl.http11 { code = set(Curl.http11) }
       guard code == 0 else { throw HTTPError(curlCode: code) }
     }

@@ -41,6 +41,8 @@
     let options: TransportOptions
     let url: URL
     let driver: CurlDriver
+    /// What the transfer's connection is made with (kept for the lists libcurl reads).
+    var settings: CurlTransport.Settings?
     /// The exchange: its state machine and deadlines.
     let call: TransportCall<Handle>
 

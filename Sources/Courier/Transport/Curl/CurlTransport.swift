@@ -42,15 +42,6 @@
   /// saying why, and nothing is sent; a client given no transport then gets a
   /// ``URLSessionTransport`` instead, unless `COURIER_TRANSPORT=curl` asks for this one.
   public final class CurlTransport: HTTPTransport {
-    /// What every request of the transport is sent with.
-    struct Settings: Sendable {
-      var httpVersion: Int
-      var certificateAuthorities: URL?
-      var pinnedPublicKeys: String?
-      /// Asked, when a connection could not be made, whether the machine is offline.
-      var offline = OfflineProbe.system
-    }
-
     let settings: Settings
     let driver: Result<CurlDriver, HTTPError>
     /// Times every request's deadline and idle timeout.
@@ -67,27 +58,38 @@
     ///     (`openssl x509 -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256
     ///     -binary | base64`): a server whose key is not one of them is refused with
     ///     `URLError.serverCertificateUntrusted`, even with a valid chain.
-    public init(
+    public convenience init(
       maximumConnectionsPerHost: Int = 32,
       certificateAuthorities: URL? = nil,
       pinnedPublicKeys: [String] = []
     ) {
-      settings = Settings(
-        httpVersion: Curl.http2OverTLS, certificateAuthorities: certificateAuthorities,
-        pinnedPublicKeys: pinnedPublicKeys.isEmpty
-          ? nil : pinnedPublicKeys.map { "sha256//\($0)" }.joined(separator: ";"))
-      driver = Result { () throws(HTTPError) in
-        try CurlDriver(maximumConnectionsPerHost: maximumConnectionsPerHost)
-      }
+      var configuration = Configuration()
+      configuration.maximumConnectionsPerHost = maximumConnectionsPerHost
+      configuration.certificateAuthorities = certificateAuthorities
+      configuration.pinnedPublicKeys = pinnedPublicKeys
+      self.init(configuration: configuration)
+    }
+
+    /// A transport with its own connections and thread, made and kept as `configuration`
+    /// says (see ``Configuration``).
+    public convenience init(configuration: Configuration) {
+      self.init(settings: Settings(configuration))
     }
 
     /// A transport with default settings that asks `offline` whether the machine is offline
     /// (tests pretend).
-    init(offline: OfflineProbe) {
-      var settings = Settings(httpVersion: Curl.http2OverTLS)
+    convenience init(offline: OfflineProbe) {
+      var settings = Settings(Configuration())
       settings.offline = offline
+      self.init(settings: settings)
+    }
+
+    init(settings: Settings) {
       self.settings = settings
-      driver = Result { () throws(HTTPError) in try CurlDriver(maximumConnectionsPerHost: 32) }
+      let connections = settings.configuration.maximumConnectionsPerHost
+      driver = Result { () throws(HTTPError) in
+        try CurlDriver(maximumConnectionsPerHost: connections)
+      }
     }
 
     deinit {

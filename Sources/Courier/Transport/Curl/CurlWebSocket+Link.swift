@@ -127,12 +127,7 @@
         // idle ones older than this when another connects: never, for an open WebSocket.
         set(Curl.Option.maxAgeConnection, Int(Int32.max))
         _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.protocolsString, "http,https")
-        if let authorities = settings?.certificateAuthorities {
-          _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.caInfo, authorities.path)
-        }
-        if let pins = settings?.pinnedPublicKeys {
-          _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.pinnedPublicKey, pins)
-        }
+        _ = settings?.applyConnection(to: easy, pooled: false)
         // libcurl tells of each socket it makes, and closes them through the driver: the one
         // left once connected is the connection's. (CURLINFO_ACTIVESOCKET would tell too, by
         // walking every connection of the multi handle in libcurl 7.88.)

@@ -1,0 +1,100 @@
+// Linux only: see Curl.swift.
+#if canImport(FoundationNetworking)
+  import Foundation
+
+  extension CurlTransport {
+    /// How a ``CurlTransport`` makes and keeps its connections: every setting has a default
+    /// that suits most servers, so set only what your network asks for.
+    ///
+    /// ```swift
+    /// var configuration = CurlTransport.Configuration()
+    /// configuration.connectTimeout = .seconds(2)
+    /// configuration.addressOverrides = [.init(host: "api.internal", port: 443, address: "10.0.0.7")]
+    /// configuration.maximumConnectionLifetime = .seconds(300)
+    /// let client = HTTPClient(baseURL: api, transport: CurlTransport(configuration: configuration))
+    /// ```
+    public struct Configuration: Sendable {
+      /// Connections to one host at once; 32 by default (HTTP/2 carries many requests over
+      /// one).
+      public var maximumConnectionsPerHost = 32
+      /// A PEM file of the certificate authorities to trust instead of the system's store (a
+      /// private CA, a test server's certificate); `nil` for the system's.
+      public var certificateAuthorities: URL?
+      /// SHA-256 hashes of the public keys a server may present, base64 (`openssl x509 -pubkey
+      /// | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`): a server
+      /// whose key is not one of them is refused with `URLError.serverCertificateUntrusted`,
+      /// even with a valid chain. Empty for no pinning.
+      public var pinnedPublicKeys: [String] = []
+      /// How long making a connection may take — the name lookup, TCP's handshake and TLS's —
+      /// apart from the request's own deadline: past it the request fails with
+      /// ``HTTPError/timedOut``. `nil` (the default) for libcurl's 300 seconds; the request's
+      /// deadline still holds. Whole milliseconds.
+      public var connectTimeout: Duration?
+      /// Which HTTP version requests speak; ``HTTPVersion/automatic`` by default.
+      public var httpVersion = HTTPVersion.automatic
+      /// Host names answered with an address of your choice instead of the name system's,
+      /// for a host and port (AsyncHTTPClient issue 866's "pin a host name to an address").
+      /// The request keeps its URL: its `Host` field, TLS's server name and certificate check
+      /// are the name's, only the connection goes to the address.
+      public var addressOverrides: [AddressOverride] = []
+      /// How long a connection may stay idle and still carry a new request; `nil` (the
+      /// default) for libcurl's 118 seconds. Whole seconds, rounded up.
+      public var maximumIdleTime: Duration?
+      /// How long after it was made a connection may still carry a new request (a request
+      /// under way finishes on it); `nil` (the default) for no limit. Set it so that a pool
+      /// behind a load balancer moves to new servers. Whole seconds, rounded up.
+      public var maximumConnectionLifetime: Duration?
+
+      /// The default configuration.
+      public init() {}
+    }
+
+    /// The HTTP version a ``CurlTransport``'s requests speak.
+    public enum HTTPVersion: Sendable, Hashable {
+      /// HTTP/2 over TLS where the server offers it (ALPN), HTTP/1.1 otherwise and for
+      /// plain `http`: what a libcurl built with nghttp2 does; without nghttp2, HTTP/1.1.
+      case automatic
+      /// HTTP/1.1 only, also where the server offers HTTP/2.
+      case http1Only
+      /// HTTP/2 from the first byte, without asking (prior knowledge, RFC 9113 §3.3), over
+      /// plain `http` too (h2c): for servers known to speak it, such as a gRPC backend. A
+      /// server that does not answers nothing the transport can read, and the request fails.
+      /// Needs a libcurl built with nghttp2 (``CurlTransport/libraryVersion`` lists it): without
+      /// it, every request fails with ``HTTPError/invalidRequest(reason:)``.
+      case http2PriorKnowledge
+
+      /// libcurl's `CURLOPT_HTTP_VERSION` value.
+      var curlValue: Int {
+        switch self {
+        case .automatic: Curl.http2OverTLS
+        case .http1Only: Curl.http11
+        case .http2PriorKnowledge: Curl.http2PriorKnowledge
+        }
+      }
+    }
+
+    /// A host name and port answered with an address of your choice (see
+    /// ``Configuration/addressOverrides``).
+    public struct AddressOverride: Sendable, Hashable {
+      /// The host name, as URLs give it.
+      public var host: String
+      /// The port, as URLs give it (or their scheme's: 80 for `http`, 443 for `https`).
+      public var port: Int
+      /// The address connected to instead: IPv4 (`10.0.0.7`) or IPv6 (`::1`), no brackets.
+      public var address: String
+
+      /// `host` on `port` goes to `address`.
+      public init(host: String, port: Int, address: String) {
+        self.host = host
+        self.port = port
+        self.address = address
+      }
+
+      /// libcurl's `CURLOPT_RESOLVE` entry: `host:port:address`, IPv6 in brackets.
+      var curlEntry: String {
+        let address = self.address.contains(":") ? "[\(self.address)]" : self.address
+        return "\(host):\(port):\(address)"
+      }
+    }
+  }
+#endif

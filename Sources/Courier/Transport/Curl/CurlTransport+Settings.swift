@@ -1,0 +1,92 @@
+// Linux only: see Curl.swift.
+#if canImport(FoundationNetworking)
+  import CCourierCurl
+  import Foundation
+
+  extension CurlTransport {
+    /// What every request and WebSocket connection of the transport is made with: the
+    /// ``Configuration`` as libcurl takes it.
+    struct Settings: Sendable {
+      var configuration: Configuration
+      /// `pinnedPublicKeys` as libcurl takes them (`sha256//…;sha256//…`).
+      let pinnedPublicKeys: String?
+      /// The address overrides as a libcurl list, kept while any handle may read it.
+      let resolve: CurlList?
+      /// Asked, when a connection could not be made, whether the machine is offline.
+      var offline = OfflineProbe.system
+
+      init(_ configuration: Configuration) {
+        self.configuration = configuration
+        let pins = configuration.pinnedPublicKeys
+        pinnedPublicKeys = pins.isEmpty ? nil : pins.map { "sha256//\($0)" }.joined(separator: ";")
+        resolve = CurlList(configuration.addressOverrides.map(\.curlEntry))
+      }
+
+      /// Sets on `easy` how its connection is made: trust, pins, the connect timeout and the
+      /// address overrides, and — for a connection returned to the pool (`pooled`; not a
+      /// WebSocket's) — how long it may be reused. Returns libcurl's first refusal, or 0.
+      func applyConnection(to easy: UnsafeMutableRawPointer, pooled: Bool) -> Int32 {
+        var codes: [Int32] = []
+        if let authorities = configuration.certificateAuthorities {
+          codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.caInfo, authorities.path))
+        }
+        if let pinnedPublicKeys {
+          codes.append(
+            courier_curl_easy_setopt_pointer(easy, Curl.Option.pinnedPublicKey, pinnedPublicKeys))
+        }
+        if let timeout = configuration.connectTimeout {
+          codes.append(
+            courier_curl_easy_setopt_long(
+              easy, Curl.Option.connectTimeoutMilliseconds, Self.milliseconds(timeout)))
+        }
+        if let resolve {
+          codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.resolve, resolve.head))
+        }
+        if pooled, let idle = configuration.maximumIdleTime {
+          codes.append(
+            courier_curl_easy_setopt_long(easy, Curl.Option.maxAgeConnection, Self.seconds(idle)))
+        }
+        if pooled, let lifetime = configuration.maximumConnectionLifetime {
+          codes.append(
+            courier_curl_easy_setopt_long(
+              easy, Curl.Option.maxLifetimeConnection, Self.seconds(lifetime)))
+        }
+        return codes.first { $0 != 0 } ?? 0
+      }
+
+      /// `duration` in whole milliseconds, at least 1.
+      static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(
+          1, Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+      }
+
+      /// `duration` in whole seconds, rounded up, at least 1.
+      static func seconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+      }
+    }
+  }
+
+  /// A libcurl string list (`curl_slist`), freed when the last holder lets it go.
+  ///
+  /// `@unchecked Sendable`: the list is built in `init` and never changed; libcurl only reads it.
+  final class CurlList: @unchecked Sendable {
+    let head: UnsafeMutableRawPointer
+
+    /// A list of `strings`; `nil` for none, or when libcurl cannot be loaded (then every
+    /// request fails anyway, saying why).
+    init?(_ strings: [String]) {
+      guard !strings.isEmpty, case .success = Curl.library else { return nil }
+      var head: UnsafeMutableRawPointer?
+      for string in strings { head = courier_curl_slist_append(head, string) }
+      guard let head else { return nil }
+      self.head = head
+    }
+
+    deinit {
+      courier_curl_slist_free_all(head)
+    }
+  }
+#endif

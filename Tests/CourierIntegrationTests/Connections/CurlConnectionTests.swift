@@ -1,0 +1,242 @@
+#if canImport(FoundationNetworking)
+  import CourierTestSupport
+  import CourierTesting
+  import Foundation
+  import FoundationNetworking
+  import Glibc
+  import Testing
+
+  @testable import Courier
+
+  /// A TCP listener on 127.0.0.1 whose accept queue is full: the kernel drops every further
+  /// connection's SYN, so a connection to it is never made (and never refused).
+  final class FullListener {
+    let port: Int
+    private var descriptors: [Int32] = []
+
+    init() throws {
+      let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            && listen(listener, 0) == 0
+        }
+      }
+      try #require(bound)
+      descriptors.append(listener)
+      port = Int(UInt16(bigEndian: address.sin_port))
+      // Connections that fill the queue (a backlog of 0 holds one; a few more to be sure).
+      for _ in 0..<3 {
+        let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        _ = withUnsafePointer(to: &address) {
+          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+          }
+        }
+        descriptors.append(filler)
+      }
+    }
+
+    deinit {
+      for descriptor in descriptors { close(descriptor) }
+    }
+  }
+
+  /// A TCP listener on 127.0.0.1 that accepts one connection, reads its first bytes and
+  /// closes it: what a client sends before any server speaks.
+  final class FirstBytesPeer: Sendable {
+    let port: Int
+    private let listener: Int32
+
+    init() throws {
+      listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let listener = self.listener
+      let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            && listen(listener, 4) == 0
+        }
+      }
+      try #require(bound)
+      port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The first `count` bytes of the first connection (fewer if it ends first).
+    func firstBytes(count: Int) async -> Data {
+      let listener = self.listener
+      return await withCheckedContinuation { continuation in
+        Thread {
+          var bytes = [UInt8](repeating: 0, count: count)
+          var read = 0
+          let connection = accept(listener, nil, nil)
+          while connection >= 0, read < count {
+            let got = recv(connection, &bytes[read], count - read, 0)
+            if got <= 0 { break }
+            read += got
+          }
+          if connection >= 0 { close(connection) }
+          continuation.resume(returning: Data(bytes.prefix(read)))
+        }.start()
+      }
+    }
+
+    deinit {
+      close(listener)
+    }
+  }
+
+  @Suite("CurlTransport's connections: overrides, timeouts, versions, pool limits")
+  struct CurlConnectionTests {
+    /// A server that answers with the Host field it was sent.
+    private func hostEcho() throws -> LoopbackServer {
+      try LoopbackServer { request, response in
+        try await response.send(text: "\(request.method) \(request.headers["Host"] ?? "-")")
+      }
+    }
+
+    @Test("an address override sends a made-up host name to 127.0.0.1, keeping its Host field")
+    func addressOverride() async throws {
+      let server = try hostEcho()
+      defer { server.stop() }
+      let name = "api.courier-test.invalid"
+      let base = URL(string: "http://\(name):\(server.port)")!
+      var configuration = CurlTransport.Configuration()
+      configuration.addressOverrides = [.init(host: name, port: server.port, address: "127.0.0.1")]
+      let client = HTTPClient(baseURL: base, transport: CurlTransport(configuration: configuration))
+      #expect(try await client.send(Request<String>(path: "x")) == "GET \(name):\(server.port)")
+      // Without it, the name is looked up, and there is no such name.
+      let plain = HTTPClient(baseURL: base, transport: CurlTransport())
+      let error = await #expect(throws: HTTPError.self) {
+        try await plain.send(Request<String>(path: "x"))
+      }
+      #expect(error?.urlErrorCode == .cannotFindHost)
+      #expect(server.requestCount == 1)
+    }
+
+    @Test("an override's entry is host:port:address, an IPv6 address in brackets")
+    func overrideEntry() {
+      let v4 = CurlTransport.AddressOverride(host: "a.test", port: 443, address: "10.0.0.7")
+      let v6 = CurlTransport.AddressOverride(host: "a.test", port: 80, address: "::1")
+      #expect(v4.curlEntry == "a.test:443:10.0.0.7")
+      #expect(v6.curlEntry == "a.test:80:[::1]")
+    }
+
+    @Test(
+      "a connect timeout ends a connection never made, with no request deadline to help",
+      .timeLimit(.minutes(1)))
+    func connectTimeout() async throws {
+      let peer = try FullListener()
+      var configuration = CurlTransport.Configuration()
+      configuration.connectTimeout = .milliseconds(300)
+      var settings = HTTPClient.Configuration()
+      settings.timeout = nil
+      settings.idleTimeout = nil
+      let client = HTTPClient(
+        baseURL: URL(string: "http://127.0.0.1:\(peer.port)")!, configuration: settings,
+        transport: CurlTransport(configuration: configuration))
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<String>(path: "x"))
+      }
+      #expect(error == .timedOut)
+    }
+
+    @Test("HTTP/2 with prior knowledge sends the connection preface, not an HTTP/1.1 request")
+    func priorKnowledge() async throws {
+      let peer = try FirstBytesPeer()
+      var configuration = CurlTransport.Configuration()
+      configuration.httpVersion = .http2PriorKnowledge
+      let client = HTTPClient(
+        baseURL: URL(string: "http://127.0.0.1:\(peer.port)")!,
+        transport: CurlTransport(configuration: configuration))
+      async let answer = Result { () async throws(HTTPError) in
+        try await client.send(Request<String>(path: "x"))
+      }
+      let first = await peer.firstBytes(count: 24)
+      #expect(String(decoding: first, as: UTF8.self) == "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+      _ = await answer  // the peer closed without answering
+      // HTTP/1.1 only, and the default over plain http, speak HTTP/1.1.
+      let server = try hostEcho()
+      defer { server.stop() }
+      for version in [CurlTransport.HTTPVersion.http1Only, .automatic] {
+        configuration.httpVersion = version
+        let plain = HTTPClient(
+          baseURL: server.baseURL, transport: CurlTransport(configuration: configuration))
+        #expect(try await plain.send(Request<String>(path: "x")).hasPrefix("GET "))
+      }
+    }
+
+    @Test("prior knowledge without nghttp2 is refused clearly; h2 over TLS falls back to 1.1")
+    func priorKnowledgeWithoutHTTP2() throws {
+      let refuses: (Int) -> Int32 = { $0 == Curl.http11 ? 0 : Curl.unsupportedProtocol }
+      #expect(throws: HTTPError.self) {
+        try CurlTransfer.setHTTPVersion(Curl.http2PriorKnowledge, with: refuses)
+      }
+      #expect(throws: Never.self) {
+        try CurlTransfer.setHTTPVersion(Curl.http2OverTLS, with: refuses)
+      }
+    }
+
+    @Test(
+      "a connection past its lifetime carries no new request: the server sees a second one",
+      .timeLimit(.minutes(1)))
+    func lifetime() async throws {
+      let server = try hostEcho()
+      defer { server.stop() }
+      var configuration = CurlTransport.Configuration()
+      configuration.maximumConnectionLifetime = .seconds(1)
+      let limited = HTTPClient(
+        baseURL: server.baseURL, transport: CurlTransport(configuration: configuration))
+      let unlimited = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      for client in [limited, unlimited] { _ = try await client.send(Request<String>(path: "a")) }
+      #expect(server.connectionCount == 2)
+      // libcurl compares a connection's age in whole seconds of the wall clock, more than the
+      // lifetime: no clock of the test's can stand in, so the test waits that long.
+      try await Task.sleep(for: .milliseconds(2_100))
+      for client in [limited, unlimited] { _ = try await client.send(Request<String>(path: "b")) }
+      #expect(server.connectionCount == 3)  // the limited client's second connection only
+    }
+
+    @Test("durations go to libcurl in whole units, rounded up, at least one")
+    func units() {
+      typealias Settings = CurlTransport.Settings
+      #expect(Settings.milliseconds(.microseconds(1)) == 1)
+      #expect(Settings.milliseconds(.milliseconds(1500)) == 1500)
+      #expect(Settings.milliseconds(.nanoseconds(1_500_001)) == 2)
+      #expect(Settings.seconds(.milliseconds(1)) == 1)
+      #expect(Settings.seconds(.seconds(2)) == 2)
+      #expect(Settings.seconds(.milliseconds(2001)) == 3)
+    }
+  }
+#endif
+
+#if canImport(FoundationNetworking)
+  /// ChoosingATransport's snippets, compiled.
+  @Suite("ChoosingATransport's examples")
+  struct ChoosingATransportExamples {
+    @Test("the connection configuration and the Docker client are built as the article shows")
+    func examples() throws {
+      let api = URL(string: "https://api.internal")!
+      var configuration = CurlTransport.Configuration()
+      configuration.connectTimeout = .seconds(2)
+      configuration.addressOverrides = [.init(host: "api.internal", port: 443, address: "10.0.0.7")]
+      configuration.httpVersion = .http1Only
+      configuration.maximumIdleTime = .seconds(30)
+      configuration.maximumConnectionLifetime = .seconds(300)
+      let client = HTTPClient(baseURL: api, transport: CurlTransport(configuration: configuration))
+      #expect(client.transport is CurlTransport)
+      let docker = HTTPClient(
+        baseURL: URL(unixSocketPath: "/var/run/docker.sock")!, transport: CurlTransport())
+      #expect(
+        try docker.urlRequest(for: Request<Data>(path: "v1.43/containers/json")).url?.absoluteString
+          == "http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/containers/json")
+    }
+  }
+#endif
