@@ -84,6 +84,7 @@ let package = Package(
     .executableTarget(name: "InFlight", dependencies: courier),
     .executableTarget(name: "ConnectionsPerHost", dependencies: courier),
     .executableTarget(name: "VersusRaw", dependencies: courier),
+    .executableTarget(name: "DownloadToDisk", dependencies: courier),
     .executableTarget(name: "Profile", dependencies: courier),
     .executableTarget(name: "Limits", dependencies: courier),
   ],
