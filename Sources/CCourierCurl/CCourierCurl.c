@@ -185,6 +185,11 @@ int courier_curl_easy_setopt_pointer(void *easy, int option, const void *value) 
 int courier_curl_easy_setopt_offset(void *easy, int option, int64_t value) {
   return curl.easy_setopt(easy, option, value);
 }
+int courier_curl_easy_setopt_blob(void *easy, int option, const void *data, size_t length) {
+  // libcurl's struct curl_blob; flags 1 is CURL_BLOB_COPY: libcurl keeps a copy.
+  struct { void *data; size_t len; unsigned int flags; } blob = { (void *)data, length, 1 };
+  return curl.easy_setopt(easy, option, &blob);
+}
 int courier_curl_easy_setopt_data_callback(void *easy, int option, courier_curl_data_callback callback) {
   return curl.easy_setopt(easy, option, callback);
 }

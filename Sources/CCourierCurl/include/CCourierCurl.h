@@ -36,6 +36,8 @@ void courier_curl_easy_reset(void *easy);
 int courier_curl_easy_setopt_long(void *easy, int option, long value);
 int courier_curl_easy_setopt_pointer(void *easy, int option, const void *value);
 int courier_curl_easy_setopt_offset(void *easy, int option, int64_t value);
+/// A blob option (`struct curl_blob`, libcurl 7.71): libcurl copies the `length` bytes at `data`.
+int courier_curl_easy_setopt_blob(void *easy, int option, const void *data, size_t length);
 int courier_curl_easy_setopt_data_callback(void *easy, int option, courier_curl_data_callback callback);
 int courier_curl_easy_setopt_progress_callback(
   void *easy, int option, courier_curl_progress_callback callback);

@@ -240,3 +240,22 @@
     }
   }
 #endif
+
+#if canImport(FoundationNetworking)
+  extension ChoosingATransportExamples {
+    @Test("the mutual TLS example is built as the article shows")
+    func mutualTLSExample() throws {
+      let api = URL(string: "https://api.internal")!
+      let secret = "passphrase"
+      let bundle = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "courier-example-\(UUID().uuidString).p12")
+      try Data(count: 4).write(to: bundle)
+      defer { try? FileManager.default.removeItem(at: bundle) }
+      var configuration = CurlTransport.Configuration()
+      configuration.clientIdentity = .pkcs12(try Data(contentsOf: bundle), passphrase: secret)
+      configuration.minimumTLSVersion = .tls13
+      let client = HTTPClient(baseURL: api, transport: CurlTransport(configuration: configuration))
+      #expect(client.transport is CurlTransport)
+    }
+  }
+#endif

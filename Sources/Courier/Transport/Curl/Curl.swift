@@ -89,6 +89,12 @@
       static let connectTimeoutMilliseconds: Int32 = 156
       static let resolve: Int32 = 10_203
       static let maxLifetimeConnection: Int32 = 314
+      static let sslCertificate: Int32 = 10_025
+      static let keyPassword: Int32 = 10_026
+      static let sslCertificateType: Int32 = 10_086
+      static let sslKey: Int32 = 10_087
+      static let sslCertificateBlob: Int32 = 40_291
+      static let sslVersion: Int32 = 32
       static let pipeWait: Int32 = 237
       static let protocolsString: Int32 = 10_318
       static let suppressConnectHeaders: Int32 = 265
@@ -134,6 +140,9 @@
     static let http11 = 2
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS where the server offers it, HTTP/1.1 else.
     static let http2OverTLS = 4
+    /// `CURL_SSLVERSION_TLSv1_2` and `_TLSv1_3`.
+    static let tls12 = 6
+    static let tls13 = 7
     /// `CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE`.
     static let http2PriorKnowledge = 5
     /// `CURL_SOCKET_TIMEOUT`: `curl_multi_socket_action` on libcurl's timer, not a socket.

@@ -52,7 +52,7 @@
         courier_curl_easy_setopt_long(easy, Curl.Option.httpVersion, version)
       }
       _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.protocolsString, "http,https")
-      try check(settings.applyConnection(to: easy, pooled: true))
+      try settings.applyConnection(to: easy, pooled: true)
       self.settings = settings
       try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.writeData, me))
       try check(courier_curl_easy_setopt_data_callback(easy, Curl.Option.writeFunction, curlWrite))

@@ -25,6 +25,16 @@
       /// whose key is not one of them is refused with `URLError.serverCertificateUntrusted`,
       /// even with a valid chain. Empty for no pinning.
       public var pinnedPublicKeys: [String] = []
+      /// The certificate and key presented when a server asks for one (mutual TLS); `nil`
+      /// (the default) for none. A file that cannot be read fails the request with
+      /// ``HTTPError/invalidRequest(reason:)`` before anything is sent; a key the passphrase
+      /// does not unlock, or a certificate the server refuses, with ``HTTPError/transport(_:)``
+      /// (`clientCertificateRejected`, or the server's refusal as the connection drops).
+      public var clientIdentity: ClientIdentity?
+      /// The lowest TLS version accepted from a server; `nil` (the default) for libcurl's and
+      /// the TLS library's own floor. A server that offers less fails the request with
+      /// ``HTTPError/transport(_:)`` (`secureConnectionFailed`).
+      public var minimumTLSVersion: TLSVersion?
       /// How long making a connection may take — the name lookup, TCP's handshake and TLS's —
       /// apart from the request's own deadline: past it the request fails with
       /// ``HTTPError/timedOut``. `nil` (the default) for libcurl's 300 seconds; the request's

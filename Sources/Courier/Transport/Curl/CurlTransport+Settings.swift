@@ -22,11 +22,19 @@
         resolve = CurlList(configuration.addressOverrides.map(\.curlEntry))
       }
 
-      /// Sets on `easy` how its connection is made: trust, pins, the connect timeout and the
-      /// address overrides, and — for a connection returned to the pool (`pooled`; not a
-      /// WebSocket's) — how long it may be reused. Returns libcurl's first refusal, or 0.
-      func applyConnection(to easy: UnsafeMutableRawPointer, pooled: Bool) -> Int32 {
+      /// Sets on `easy` how its connection is made: trust, pins, the client identity, the
+      /// lowest TLS version, the connect timeout and the address overrides, and — for a
+      /// connection returned to the pool (`pooled`; not a WebSocket's) — how long it may be
+      /// reused. Throws libcurl's first refusal, or an identity file that cannot be read.
+      func applyConnection(to easy: UnsafeMutableRawPointer, pooled: Bool) throws(HTTPError) {
         var codes: [Int32] = []
+        if let identity = configuration.clientIdentity {
+          codes += try Self.apply(identity, to: easy)
+        }
+        if let minimum = configuration.minimumTLSVersion {
+          let version = minimum == .tls13 ? Curl.tls13 : Curl.tls12
+          codes.append(courier_curl_easy_setopt_long(easy, Curl.Option.sslVersion, version))
+        }
         if let authorities = configuration.certificateAuthorities {
           codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.caInfo, authorities.path))
         }
@@ -51,7 +59,40 @@
             courier_curl_easy_setopt_long(
               easy, Curl.Option.maxLifetimeConnection, Self.seconds(lifetime)))
         }
-        return codes.first { $0 != 0 } ?? 0
+        if let refusal = codes.first(where: { $0 != 0 }) { throw HTTPError(curlCode: refusal) }
+      }
+
+      /// Sets `identity` on `easy`: PEM files by path, a PKCS#12 bundle as a blob libcurl
+      /// copies, and the passphrase.
+      static func apply(_ identity: ClientIdentity, to easy: UnsafeMutableRawPointer)
+        throws(HTTPError) -> [Int32]
+      {
+        var codes: [Int32] = []
+        switch identity.source {
+        case .pem(let certificate, let key):
+          for file in [certificate, key]
+          where !FileManager.default.isReadableFile(atPath: file.path) {
+            throw .invalidRequest(
+              reason: "the client identity's file \(file.path) does not exist or cannot be read")
+          }
+          codes.append(
+            courier_curl_easy_setopt_pointer(easy, Curl.Option.sslCertificateType, "PEM"))
+          codes.append(
+            courier_curl_easy_setopt_pointer(easy, Curl.Option.sslCertificate, certificate.path))
+          codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.sslKey, key.path))
+        case .pkcs12(let data):
+          codes.append(
+            courier_curl_easy_setopt_pointer(easy, Curl.Option.sslCertificateType, "P12"))
+          codes.append(
+            data.withUnsafeBytes {
+              courier_curl_easy_setopt_blob(
+                easy, Curl.Option.sslCertificateBlob, $0.baseAddress, $0.count)
+            })
+        }
+        if let passphrase = identity.passphrase {
+          codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.keyPassword, passphrase))
+        }
+        return codes
       }
 
       /// `duration` in whole milliseconds, at least 1.

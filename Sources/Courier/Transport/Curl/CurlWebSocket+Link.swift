@@ -127,7 +127,7 @@
         // idle ones older than this when another connects: never, for an open WebSocket.
         set(Curl.Option.maxAgeConnection, Int(Int32.max))
         _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.protocolsString, "http,https")
-        _ = settings?.applyConnection(to: easy, pooled: false)
+        try settings?.applyConnection(to: easy, pooled: false)
         // libcurl tells of each socket it makes, and closes them through the driver: the one
         // left once connected is the connection's. (CURLINFO_ACTIVESOCKET would tell too, by
         // walking every connection of the multi handle in libcurl 7.88.)

@@ -1,0 +1,104 @@
+#if canImport(FoundationNetworking)
+  import CourierTestSupport
+  import CourierTesting
+  import Foundation
+  import FoundationNetworking
+  import Testing
+
+  @testable import Courier
+
+  @Suite("Mutual TLS over CurlTransport, against openssl s_server -Verify", .timeLimit(.minutes(1)))
+  struct MutualTLSTests {
+    private func client(_ server: MutualTLSServer, identity: ClientIdentity?) -> HTTPClient {
+      var configuration = CurlTransport.Configuration()
+      configuration.certificateAuthorities = server.authority
+      configuration.clientIdentity = identity
+      return HTTPClient(baseURL: server.url, transport: CurlTransport(configuration: configuration))
+    }
+
+    @Test("a PEM identity with an encrypted key, and the same as PKCS#12, are accepted")
+    func accepted() async throws {
+      let server = try await MutualTLSServer.start()
+      defer { server.stop() }
+      let identities: [ClientIdentity] = [
+        .pem(
+          certificate: server.clientCertificate, key: server.clientKey,
+          passphrase: server.passphrase),
+        .pkcs12(server.clientBundle, passphrase: server.passphrase),
+      ]
+      for identity in identities {
+        let page = try await client(server, identity: identity).send(Request<String>(path: ""))
+        // s_server's status page names the client's certificate it verified.
+        #expect(page.contains("courier-client"), "\(identity)")
+      }
+    }
+
+    @Test("without an identity, or with the wrong passphrase, the request fails")
+    func refused() async throws {
+      let server = try await MutualTLSServer.start()
+      defer { server.stop() }
+      await #expect(throws: HTTPError.self) {
+        try await client(server, identity: nil).send(Request<String>(path: ""))
+      }
+      let wrong = ClientIdentity.pkcs12(server.clientBundle, passphrase: "not-it")
+      let error = await #expect(throws: HTTPError.self) {
+        try await client(server, identity: wrong).send(Request<String>(path: ""))
+      }
+      #expect(error?.urlErrorCode == .clientCertificateRejected)
+    }
+
+    @Test("an identity file that cannot be read is refused before anything is sent")
+    func missingFile() async throws {
+      let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+      defer { server.stop() }
+      var configuration = CurlTransport.Configuration()
+      configuration.clientIdentity = .pem(
+        certificate: URL(fileURLWithPath: "/nonexistent/client.pem"),
+        key: URL(fileURLWithPath: "/nonexistent/client.key"))
+      let client = HTTPClient(
+        baseURL: server.baseURL, transport: CurlTransport(configuration: configuration))
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<String>(path: "x"))
+      }
+      #expect(error?.invalidRequestReason?.contains("/nonexistent/client.pem") == true)
+      #expect(server.requestCount == 0)
+    }
+
+    @Test("a minimum of TLS 1.3 refuses a server that offers at most 1.2; 1.2 accepts it")
+    func minimumVersion() async throws {
+      let server = try await MutualTLSServer.start(minimumProtocol: "tls1_2")
+      defer { server.stop() }
+      let identity = ClientIdentity.pkcs12(server.clientBundle, passphrase: server.passphrase)
+      var configuration = CurlTransport.Configuration()
+      configuration.certificateAuthorities = server.authority
+      configuration.clientIdentity = identity
+      configuration.minimumTLSVersion = .tls13
+      let strict = HTTPClient(
+        baseURL: server.url, transport: CurlTransport(configuration: configuration))
+      await #expect(throws: HTTPError.self) { try await strict.send(Request<String>(path: "")) }
+      configuration.minimumTLSVersion = .tls12
+      let lenient = HTTPClient(
+        baseURL: server.url, transport: CurlTransport(configuration: configuration))
+      #expect(try await lenient.send(Request<String>(path: "")).contains("courier-client"))
+    }
+
+    @Test("the passphrase is a credential: no description or dump of the identity shows it")
+    func passphraseRedacted() {
+      let secret = "hunter2-passphrase"
+      let identities: [ClientIdentity] = [
+        .pkcs12(Data(count: 10), passphrase: secret),
+        .pem(
+          certificate: URL(fileURLWithPath: "/c.pem"), key: URL(fileURLWithPath: "/k.pem"),
+          passphrase: secret),
+      ]
+      for identity in identities {
+        var dumped = ""
+        dump(identity, to: &dumped)
+        for text in ["\(identity)", String(reflecting: identity), dumped] {
+          #expect(!text.contains(secret), "\(text)")
+        }
+        #expect("\(identity)".contains("<redacted>"))
+      }
+    }
+  }
+#endif
