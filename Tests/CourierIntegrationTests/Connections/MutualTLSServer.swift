@@ -20,10 +20,7 @@
 
     /// A server, listening (made on a thread of its own: it waits for child processes).
     static func start(minimumProtocol: String? = nil) async throws -> MutualTLSServer {
-      try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try MutualTLSServer(minimumProtocol) }) }
-          .start()
-      }
+      try await TLSTestServer.onThread { try MutualTLSServer(minimumProtocol) }
     }
 
     private init(_ minimumProtocol: String?) throws {
@@ -52,39 +49,15 @@
         """
       _ = try TLSTestServer.shell("(\(script)) >/dev/null 2>&1")
       clientBundle = try Data(contentsOf: directory.appendingPathComponent("client.p12"))
-      var started: (port: Int, process: ChildProcess)?
-      for _ in 0..<5 where started == nil {
-        let probe = try LoopbackServer { _, _ in }
-        let candidate = probe.port
-        probe.stop()
-        started = try Self.serve(in: directory, port: candidate, minimumProtocol: minimumProtocol)
+      let directory = self.directory
+      (port, process) = try TLSTestServer.listening { port in
+        [
+          "-accept", "127.0.0.1:\(port)",
+          "-cert", directory.appendingPathComponent("server.pem").path,
+          "-key", directory.appendingPathComponent("server.key").path,
+          "-CAfile", directory.appendingPathComponent("ca.pem").path, "-Verify", "1", "-www",
+        ] + (minimumProtocol.map { ["-\($0)"] } ?? [])
       }
-      guard let started else { throw CocoaError(.fileReadUnknown) }
-      (port, process) = started
-    }
-
-    /// s_server on `port` once it listens; `nil` when it could not bind.
-    private static func serve(in directory: URL, port: Int, minimumProtocol: String?) throws
-      -> (Int, ChildProcess)?
-    {
-      var arguments = [
-        "stdbuf", "-oL", "openssl", "s_server", "-accept", "127.0.0.1:\(port)",
-        "-cert", directory.appendingPathComponent("server.pem").path,
-        "-key", directory.appendingPathComponent("server.key").path,
-        "-CAfile", directory.appendingPathComponent("ca.pem").path, "-Verify", "1", "-www",
-      ]
-      if let minimumProtocol { arguments.append("-\(minimumProtocol)") }
-      let process = try ChildProcess.spawn(arguments)
-      var seen = Data()
-      while !String(decoding: seen, as: UTF8.self).contains("ACCEPT") {
-        let chunk = TLSTestServer.read(process.output)
-        guard !chunk.isEmpty else {
-          process.kill()
-          return nil
-        }
-        seen.append(chunk)
-      }
-      return (port, process)
     }
 
     var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }

@@ -20,8 +20,14 @@
 
     /// A server, listening.
     static func start() async throws -> TLSTestServer {
+      try await onThread { try TLSTestServer() }
+    }
+
+    /// What `make` makes, made on a thread of its own (it waits for child processes).
+    static func onThread<T: Sendable>(_ make: @escaping @Sendable () throws -> T) async throws -> T
+    {
       try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try TLSTestServer() }) }.start()
+        Thread { continuation.resume(with: Result { try make() }) }.start()
       }
     }
 
@@ -37,39 +43,37 @@
             + " | openssl dgst -sha256 -binary | base64"), as: UTF8.self
       ).trimmingCharacters(in: .whitespacesAndNewlines)
       guard publicKeyHash.count == 44 else { throw CocoaError(.executableLoad) }
-      // A port the OS had free a moment ago: a loopback server takes one and lets it go.
-      // Another test may take it before s_server binds it (seen once in 50 loaded runs), so
-      // s_server is started again on another port until it listens.
-      var started: (port: Int, process: ChildProcess)?
-      for _ in 0..<5 where started == nil {
-        let probe = try LoopbackServer { _, _ in }
-        let candidate = probe.port
-        probe.stop()
-        started = try Self.serve(certificate: certificate, key: key, port: candidate)
+      let certificate = self.certificate
+      (port, process) = try Self.listening { port in
+        ["-accept", "127.0.0.1:\(port)", "-cert", certificate.path, "-key", key.path, "-www"]
       }
-      guard let started else { throw CocoaError(.fileReadUnknown) }
-      (port, process) = started
     }
 
-    /// `openssl s_server` on `port`, once it listens; `nil` when it could not.
-    private static func serve(certificate: URL, key: URL, port: Int) throws -> (Int, ChildProcess)?
+    /// `openssl s_server` with `arguments(port)`, once it listens on a port the OS had free a
+    /// moment ago (a loopback server takes one and lets it go). Another test may take it
+    /// before s_server binds it (seen once in 50 loaded runs), so s_server is started again
+    /// on another port until it listens.
+    static func listening(_ arguments: (_ port: Int) -> [String]) throws
+      -> (port: Int, process: ChildProcess)
     {
-      // Line-buffered, so that "ACCEPT" reaches the pipe as soon as it is printed.
-      let process = try ChildProcess.spawn([
-        "stdbuf", "-oL", "openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert",
-        certificate.path, "-key", key.path, "-www",
-      ])
-      // s_server prints "ACCEPT" once it listens, and ends at once when it cannot bind.
-      var seen = Data()
-      while !String(decoding: seen, as: UTF8.self).contains("ACCEPT") {
-        let chunk = Self.read(process.output)
-        guard !chunk.isEmpty else {
-          process.kill()
-          return nil
+      for _ in 0..<5 {
+        let probe = try LoopbackServer { _, _ in }
+        let port = probe.port
+        probe.stop()
+        // Line-buffered, so that "ACCEPT" reaches the pipe as soon as it is printed.
+        let process = try ChildProcess.spawn(
+          ["stdbuf", "-oL", "openssl", "s_server"] + arguments(port))
+        // s_server prints "ACCEPT" once it listens, and ends at once when it cannot bind.
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("ACCEPT") {
+          let chunk = Self.read(process.output)
+          guard !chunk.isEmpty else { break }
+          seen.append(chunk)
         }
-        seen.append(chunk)
+        if String(decoding: seen, as: UTF8.self).contains("ACCEPT") { return (port, process) }
+        process.kill()
       }
-      return (port, process)
+      throw CocoaError(.fileReadUnknown)
     }
 
     var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
