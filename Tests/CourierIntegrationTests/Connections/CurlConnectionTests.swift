@@ -259,3 +259,17 @@
     }
   }
 #endif
+
+#if canImport(FoundationNetworking)
+  extension ChoosingATransportExamples {
+    @Test("the proxy example is built as the article shows")
+    func proxyExample() {
+      var configuration = CurlTransport.Configuration()
+      configuration.proxy = .http(
+        host: "proxy.internal", port: 3128, username: "svc", password: "secret",
+        excluding: ["localhost", ".internal"])
+      #expect(
+        CurlTransport(configuration: configuration).settings.configuration.proxy?.port == 3128)
+    }
+  }
+#endif

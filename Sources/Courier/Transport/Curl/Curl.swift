@@ -95,6 +95,10 @@
       static let sslKey: Int32 = 10_087
       static let sslCertificateBlob: Int32 = 40_291
       static let sslVersion: Int32 = 32
+      static let proxy: Int32 = 10_004
+      static let proxyUsername: Int32 = 10_175
+      static let proxyPassword: Int32 = 10_176
+      static let noProxy: Int32 = 10_177
       static let pipeWait: Int32 = 237
       static let protocolsString: Int32 = 10_318
       static let suppressConnectHeaders: Int32 = 265

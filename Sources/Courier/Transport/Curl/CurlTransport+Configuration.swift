@@ -47,6 +47,10 @@
       /// The request keeps its URL: its `Host` field, TLS's server name and certificate check
       /// are the name's, only the connection goes to the address.
       public var addressOverrides: [AddressOverride] = []
+      /// The proxy every request and WebSocket connection goes through, unless its host is
+      /// one the proxy excludes; `nil` (the default) for the environment's (`http_proxy`,
+      /// `https_proxy`, `no_proxy`, as curl reads them).
+      public var proxy: ProxyConfiguration?
       /// How long a connection may stay idle and still carry a new request; `nil` (the
       /// default) for libcurl's 118 seconds. Whole seconds, rounded up.
       public var maximumIdleTime: Duration?

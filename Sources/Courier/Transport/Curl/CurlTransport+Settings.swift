@@ -31,6 +31,9 @@
         if let identity = configuration.clientIdentity {
           codes += try Self.apply(identity, to: easy)
         }
+        if let proxy = configuration.proxy {
+          codes += Self.apply(proxy, to: easy)
+        }
         if let minimum = configuration.minimumTLSVersion {
           let version = minimum == .tls13 ? Curl.tls13 : Curl.tls12
           codes.append(courier_curl_easy_setopt_long(easy, Curl.Option.sslVersion, version))
@@ -60,6 +63,27 @@
               easy, Curl.Option.maxLifetimeConnection, Self.seconds(lifetime)))
         }
         if let refusal = codes.first(where: { $0 != 0 }) { throw HTTPError(curlCode: refusal) }
+      }
+
+      /// Sets `proxy` on `easy`: `socks5h` (the proxy resolves names) or `http`, its
+      /// credentials, and the hosts it excludes (none: the environment's `no_proxy` is not
+      /// read then).
+      static func apply(_ proxy: ProxyConfiguration, to easy: UnsafeMutableRawPointer) -> [Int32] {
+        let scheme = proxy.kind == .socks5 ? "socks5h" : "http"
+        let host = proxy.host.contains(":") ? "[\(proxy.host)]" : proxy.host
+        var codes = [
+          courier_curl_easy_setopt_pointer(
+            easy, Curl.Option.proxy, "\(scheme)://\(host):\(proxy.port)"),
+          courier_curl_easy_setopt_pointer(
+            easy, Curl.Option.noProxy, proxy.excludedHosts.joined(separator: ",")),
+        ]
+        if let username = proxy.username {
+          codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.proxyUsername, username))
+        }
+        if let password = proxy.password {
+          codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.proxyPassword, password))
+        }
+        return codes
       }
 
       /// Sets `identity` on `easy`: PEM files by path, a PKCS#12 bundle as a blob libcurl

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The proxy a transport sends its requests through, as a value: an HTTP proxy (which
+/// tunnels `https` with `CONNECT`) or a SOCKS5 proxy (which resolves host names itself), with
+/// credentials if it asks for them, and the hosts reached directly instead.
+///
+/// ```swift
+/// var configuration = CurlTransport.Configuration()
+/// configuration.proxy = .http(host: "proxy.internal", port: 3128,
+///   username: "svc", password: secret, excluding: ["localhost", ".internal"])
+/// ```
+///
+/// Without one, a transport takes its proxy from the environment (`http_proxy`,
+/// `https_proxy`, `no_proxy`). The password is a credential: no description, dump or error
+/// of Courier's shows it.
+public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomReflectable {
+  /// What kind of proxy it is.
+  public enum Kind: Sendable, Hashable {
+    /// An HTTP proxy: plain `http` requests go to it with their absolute URL, and `https`
+    /// ones (and WebSockets) through a `CONNECT` tunnel.
+    case http
+    /// A SOCKS5 proxy (RFC 1928), which is given the host name and resolves it itself.
+    case socks5
+  }
+
+  /// What kind of proxy it is.
+  public var kind: Kind
+  /// The proxy's host name or address.
+  public var host: String
+  /// The proxy's port.
+  public var port: Int
+  /// The user name the proxy asks for, if any (Basic for HTTP, RFC 1929 for SOCKS5).
+  public var username: String?
+  /// The password the proxy asks for, if any: a credential, never shown.
+  var password: String?
+  /// Hosts reached directly, not through the proxy: a name matches itself and its
+  /// subdomains (`example.com` matches `api.example.com`), `*` matches every host. An IP
+  /// address matches itself.
+  public var excludedHosts: [String]
+
+  /// An HTTP proxy at `host` and `port`.
+  public static func http(
+    host: String, port: Int, username: String? = nil, password: String? = nil,
+    excluding excludedHosts: [String] = []
+  ) -> ProxyConfiguration {
+    ProxyConfiguration(
+      kind: .http, host: host, port: port, username: username, password: password,
+      excludedHosts: excludedHosts)
+  }
+
+  /// A SOCKS5 proxy at `host` and `port`, which resolves host names itself.
+  public static func socks5(
+    host: String, port: Int, username: String? = nil, password: String? = nil,
+    excluding excludedHosts: [String] = []
+  ) -> ProxyConfiguration {
+    ProxyConfiguration(
+      kind: .socks5, host: host, port: port, username: username, password: password,
+      excludedHosts: excludedHosts)
+  }
+
+  /// The proxy, with its password redacted.
+  public var description: String {
+    let user = username.map { " as \($0)" } ?? ""
+    let secret = password == nil ? "" : " (password <redacted>)"
+    let excluded = excludedHosts.isEmpty ? "" : ", not for \(excludedHosts.joined(separator: ", "))"
+    return "ProxyConfiguration(\(kind) \(host):\(port)\(user)\(secret)\(excluded))"
+  }
+
+  /// No children: a dump of the proxy shows its description, never the password.
+  public var customMirror: Mirror {
+    Mirror(self, children: [], displayStyle: .struct)
+  }
+}

@@ -1,0 +1,88 @@
+#if canImport(FoundationNetworking)
+  import CourierTestSupport
+  import CourierTesting
+  import Foundation
+  import FoundationNetworking
+  import Testing
+
+  @testable import Courier
+
+  @Suite("Proxies a CurlTransport is given", .timeLimit(.minutes(1)))
+  struct ProxyConfigurationTests {
+    private func echo() throws -> LoopbackServer {
+      try LoopbackServer { request, response in
+        try await response.send(
+          text: "\(request.method) \(request.path) \(request.headers["Host"] ?? "-")")
+      }
+    }
+
+    private func client(_ base: URL, proxy: ProxyConfiguration) -> HTTPClient {
+      var configuration = CurlTransport.Configuration()
+      configuration.proxy = proxy
+      return HTTPClient(baseURL: base, transport: CurlTransport(configuration: configuration))
+    }
+
+    @Test("an HTTP proxy gets the absolute URL and Basic credentials; an excluded host goes direct")
+    func httpProxy() async throws {
+      let server = try echo()
+      defer { server.stop() }
+      let proxy = try await ScriptedProxy.http(upstream: server.port)
+      defer { proxy.stop() }
+      let name = "origin.courier-test.invalid"
+      let configured = ProxyConfiguration.http(
+        host: "127.0.0.1", port: proxy.port, username: "svc", password: "s3cret-proxy",
+        excluding: ["127.0.0.1"])
+      let through = client(URL(string: "http://\(name):8080")!, proxy: configured)
+      #expect(try await through.send(Request<String>(path: "a")) == "GET /a \(name):8080")
+      let basic = "Basic " + Data("svc:s3cret-proxy".utf8).base64EncodedString()
+      #expect(proxy.lines == ["GET http://\(name):8080/a HTTP/1.1 | \(basic)"])
+      // The loopback server itself is excluded: reached without the proxy.
+      let direct = client(server.baseURL, proxy: configured)
+      #expect(try await direct.send(Request<String>(path: "b")).hasPrefix("GET /b"))
+      #expect(proxy.lines.count == 1)
+    }
+
+    @Test("a SOCKS5 proxy gets the host name to resolve, and the user and password")
+    func socks5() async throws {
+      let server = try echo()
+      defer { server.stop() }
+      let proxy = try await ScriptedProxy.socks5(upstream: server.port)
+      defer { proxy.stop() }
+      let name = "origin.courier-test.invalid"
+      let through = client(
+        URL(string: "http://\(name):9090")!,
+        proxy: .socks5(host: "127.0.0.1", port: proxy.port, username: "svc", password: "pw"))
+      #expect(try await through.send(Request<String>(path: "c")) == "GET /c \(name):9090")
+      #expect(proxy.lines == ["svc pw \(name):9090"])
+    }
+
+    @Test("a proxy that cannot be reached fails clearly, without its password in the error")
+    func unreachable() async throws {
+      let closed = try LoopbackServer.closedPort()
+      let unreachable = client(
+        URL(string: "http://127.0.0.2:1")!,
+        proxy: .http(host: "127.0.0.1", port: closed, username: "svc", password: "s3cret-proxy"))
+      let error = await #expect(throws: HTTPError.self) {
+        try await unreachable.send(Request<String>(path: "x"))
+      }
+      #expect(error?.urlErrorCode == .cannotConnectToHost)
+      #expect(!"\(String(describing: error))".contains("s3cret-proxy"))
+    }
+
+    @Test("the password is a credential: no description or dump of the proxy shows it")
+    func redacted() {
+      let proxy = ProxyConfiguration.socks5(
+        host: "proxy.internal", port: 1080, username: "svc", password: "hunter2-proxy",
+        excluding: ["localhost"])
+      var dumped = ""
+      dump(proxy, to: &dumped)
+      for text in ["\(proxy)", String(reflecting: proxy), dumped] {
+        #expect(!text.contains("hunter2-proxy"), "\(text)")
+      }
+      #expect(
+        "\(proxy)"
+          == "ProxyConfiguration(socks5 proxy.internal:1080 as svc (password <redacted>), not for localhost)"
+      )
+    }
+  }
+#endif
