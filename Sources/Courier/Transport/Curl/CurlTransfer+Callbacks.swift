@@ -200,6 +200,15 @@
       received += count
       call.touch()
       options.progress?(.received(received, of: expected))
+      if case .stream = sink, received == expected, upload?.feed != nil, let head {
+        // The whole response (its Content-Length) has come while a streamed body is still
+        // being sent: its reader gets the end now, once the lock is let go. libcurl ends
+        // the transfer only once the body has been sent, and a producer that answers the
+        // response (a conversation) may end the body only after the response's end.
+        let call = self.call
+        let response = TransportResponse(head: head, body: TransportResponseBody(Data()))
+        driver.later { call.complete(.success(response)) }
+      }
       return bytes.count
     }
 
