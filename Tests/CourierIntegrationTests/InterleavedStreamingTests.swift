@@ -105,4 +105,33 @@ struct InterleavedStreamingTests {
       #expect(try await Self.converse(with: client) == Self.expected)
     }
   #endif
+
+  #if canImport(FoundationNetworking)
+    /// URLSessionTransport on Linux cannot converse: FoundationNetworking reads a body stream
+    /// without waiting for it, so Courier gathers the body into a temporary file first, and
+    /// the request leaves only once the body has ended (its response then comes whole).
+    @Test("over URLSessionTransport on Linux, the request leaves only once the body has ended")
+    func urlSessionOnLinuxSendsAfterTheBody() async throws {
+      let bodyEnded = Locked(false)
+      let endedOnArrival = Locked<Bool?>(nil)
+      let server = try LoopbackServer(streamsRequestBodies: true) { request, response in
+        endedOnArrival.withLock { $0 = bodyEnded.withLock { $0 } }
+        var body = Data()
+        for try await chunk in request.bodyChunks { body.append(chunk) }
+        try await response.send(body: body)
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: URLSessionTransport())
+      let (lines, producer) = AsyncStream<Data>.makeStream()
+      let request = Request<Data>(method: .post, path: "talk", body: .stream(lines))
+      async let answer = client.bytes(request)
+      for round in 1...3 { producer.yield(Data("line \(round)\n".utf8)) }
+      bodyEnded.withLock { $0 = true }
+      producer.finish()
+      var received = Data()
+      for try await chunk in try await answer { received.append(chunk) }
+      #expect(received == Data("line 1\nline 2\nline 3\n".utf8))
+      #expect(endedOnArrival.withLock { $0 } == true)
+    }
+  #endif
 }
