@@ -62,13 +62,17 @@ struct InterleavedStreamingTests {
     ["hello"] + (1...rounds).map { "heard line \($0)" } + ["bye"]
   }
 
-  /// A server that speaks first and ends its response after `rounds` one-byte chunks, each
-  /// sent once the client has echoed the one before, without waiting for the body's end.
-  static func speakingServer() throws -> LoopbackServer {
+  /// Rounds of `speakingServer()`, as in testSpeakInterleave.
+  static let speakingRounds = 1000
+
+  /// A server that speaks first and ends its response after `speakingRounds` one-byte chunks,
+  /// each sent once the client has echoed the one before, without waiting for the body's end;
+  /// the response has a `Content-Length`, or is chunked (as testSpeakInterleave's server's).
+  static func speakingServer(chunked: Bool) throws -> LoopbackServer {
     try LoopbackServer(streamsRequestBodies: true) { request, response in
-      try await response.writeHead(contentLength: rounds)
+      try await response.writeHead(contentLength: chunked ? nil : speakingRounds)
       var echoes = request.bodyChunks.makeAsyncIterator()
-      for _ in 0..<rounds {
+      for _ in 0..<speakingRounds {
         try await response.write(Data("A".utf8))
         _ = try await echoes.next()
       }
@@ -78,10 +82,10 @@ struct InterleavedStreamingTests {
 
   #if canImport(FoundationNetworking)
     @Test(
-      "over CurlTransport, a response of known length ends for its reader while the body is still open"
-    )
-    func curlResponseEndsFirst() async throws {
-      let server = try Self.speakingServer()
+      "over CurlTransport, a response ends for its reader while the body is still open (testSpeakInterleave)",
+      arguments: [false, true])
+    func curlResponseEndsFirst(chunked: Bool) async throws {
+      let server = try Self.speakingServer(chunked: chunked)
       defer { server.stop() }
       let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
       let (echoes, producer) = AsyncStream<Data>.makeStream()
@@ -93,7 +97,7 @@ struct InterleavedStreamingTests {
         producer.yield(chunk)  // echoed back before the server sends the next
       }
       producer.finish()  // only once the response has ended, as testSpeakInterleave does
-      #expect(received == Data(repeating: UInt8(ascii: "A"), count: Self.rounds))
+      #expect(received == Data(repeating: UInt8(ascii: "A"), count: Self.speakingRounds))
     }
 
     @Test(

@@ -70,6 +70,13 @@
     var pausedForReader = false
     /// Whether a streamed body had nothing to send and sending paused until it has.
     var pausedForBody = false
+    /// Whether the request body has all been handed to libcurl.
+    var bodySent = false
+    /// Whether libcurl undoes the response's content coding (the request asked for codings).
+    var decodesContent = true
+    /// A chunked response read raw (the request's body is a stream): its chunks are undone
+    /// here, to know where it ends while the body is still being sent.
+    var chunks: ChunkedDecoder?
     let startedAt: ContinuousClock.Instant
 
     init(
