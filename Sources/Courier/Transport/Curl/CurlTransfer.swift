@@ -12,7 +12,9 @@
   /// The caller is answered exactly once, by whichever comes first: the head (streaming),
   /// the whole exchange (collected, or written to a file), a failure, the caller's
   /// cancellation, or a timeout. Cancellation and timeouts answer at once and then have the
-  /// driver take the handle out of the multi handle, which closes its connection.
+  /// driver take the handle out of the multi handle, which closes its connection; so does a
+  /// streamed response that has all come while a streamed request body is still being sent
+  /// (``responseEnded()``), since libcurl would end the transfer only with the body.
   ///
   /// `@unchecked Sendable`: what the callers' threads and the driver share is `call`, whose
   /// state is lock-guarded; everything else is touched under the driver's lock alone once the
