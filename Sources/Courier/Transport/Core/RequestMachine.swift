@@ -42,8 +42,8 @@ struct RequestMachine<Waiter, Transfer, Writer> {
     case answerAndStop(Waiter, HTTPError, Transfer)
     /// End the body, with the error if any.
     case endBody(Writer, HTTPError?)
-    /// End the body with the error, and stop the transfer.
-    case endBodyAndStop(Writer, HTTPError, Transfer)
+    /// End the body, with the error if any, and stop the transfer.
+    case endBodyAndStop(Writer, HTTPError?, Transfer)
   }
 
   private(set) var state = State.idle
@@ -126,6 +126,22 @@ struct RequestMachine<Waiter, Transfer, Writer> {
       return .none  // a late completion, after a cancellation or a timeout
     case .idle, .endedBeforeStart:
       preconditionFailure("RequestMachine: a request completed before it started")
+    }
+  }
+
+  /// The whole response has come while the transfer still runs (its request body is still
+  /// being sent, and the transfer ends only once both directions have): the body ends for its
+  /// reader, and the transfer is stopped, since nothing more is wanted of it — a body producer
+  /// that never ends must not keep it, and its connection, alive.
+  mutating func responseEndedFirst() -> Action {
+    switch state {
+    case .streaming(let transfer, let writer):
+      state = .finished
+      return .endBodyAndStop(writer, nil, transfer)
+    case .finished:
+      return .none  // after a cancellation, a timeout, or the reader's end
+    case .idle, .endedBeforeStart, .waiting:
+      preconditionFailure("RequestMachine: a response ended before its head was handed over")
     }
   }
 

@@ -110,6 +110,12 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
     perform(transition { $0.completed(result) })
   }
 
+  /// The whole streamed response has come while the transfer still runs (a request body
+  /// still being sent): the body ends for its reader, and the transfer is stopped.
+  package func responseEndedFirst() {
+    perform(transition { $0.responseEndedFirst() })
+  }
+
   /// Ends the exchange now with `error` (cancelled, timed out, too large…), unless it has
   /// ended, and stops the transfer.
   package func end(with error: HTTPError) {
@@ -214,7 +220,7 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
     case .endBody(let writer, let error):
       if let error { writer.fail(error) } else { writer.finish() }
     case .endBodyAndStop(let writer, let error, let transfer):
-      writer.fail(error)
+      if let error { writer.fail(error) } else { writer.finish() }
       transfer.stop()
     }
   }

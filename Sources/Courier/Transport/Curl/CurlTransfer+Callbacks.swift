@@ -74,7 +74,9 @@
       guard let length = Self.contentLength(headers.values(for: "Content-Length")) else {
         return fail(.transport(URLError(.badServerResponse)))
       }
-      var encoded = headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
+      var encoded =
+        decodesContent
+        && (headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false)
       if encoded, !Curl.decodes(headers.values(for: "Content-Encoding")), let easy {
         // A coding libcurl cannot undo: the body is handed over as it came, with its
         // Content-Encoding, as browsers do, instead of failing the request (libcurl reads
@@ -95,7 +97,16 @@
         _ = courier_curl_easy_setopt_long(easy, Curl.Option.httpContentDecoding, 0)
         encoded = true  // its length is unknown
       }
-      expected = encoded ? nil : length
+      if transferCodings == ["chunked"], upload?.feed != nil, !encoded, let easy {
+        // A streamed body's request: libcurl 7.88 ends the transfer only once the body has
+        // been sent too, and says nothing of a chunked response's last chunk before then, so
+        // the response is read raw (libcurl reads this option for each body write) and its
+        // chunks undone here. One with a content coding libcurl undoes (which the request's
+        // own Accept-Encoding asked for) is left to libcurl, and ends with the body.
+        _ = courier_curl_easy_setopt_long(easy, Curl.Option.httpTransferDecoding, 0)
+        chunks = ChunkedDecoder()
+      }
+      expected = encoded || chunks != nil ? nil : length
       if let maximum = options.maximumBytes, let length, length > Int64(maximum) {
         return fail(.responseTooLarge(limit: maximum))
       }
@@ -112,8 +123,26 @@
           return fail(.cancelled)
         }
         sink = .stream(writer)
+        // A response with no body has all come with its head.
+        if status == 204 || status == 304 || (length == 0 && transferCodings.isEmpty) {
+          responseEnded()
+        }
       }
       return true
+    }
+
+    /// The whole response has come. While a streamed request body is still being sent,
+    /// libcurl would end the transfer only after the body, which a producer that waits for
+    /// the response (a conversation) or never ends would hold open: the response ends for its
+    /// reader now, and the exchange with it. The transfer is taken out of the driver (closing
+    /// its connection, which libcurl cannot reuse mid-request) and the body's producer stopped.
+    func responseEnded() {
+      guard case .stream(let writer) = sink, upload?.feed != nil, !bodySent, !hasEnded else {
+        return
+      }
+      reportTimings()
+      if !trailers.isEmpty { writer.buffer.trailers = HTTPHeaders(trailers) }
+      call.responseEndedFirst()
     }
 
     /// A trailer line after the body: a field kept (a folded or malformed line is dropped).
@@ -155,10 +184,37 @@
       return .some(Int64(Substring(found)))
     }
 
-    /// Body bytes, decoded: `bytes.count` when taken, `Curl.pauseTransfer` when the reader's
-    /// buffer is full, 0 to end the transfer.
+    /// Body bytes, decoded by libcurl or, read raw, by ``chunks``: `bytes.count` when taken,
+    /// `Curl.pauseTransfer` when the reader's buffer is full, 0 to end the transfer.
     func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Int {
-      guard failure == nil, let sink else { return 0 }
+      guard failure == nil, sink != nil else { return 0 }
+      guard var decoder = chunks else { return take(bytes) }
+      call.touch()
+      let decoded: Data
+      do throws(HTTPError) {
+        decoded = try decoder.decode(bytes)
+      } catch {
+        _ = fail(error)
+        return 0
+      }
+      if !decoded.isEmpty {
+        let taken = decoded.withUnsafeBytes { take($0) }
+        // Paused (libcurl hands the same bytes again, to the decoder as it was) or ended.
+        guard taken == decoded.count else { return taken }
+      }
+      let ended = decoder.isComplete && chunks?.isComplete == false
+      chunks = decoder
+      if ended {
+        trailers = decoder.trailers
+        responseEnded()
+      }
+      return bytes.count
+    }
+
+    /// Decoded body bytes for the sink: `bytes.count` when taken, `Curl.pauseTransfer` when
+    /// the reader's buffer is full, 0 to end the transfer.
+    private func take(_ bytes: UnsafeRawBufferPointer) -> Int {
+      guard let sink else { return 0 }
       let count = Int64(bytes.count)
       if let maximum = options.maximumBytes, received + count > Int64(maximum) {
         _ = fail(.responseTooLarge(limit: maximum))
@@ -188,6 +244,7 @@
       received += count
       call.touch()
       options.progress?(.received(received, of: expected))
+      if received == expected { responseEnded() }
       return bytes.count
     }
 
@@ -197,7 +254,7 @@
       guard let upload else { return 0 }
       switch upload.read(into: buffer) {
       case .bytes(let count):
-        if count > 0 { call.touch() }
+        if count > 0 { call.touch() } else { bodySent = true }
         return count
       case .waits:
         // The wait is the body's producer's, not the network's: not idle meanwhile.

@@ -85,7 +85,7 @@
       var list: UnsafeMutableRawPointer?
       var sawType = false
       var sawExpect = false
-      var encoding = ""
+      var encoding: String?
       for (name, value) in request.head.allHTTPHeaderFields ?? [:] {
         switch name.lowercased() {
         // libcurl frames the body itself, from the upload's length.
@@ -111,7 +111,14 @@
       if let list {
         try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.httpHeader, list))
       }
-      try set(Curl.Option.acceptEncoding, encoding)
+      // A request whose body is a stream asks for no content coding unless it names one: a
+      // chunked response to it is read raw (see `headEnded()`), and libcurl undoes a content
+      // coding only of a body it de-chunks itself.
+      if let encoding = encoding ?? (upload?.feed == nil ? "" : nil) {
+        try set(Curl.Option.acceptEncoding, encoding)
+      } else {
+        decodesContent = false
+      }
     }
 
     func set(_ option: Int32, _ value: Int) throws(HTTPError) {

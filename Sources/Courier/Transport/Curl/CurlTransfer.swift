@@ -12,7 +12,9 @@
   /// The caller is answered exactly once, by whichever comes first: the head (streaming),
   /// the whole exchange (collected), a failure, the caller's
   /// cancellation, or a timeout. Cancellation and timeouts answer at once and then have the
-  /// driver take the handle out of the multi handle, which closes its connection.
+  /// driver take the handle out of the multi handle, which closes its connection; so does a
+  /// streamed response that has all come while a streamed request body is still being sent
+  /// (``responseEnded()``), since libcurl would end the transfer only with the body.
   ///
   /// `@unchecked Sendable`: what the callers' threads and the driver share is `call`, whose
   /// state is lock-guarded; everything else is touched under the driver's lock alone once the
@@ -68,6 +70,13 @@
     var pausedForReader = false
     /// Whether a streamed body had nothing to send and sending paused until it has.
     var pausedForBody = false
+    /// Whether the request body has all been handed to libcurl.
+    var bodySent = false
+    /// Whether libcurl undoes the response's content coding (the request asked for codings).
+    var decodesContent = true
+    /// A chunked response read raw (the request's body is a stream): its chunks are undone
+    /// here, to know where it ends while the body is still being sent.
+    var chunks: ChunkedDecoder?
     let startedAt: ContinuousClock.Instant
 
     init(

@@ -32,7 +32,7 @@ struct RequestMachineTests {
   }
 
   enum Event: String, CaseIterable, CustomTestStringConvertible {
-    case refusesStart, start, head, completedOK, completedFailing, ended
+    case refusesStart, start, head, completedOK, completedFailing, responseEndedFirst, ended
     var testDescription: String { rawValue }
 
     /// Feeds the event; `nil` for `refusesStart` answering "go on".
@@ -44,6 +44,7 @@ struct RequestMachineTests {
       case .completedOK: describe(machine.completed(.success(RequestMachineTests.head)))
       case .completedFailing:
         describe(machine.completed(.failure(.transport(URLError(.networkConnectionLost)))))
+      case .responseEndedFirst: describe(machine.responseEndedFirst())
       case .ended: describe(machine.ended(with: .timedOut))
       }
     }
@@ -68,7 +69,7 @@ struct RequestMachineTests {
       "answerAndStop \(waiter) \(error.kindName) \(transfer)"
     case .endBody(let writer, let error): "endBody \(writer) \(error?.kindName ?? "-")"
     case .endBodyAndStop(let writer, let error, let transfer):
-      "endBodyAndStop \(writer) \(error.kindName) \(transfer)"
+      "endBodyAndStop \(writer) \(error?.kindName ?? "-") \(transfer)"
     }
   }
 
@@ -98,15 +99,19 @@ struct RequestMachineTests {
     "streaming head": ("none", "streaming 7 body"),
     "streaming completedOK": ("endBody body -", "finished"),
     "streaming completedFailing": ("endBody body transport", "finished"),
+    "streaming responseEndedFirst": ("endBodyAndStop body - 7", "finished"),
     "streaming ended": ("endBodyAndStop body timedOut 7", "finished"),
     "finished head": ("none", "finished"),
     "finished completedOK": ("none", "finished"),
     "finished completedFailing": ("none", "finished"),
+    "finished responseEndedFirst": ("none", "finished"),
     "finished ended": ("none", "finished"),
   ]
 
-  /// The pairs that cannot happen: a start after the start, a head or a completion before it.
+  /// The pairs that cannot happen: a start after the start, a head or a completion before it,
+  /// a response's early end before its head was handed over.
   static let traps: Set<String> = [
+    "idle responseEndedFirst", "endedBeforeStart responseEndedFirst", "waiting responseEndedFirst",
     "waiting refusesStart", "waiting start", "streaming refusesStart", "streaming start",
     "finished refusesStart", "finished start", "idle head", "idle completedOK",
     "idle completedFailing", "endedBeforeStart head", "endedBeforeStart completedOK",

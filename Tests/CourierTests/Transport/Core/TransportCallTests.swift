@@ -89,6 +89,24 @@ struct TransportCallTests {
     #expect(transfer.entries == ["begin", "ended"])
   }
 
+  @Test(
+    "a streamed response that ends while its transfer still sends: the body ends whole, the transfer is stopped"
+  )
+  func responseEndsFirst() async throws {
+    let call = call()
+    let transfer = Recorder()
+    let result = await withCheckedContinuation { continuation in
+      call.start(continuation) { transfer }
+      let writer = call.receivedHead(HTTPResponse(status: 200), bufferSize: 1024)
+      try? writer?.write(Data("abc".utf8))
+      call.responseEndedFirst()
+    }
+    call.complete(.failure(.transport(URLError(.networkConnectionLost))))  // late: ignored
+    let body = try await result.get().body.collect()
+    #expect(body == Data("abc".utf8))
+    #expect(transfer.entries == ["begin", "ended", "stop"])
+  }
+
   @Test("the idle timeout: activity moves it on, silence for the whole of it ends the call")
   func idleTimeout() async {
     let start = clock.now
