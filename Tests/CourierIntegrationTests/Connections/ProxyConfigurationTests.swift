@@ -56,6 +56,28 @@
       #expect(proxy.lines == ["svc pw \(name):9090"])
     }
 
+    @Test("a WebSocket goes through the configured HTTP proxy's CONNECT tunnel, with credentials")
+    func webSocket() async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.upgradeToWebSocket().echoUntilClosed()
+      }
+      defer { server.stop() }
+      let proxy = try await ScriptedProxy.http(upstream: server.port)
+      defer { proxy.stop() }
+      let name = "chat.courier-test.invalid"
+      let client = client(
+        URL(string: "ws://\(name)/")!,
+        proxy: .http(host: "127.0.0.1", port: proxy.port, username: "svc", password: "pw"))
+      let socket = try await client.webSocket(
+        Request<Data>(path: "room"), settings: .init(pingInterval: nil))
+      try await socket.send("through the tunnel")
+      var messages = socket.messages.makeAsyncIterator()
+      #expect(try await messages.next() == .text("through the tunnel"))
+      await socket.close()
+      let basic = "Basic " + Data("svc:pw".utf8).base64EncodedString()
+      #expect(proxy.lines == ["CONNECT \(name):80 HTTP/1.1 | \(basic)"])
+    }
+
     @Test("a proxy that cannot be reached fails clearly, without its password in the error")
     func unreachable() async throws {
       let closed = try LoopbackServer.closedPort()

@@ -5,7 +5,7 @@
   /// A relay written in Python's standard library, run as a child process: it listens on a
   /// port of its own on 127.0.0.1, prints it, and for each connection runs the script's
   /// `serve(client)`, which usually ends by piping bytes both ways with `pump` to the
-  /// loopback server at `upstream`. ``TLSRelay`` and ``ConnectProxy`` are two such scripts.
+  /// loopback server at `upstream`. ``TLSRelay`` and ``ScriptedProxy`` are such scripts.
   final class PythonRelay: @unchecked Sendable {
     // `@unchecked Sendable`: every property is set in `init` and never changed.
     let port: Int

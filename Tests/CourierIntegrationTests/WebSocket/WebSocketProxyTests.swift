@@ -26,7 +26,7 @@
         try await response.upgradeToWebSocket().echoUntilClosed()
       }
       defer { server.stop() }
-      let proxy = try await ConnectProxy.start(upstream: server.port)
+      let proxy = try await ScriptedProxy.http(upstream: server.port)
       defer { proxy.stop() }
       let command =
         "env -u no_proxy -u NO_PROXY http_proxy=http://127.0.0.1:\(proxy.port)"
@@ -35,7 +35,7 @@
       let output = try await ProxyTests.run(command)
       #expect(output.contains("Test run with 1 test"), "the child ran no test:\n\(output)")
       #expect(!output.contains("✘"), "the child failed:\n\(output)")
-      #expect(proxy.requestLines == ["CONNECT \(Self.host):80 HTTP/1.1"])
+      #expect(proxy.lines == ["CONNECT \(Self.host):80 HTTP/1.1 | -"])
       #expect(hosts.withLock { $0 } == [Self.host])
     }
   }
