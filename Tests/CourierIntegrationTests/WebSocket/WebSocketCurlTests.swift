@@ -192,7 +192,7 @@
         ("HTTP/1.1 403 Forbidden\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nabc\r\n", 0),
         (
           "HTTP/1.1 403 Forbidden\r\nTransfer-Encoding: chunked\r\n\r\n"
-            + "7fffffffffffffff\r\nabc\r\n", 0
+            + "1ffffffffffffffff\r\nabc\r\n", 0
         ),
         ("HTTP/1.1 204 No Content\r\n\r\n", 204), ("HTTP/1.1 304 Not Modified\r\n\r\n", 304),
       ])

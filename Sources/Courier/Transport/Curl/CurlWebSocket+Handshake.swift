@@ -179,28 +179,15 @@
       return Data((chunked ? try dechunked(bytes, partial: true) ?? [] : bytes).prefix(limit))
     }
 
-    /// A chunked body's bytes once its last chunk has arrived (or, `partial`, what arrived);
-    /// a chunk size that is not hexadecimal digits fails with `badServerResponse`.
+    /// A chunked body's bytes once its last chunk has arrived (or, `partial`, what arrived),
+    /// by the one chunked decoder (``ChunkedDecoder``): hostile framing fails with
+    /// `badServerResponse`.
     static func dechunked(_ bytes: [UInt8], partial: Bool = false) throws(HTTPError) -> [UInt8]? {
-      var body: [UInt8] = []
-      var index = 0
-      while index < bytes.count, let lineEnd = bytes[index...].firstIndex(of: 10) {
-        let sizeText =
-          String(decoding: bytes[index..<lineEnd], as: UTF8.self)
-          .split(separator: ";").first?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard !sizeText.isEmpty, sizeText.count <= 15, sizeText.allSatisfy(\.isHexDigit),
-          let size = Int(sizeText, radix: 16)
-        else {
-          throw .transport(
-            .badServerResponse, reason: "WebSocket handshake: a chunk size of \(sizeText)")
-        }
-        if size == 0 { return body }
-        let start = lineEnd + 1
-        guard size <= bytes.count - start else { break }
-        body += bytes[start..<start + size]
-        index = min(start + size + 2, bytes.count)
+      var decoder = ChunkedDecoder()
+      let body = bytes.withUnsafeBytes { raw in
+        Result { () throws(HTTPError) in try decoder.decode(raw) }
       }
-      return partial ? body : nil
+      return decoder.isComplete || partial ? [UInt8](try body.get()) : nil
     }
   }
 
