@@ -39,6 +39,60 @@ struct SessionConfigurationTests {
     #expect(loopback.server.requestCount == 1)
   }
 
+  @Test("a PEM client identity is refused on every platform before anything is sent")
+  func pemIdentityRefused() async throws {
+    let loopback = try Loopback { _, response in try await response.send(json: "{}") }
+    defer { loopback.stop() }
+    let working = HTTPClient(baseURL: loopback.server.baseURL, transport: URLSessionTransport())
+    _ = try await working.send(Request<Data>(path: "ok"))
+    let pem = ClientIdentity.pem(
+      certificate: URL(fileURLWithPath: "/nonexistent/client.pem"),
+      key: URL(fileURLWithPath: "/nonexistent/client.key"), passphrase: "s3cret")
+    let client = HTTPClient(
+      baseURL: loopback.server.baseURL, transport: URLSessionTransport(clientIdentity: pem))
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "refused"))
+    }
+    #expect(error?.invalidRequestReason?.contains("client identity") == true)
+    #expect(error?.invalidRequestReason?.contains("s3cret") == false)
+    #expect(loopback.server.requestCount == 1)
+  }
+
+  #if canImport(FoundationNetworking)
+    @Test("Linux: an identity or a proxy refuses every request, naming CurlTransport; none is sent")
+    func linuxRefusesIdentityAndProxy() async throws {
+      let loopback = try Loopback { _, response in try await response.send(json: "{}") }
+      defer { loopback.stop() }
+      let working = HTTPClient(
+        baseURL: loopback.server.baseURL, transport: URLSessionTransport(configuration: .default))
+      _ = try await working.send(Request<Data>(path: "ok"))
+      #expect(loopback.server.requestCount == 1)
+
+      let identity = ClientIdentity.pkcs12(Data([0x30, 0x82]), passphrase: "s3cret")
+      let proxy = ProxyConfiguration.http(
+        host: "127.0.0.1", port: loopback.server.port, username: "u", password: "s3cret")
+      for transport in [
+        URLSessionTransport(clientIdentity: identity), URLSessionTransport(proxy: proxy),
+        URLSessionTransport(clientIdentity: identity, proxy: proxy),
+      ] {
+        let client = HTTPClient(baseURL: loopback.server.baseURL, transport: transport)
+        let send = await #expect(throws: HTTPError.self) {
+          try await client.send(Request<Data>(path: "refused"))
+        }
+        #expect(send?.invalidRequestReason?.contains("use CurlTransport") == true)
+        #expect(send?.invalidRequestReason?.contains("s3cret") == false)
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let download = await #expect(throws: HTTPError.self) {
+          try await client.download(Request<Data>(path: "refused"), to: scratch.file("x"))
+            .finished()
+        }
+        #expect(download?.invalidRequestReason?.contains("use CurlTransport") == true)
+      }
+      #expect(loopback.server.requestCount == 1)
+    }
+  #endif
+
   @Test("a refused background configuration makes no session with its identifier")
   func backgroundMakesNoSession() {
     let configuration = URLSessionConfiguration.backgroundForTesting()

@@ -92,6 +92,15 @@ extension URLCredential {
   public convenience init(trust: SecTrust) {
     fatalError("stand-in")
   }
+
+  // developer.apple.com/documentation/foundation/urlcredential/init(identity:certificates:persistence:)
+  //   init(identity: SecIdentity, certificates certArray: [Any]?,
+  //     persistence: URLCredential.Persistence)   (corelibs: none)
+  public convenience init(
+    identity: SecIdentity, certificates certArray: [Any]?, persistence: URLCredential.Persistence
+  ) {
+    fatalError("stand-in")
+  }
 }
 
 // MARK: Streams

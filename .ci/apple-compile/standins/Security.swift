@@ -16,6 +16,8 @@ public final class SecTrust {}
 public final class SecCertificate {}
 // developer.apple.com/documentation/security/seckey: class SecKey
 public final class SecKey {}
+// developer.apple.com/documentation/security/secidentity: class SecIdentity
+public final class SecIdentity {}
 
 /// Core Foundation's array, as `as?` bridges it on Apple platforms.
 public typealias CFArray = NSArray
@@ -23,6 +25,35 @@ public typealias CFArray = NSArray
 public typealias CFData = Data
 /// Core Foundation's error.
 public final class CFError {}
+/// Core Foundation's string, as `as` bridges it on Apple platforms.
+public typealias CFString = String
+/// Core Foundation's dictionary, as `as` bridges it on Apple platforms.
+public typealias CFDictionary = NSDictionary
+/// MacTypes' result code (`typealias OSStatus = Int32`).
+public typealias OSStatus = Int32
+
+// developer.apple.com/documentation/security/errsecsuccess
+//   var errSecSuccess: OSStatus { get }
+public var errSecSuccess: OSStatus { 0 }
+
+// developer.apple.com/documentation/security/ksecimportexportpassphrase
+//   let kSecImportExportPassphrase: CFString
+public let kSecImportExportPassphrase: CFString = "passphrase"
+// developer.apple.com/documentation/security/ksecimportitemidentity
+//   let kSecImportItemIdentity: CFString
+public let kSecImportItemIdentity: CFString = "identity"
+// developer.apple.com/documentation/security/ksecimportitemcertchain
+//   let kSecImportItemCertChain: CFString
+public let kSecImportItemCertChain: CFString = "chain"
+
+// developer.apple.com/documentation/security/secpkcs12import(_:_:_:)
+//   func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary,
+//     _ items: UnsafeMutablePointer<CFArray?>) -> OSStatus
+public func SecPKCS12Import(
+  _ pkcs12_data: CFData, _ options: CFDictionary, _ items: UnsafeMutablePointer<CFArray?>
+) -> OSStatus {
+  fatalError("stand-in")
+}
 
 // developer.apple.com/documentation/security/sectrustevaluatewitherror(_:_:)
 //   func SecTrustEvaluateWithError(_ trust: SecTrust,

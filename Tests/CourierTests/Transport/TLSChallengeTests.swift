@@ -33,9 +33,11 @@ struct TLSChallengeTests {
   /// What the delegate answers `challenge` with, for a task whose call is registered, and
   /// the error that call will fail with, if any.
   private func answer(
-    _ challenge: URLAuthenticationChallenge, handler: TLSChallengeHandler?
+    _ challenge: URLAuthenticationChallenge, handler: TLSChallengeHandler?,
+    clientCredential: ClientCredential? = nil, proxy: ProxyConfiguration? = nil
   ) -> (URLSession.AuthChallengeDisposition, URLCredential?, HTTPError?) {
-    let delegate = SessionDelegate(tlsChallenges: handler)
+    let delegate = SessionDelegate(
+      tlsChallenges: handler, clientCredential: clientCredential, proxy: proxy)
     let session = URLSession(configuration: URLSessionTransport.defaultSessionConfiguration())
     defer { session.invalidateAndCancel() }
     let task = session.dataTask(with: URL(string: "https://api.example.com/")!)
@@ -150,5 +152,91 @@ struct TLSChallengeTests {
     #expect(
       ChallengeAnswer.answer(to: challenge(NSURLAuthenticationMethodHTTPBasic))
         == ChallengeAnswer.httpAuthentication(on: ChallengeAnswer.platform))
+  }
+
+  private func proxyChallenge(
+    host: String = "proxy.example.com", port: Int = 8080, previousFailureCount: Int = 0
+  ) -> URLAuthenticationChallenge {
+    URLAuthenticationChallenge(
+      protectionSpace: URLProtectionSpace(
+        proxyHost: host, port: port, type: NSURLProtectionSpaceHTTPProxy,
+        realm: nil, authenticationMethod: NSURLAuthenticationMethodHTTPBasic),
+      proposedCredential: nil, previousFailureCount: previousFailureCount, failureResponse: nil,
+      error: nil, sender: Sender())
+  }
+
+  @Test("a client-certificate challenge left to the default is answered with the identity")
+  func clientIdentity() {
+    let identity = ClientCredential {
+      .success(URLCredential(user: "identity", password: "", persistence: .forSession))
+    }
+    for handler: TLSChallengeHandler? in [nil, { _ in .useDefault }] {
+      let (disposition, credential, failure) = answer(
+        challenge(TLSChallenge.clientCertificateMethod), handler: handler,
+        clientCredential: identity)
+      #expect(disposition == .useCredential)
+      #expect(credential?.user == "identity")
+      #expect(failure == nil)
+    }
+    // The handler's own answer wins; server trust never gets the identity.
+    let (chosen, own, _) = answer(
+      challenge(TLSChallenge.clientCertificateMethod),
+      handler: { _ in .use(URLCredential(user: "own", password: "", persistence: .none)) },
+      clientCredential: identity)
+    #expect(chosen == .useCredential && own?.user == "own")
+    let (refused, _, rejection) = answer(
+      challenge(TLSChallenge.clientCertificateMethod), handler: { _ in .reject },
+      clientCredential: identity)
+    #expect(refused == .cancelAuthenticationChallenge)
+    #expect(rejection == .transport(URLError(.clientCertificateRejected)))
+    let (trust, _, _) = answer(
+      challenge(TLSChallenge.serverTrustMethod), handler: nil, clientCredential: identity)
+    #expect(trust == .performDefaultHandling)
+  }
+
+  @Test("an identity that does not import fails the request as rejected, saying why; once")
+  func clientIdentityFails() {
+    let imports = Locked(0)
+    let broken = ClientCredential {
+      imports.withLock { $0 += 1 }
+      return .failure(ClientIdentity.rejection(ClientIdentity.importFailure(status: -25293)))
+    }
+    for _ in 0..<2 {
+      let (disposition, credential, failure) = answer(
+        challenge(TLSChallenge.clientCertificateMethod), handler: nil, clientCredential: broken)
+      #expect(disposition == .cancelAuthenticationChallenge && credential == nil)
+      guard case .transport(let error) = failure else {
+        Issue.record("expected a transport failure, got \(String(describing: failure))")
+        continue
+      }
+      #expect(error.code == .clientCertificateRejected)
+      #expect(error.localizedDescription.contains("wrong passphrase"))
+    }
+    #expect(imports.withLock { $0 } == 1)
+  }
+
+  @Test("the configured proxy's challenge gets its user and password, once; others do not")
+  func proxyCredentials() {
+    let proxy = ProxyConfiguration.http(
+      host: "Proxy.Example.com", port: 8080, username: "svc", password: "s3cret")
+    let (disposition, credential, _) = answer(proxyChallenge(), handler: nil, proxy: proxy)
+    #expect(disposition == .useCredential)
+    #expect(credential?.user == "svc" && credential?.password == "s3cret")
+
+    let system = ChallengeAnswer.httpAuthentication(on: ChallengeAnswer.platform, proxy: true)
+    for other in [
+      proxyChallenge(previousFailureCount: 1), proxyChallenge(host: "elsewhere.example.com"),
+      proxyChallenge(port: 3128),
+    ] {
+      let (otherDisposition, otherCredential, _) = answer(other, handler: nil, proxy: proxy)
+      #expect(otherDisposition == system.disposition && otherCredential == nil)
+    }
+    let anonymous = ProxyConfiguration.http(host: "proxy.example.com", port: 8080)
+    let (none, _, _) = answer(proxyChallenge(), handler: nil, proxy: anonymous)
+    #expect(none == system.disposition)
+    // An origin's challenge never gets the proxy's credentials.
+    let (origin, originCredential, _) = answer(
+      challenge(NSURLAuthenticationMethodHTTPBasic), handler: nil, proxy: proxy)
+    #expect(origin != .useCredential && originCredential == nil)
   }
 }

@@ -19,9 +19,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   private let streamedBodies = Locked<[Int: StreamedRequestBody]>([:])
   /// Answers TLS challenges (Apple platforms); `nil` for the system's default handling.
   let tlsChallenges: TLSChallengeHandler?
+  /// Answers a client-certificate challenge the handler leaves to the default, if any.
+  let clientCredential: ClientCredential?
+  /// The proxy whose challenge is answered with its user name and password, if any.
+  let proxy: ProxyConfiguration?
 
-  init(tlsChallenges: TLSChallengeHandler? = nil) {
+  init(
+    tlsChallenges: TLSChallengeHandler? = nil, clientCredential: ClientCredential? = nil,
+    proxy: ProxyConfiguration? = nil
+  ) {
     self.tlsChallenges = tlsChallenges
+    self.clientCredential = clientCredential
+    self.proxy = proxy
   }
 
   /// Routes `task`'s callbacks to `call`; done before the task is resumed.
@@ -86,7 +95,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
   /// Answers every challenge, so that none leaves a task waiting: a server-trust or
   /// client-certificate challenge goes to the transport's ``TLSChallengeHandler`` (or gets
-  /// the platform's default handling without one), and an HTTP
+  /// the platform's default handling without one), a challenge from the transport's
+  /// configured proxy gets its user name and password (once), and an HTTP
   /// authentication challenge (a `401` with `WWW-Authenticate: Basic`…) is declined, so the
   /// caller gets the 401 itself — credentials are middleware's business (see
   /// ``BearerAuthentication``).
@@ -104,6 +114,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     if let tls = TLSChallenge(challenge) {
       return answer(tls, of: task, completionHandler: completionHandler)
     }
+    let space = challenge.protectionSpace
+    if space.isProxy(),
+      let given = proxy?.credential(
+        forProxyHost: space.host, port: space.port,
+        previousFailureCount: challenge.previousFailureCount)
+    {
+      let credential = URLCredential(
+        user: given.user, password: given.password, persistence: .forSession)
+      return completionHandler(.useCredential, credential)
+    }
     let answer = ChallengeAnswer.answer(to: challenge)
     if answer.declines {
       call(for: task)?.declinedChallenge(of: challenge.failureResponse ?? task.response)
@@ -111,13 +131,25 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     completionHandler(answer.disposition, nil)
   }
 
-  /// Hands a TLS challenge to the handler; a rejection fails the request with its own error
-  /// rather than the cancellation URLSession completes the task with.
+  /// Hands a TLS challenge to the handler; a client-certificate challenge it leaves to the
+  /// default gets the transport's client identity, if it has one. A rejection (or an identity
+  /// that cannot be presented) fails the request with its own error rather than the
+  /// cancellation URLSession completes the task with.
   private func answer(
     _ challenge: TLSChallenge, of task: URLSessionTask,
     completionHandler: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
     switch tlsChallenges?(challenge) ?? .useDefault {
+    case .useDefault where challenge.kind == .clientCertificate && clientCredential != nil:
+      switch clientCredential?.result {
+      case .success(let credential):
+        completionHandler(.useCredential, credential)
+      case .failure(let error):
+        call(for: task)?.failOnCompletion(with: error)
+        completionHandler(.cancelAuthenticationChallenge, nil)
+      case nil:
+        completionHandler(.performDefaultHandling, nil)
+      }
     case .useDefault:
       completionHandler(.performDefaultHandling, nil)
     case .use(let credential):
