@@ -103,9 +103,12 @@ public struct LoggingMiddleware: Middleware {
     do throws(HTTPError) {
       let response = try await next(request)
       let elapsed = Self.milliseconds(ContinuousClock.now - start)
+      // The response counts the attempts once a retrying middleware outside this one has seen
+      // it; inside one, the request knows which attempt this was.
+      let attempt = max(request.attempt, response.attempt)
       var back =
         "← \(response.status) \(target) \(elapsed), \(response.body.count) bytes"
-        + " (attempt \(response.attempt))"
+        + " (attempt \(attempt))"
       if level >= .headers { back += describe(response.headers, redacting: redactedNames) }
       if level >= .bodies { back += describe(response.body, redacting: redactedNames) }
       // Scrubbed of the request's credentials as it was sent too: what middleware after this
