@@ -26,12 +26,10 @@
       bodyLimit: Int = 1024
     ) {
       self.init(level: level, redacting: names, bodyLimit: bodyLimit) { severity, line in
-        logger.log(level: Logger.Level(severity), "\(line)")
+        let metadata = LoggingMiddleware.fields?.metadata
+        logger.log(level: Logger.Level(severity), "\(line)", metadata: metadata)
       }
       requestNumbers = Locked(0)
-      fieldSink = { severity, line, fields in
-        logger.log(level: Logger.Level(severity), "\(line)", metadata: fields.metadata)
-      }
     }
   }
 

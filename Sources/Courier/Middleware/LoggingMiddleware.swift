@@ -65,15 +65,16 @@ public struct LoggingMiddleware: Middleware {
   /// The most body bytes written at `.bodies`.
   public var bodyLimit: Int
   /// Receives each line, with its severity.
-  public var sink: @Sendable (Severity, String) -> Void {
-    didSet { fieldSink = nil }
-  }
-  /// Receives each line with the fields it is about, in place of ``sink``: set by the `Logging`
-  /// trait's swift-log initializer, which writes them as metadata. Setting ``sink`` clears it.
-  var fieldSink: (@Sendable (Severity, String, Fields) -> Void)?
-  /// Numbers the requests a field sink hears of, when the client reports no events (whose
-  /// ids it uses otherwise).
+  public var sink: @Sendable (Severity, String) -> Void
+  /// Numbers the requests when a sink wants each line's ``fields`` (the `Logging` trait's
+  /// swift-log sink) and the client reports no events, whose ids are used otherwise; `nil` when
+  /// no sink wants them, and then none are made.
   var requestNumbers: Locked<UInt64>?
+
+  /// What the line ``sink`` is being given is about, while the sink runs, when it wants to
+  /// know (see ``requestNumbers``): the `Logging` trait's swift-log sink writes it as metadata.
+  /// A sink set in its place simply does not read it.
+  @TaskLocal static var fields: Fields?
 
   /// What a line is about, for a sink that keeps it apart from the text (swift-log's metadata):
   /// every value redacted as the line is.
@@ -121,7 +122,7 @@ public struct LoggingMiddleware: Middleware {
     var out = "→ \(target) (attempt \(request.attempt))"
     if level >= .headers { out += describe(request.headers, redacting: redactedNames) }
     if level >= .bodies { out += describe(request.body, redacting: redactedNames) }
-    var fields = fieldSink.map { _ in
+    var fields = requestNumbers.map { _ in
       Fields(
         requestID: request.events?.request.id ?? nextRequestNumber(), method: request.method,
         url: Redaction.scrub(url, secrets: secrets), attempt: request.attempt)
@@ -160,13 +161,10 @@ public struct LoggingMiddleware: Middleware {
     }
   }
 
-  /// Hands a line to the field sink when there is one, else to ``sink``.
+  /// Hands a line to ``sink``, with its fields bound for the sink's time when there are any.
   private func write(_ severity: Severity, _ line: String, _ fields: Fields?) {
-    if let fieldSink, let fields {
-      fieldSink(severity, line, fields)
-    } else {
-      sink(severity, line)
-    }
+    guard let fields else { return sink(severity, line) }
+    Self.$fields.withValue(fields) { sink(severity, line) }
   }
 
   /// The next of this middleware's request numbers, from 1.
