@@ -64,6 +64,9 @@
       release.open()
       _ = try await first.value
       #expect(active.lastValue == 0)
+      // A request without a body sent 0 bytes of one.
+      let answered = server() + [("http.response.status_code", "200")]
+      #expect(try metrics.expectRecorder("http.client.request.body.size", answered).values == [0])
     }
 
     @Test(
