@@ -126,8 +126,14 @@ def package_facts(root, scratch):
         name = names.get(entry.get("platformName", "").lower())
         if name:
             targets[name] = vtuple(entry["version"])
-    tools = manifest.get("toolsVersion", {}).get("_version", "6.0")
-    return targets, vtuple(tools)[:2]
+    tools = vtuple(manifest.get("toolsVersion", {}).get("_version", "6.0"))[:2]
+    # dump-package reads the manifest this toolchain picks (Package@swift-6.1.swift, which adds
+    # the traits); the oldest supported toolchain is the one Package.swift itself names.
+    with open(os.path.join(root, "Package.swift"), encoding="utf-8") as file:
+        named = re.match(r"// swift-tools-version:\s*(\S+)", file.readline())
+    if named:
+        tools = min(tools, vtuple(named.group(1))[:2])
+    return targets, tools
 
 
 def check_package(root, targets_override):

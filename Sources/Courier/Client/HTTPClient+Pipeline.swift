@@ -27,9 +27,12 @@ extension HTTPClient {
       return try builder.request(for: endpoint)
     }
     let events = configuration.observer.map { observer in
-      EventReporter(
-        observer: observer, id: nextRequestID(), method: endpoint.method,
-        url: try? built.get().url, credentials: Credentials(names: redactedNames))
+      let request = try? built.get()
+      // No body is a known length: 0.
+      let bodyLength = request.flatMap { $0.body == nil ? 0 : $0.body?.length }
+      return EventReporter(
+        observer: observer, id: nextRequestID(), method: endpoint.method, url: request?.url,
+        bodyLength: bodyLength, credentials: Credentials(names: redactedNames))
     }
     events?.started()
     // A body that is not collected is counted for the event as the transport reports it.

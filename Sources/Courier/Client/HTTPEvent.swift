@@ -73,6 +73,13 @@ public struct HTTPEventRequest: Sendable, Equatable {
   public var method: HTTPMethod
   /// The URL, with credential query items redacted.
   public var url: String
+  /// The URL's scheme, host and port (`nil` when it names none), for the `Metrics` trait's
+  /// dimensions, which never take a path or a query; all `nil` when the URL was not built.
+  var scheme: String?
+  var host: String?
+  var port: Int?
+  /// The length of the request's body as built, when it is known.
+  var bodyLength: Int64?
 }
 
 /// Publishes one request's events to the client's observer.
@@ -84,15 +91,18 @@ struct EventReporter: Sendable {
   let start = ContinuousClock.now
 
   /// The reporter of request number `id` to `url` (`nil` when it could not be built, which
-  /// the event shows as `(not built)`), with credential query items redacted.
+  /// the event shows as `(not built)`), with credential query items redacted, whose body has
+  /// `bodyLength` bytes when that is known.
   init(
     observer: @escaping @Sendable (HTTPEvent) -> Void, id: UInt64, method: HTTPMethod, url: URL?,
-    credentials: Credentials
+    bodyLength: Int64? = nil, credentials: Credentials
   ) {
     self.observer = observer
     self.credentials = credentials
     let shown = url.map { credentials.describe($0) } ?? "(not built)"
-    request = HTTPEventRequest(id: id, method: method, url: shown)
+    request = HTTPEventRequest(
+      id: id, method: method, url: shown, scheme: url?.scheme, host: url?.host, port: url?.port,
+      bodyLength: bodyLength)
   }
 
   func started() {

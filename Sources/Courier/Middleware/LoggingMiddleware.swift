@@ -66,6 +66,30 @@ public struct LoggingMiddleware: Middleware {
   public var bodyLimit: Int
   /// Receives each line, with its severity.
   public var sink: @Sendable (Severity, String) -> Void
+  /// Numbers the requests when a sink wants each line's ``fields`` (the `Logging` trait's
+  /// swift-log sink) and the client reports no events, whose ids are used otherwise; `nil` when
+  /// no sink wants them, and then none are made.
+  var requestNumbers: Locked<UInt64>?
+
+  /// What the line ``sink`` is being given is about, while the sink runs, when it wants to
+  /// know (see ``requestNumbers``): the `Logging` trait's swift-log sink writes it as metadata.
+  /// A sink set in its place simply does not read it.
+  @TaskLocal static var fields: Fields?
+
+  /// What a line is about, for a sink that keeps it apart from the text (swift-log's metadata):
+  /// every value redacted as the line is.
+  struct Fields: Sendable {
+    /// The client's number for the request (its events' id) when it reports events; otherwise
+    /// this middleware's count of requests.
+    var requestID: UInt64
+    var method: HTTPMethod
+    /// The URL with credentials redacted.
+    var url: String
+    var attempt: Int
+    var status: Int?
+    var duration: Duration?
+    var error: HTTPError?
+  }
 
   /// Creates a logger writing each line, with its severity, to `sink`.
   public init(
@@ -93,32 +117,62 @@ public struct LoggingMiddleware: Middleware {
     guard level > .off else { return try await next(request) }
     let redactedNames = self.redactedNames.union(request.credentialNames)
     let secrets = Redaction.secrets(in: request.urlRequest, extra: redactedNames)
-    let target = "\(request.method) \(Redaction.url(request.url, extra: redactedNames))"
+    let url = Redaction.url(request.url, extra: redactedNames)
+    let target = "\(request.method) \(url)"
     var out = "→ \(target) (attempt \(request.attempt))"
     if level >= .headers { out += describe(request.headers, redacting: redactedNames) }
     if level >= .bodies { out += describe(request.body, redacting: redactedNames) }
-    sink(.debug, Redaction.scrub(out, secrets: secrets))
+    var fields = requestNumbers.map { _ in
+      Fields(
+        requestID: request.events?.request.id ?? nextRequestNumber(), method: request.method,
+        url: Redaction.scrub(url, secrets: secrets), attempt: request.attempt)
+    }
+    write(.debug, Redaction.scrub(out, secrets: secrets), fields)
 
     let start = ContinuousClock.now
     do throws(HTTPError) {
       let response = try await next(request)
-      let elapsed = Self.milliseconds(ContinuousClock.now - start)
+      let duration = ContinuousClock.now - start
+      // The response counts the attempts once a retrying middleware outside this one has seen
+      // it; inside one, the request knows which attempt this was.
+      let attempt = max(request.attempt, response.attempt)
       var back =
-        "← \(response.status) \(target) \(elapsed), \(response.body.count) bytes"
-        + " (attempt \(response.attempt))"
+        "← \(response.status) \(target) \(Self.milliseconds(duration)), \(response.body.count)"
+        + " bytes (attempt \(attempt))"
       if level >= .headers { back += describe(response.headers, redacting: redactedNames) }
       if level >= .bodies { back += describe(response.body, redacting: redactedNames) }
       // Scrubbed of the request's credentials as it was sent too: what middleware after this
       // one and the client's cookie jar added.
       let sent = secrets + response.credentials.secrets
-      sink(response.status >= 400 ? .warning : .info, Redaction.scrub(back, secrets: sent))
+      fields?.attempt = attempt
+      fields?.status = response.status
+      fields?.duration = duration
+      write(response.status >= 400 ? .warning : .info, Redaction.scrub(back, secrets: sent), fields)
       return response
     } catch {
-      let elapsed = Self.milliseconds(ContinuousClock.now - start)
-      let line = Redaction.scrub("✕ \(target) failed after \(elapsed): \(error)", secrets: secrets)
-      sink(error == .cancelled ? .debug : .error, line)
+      let duration = ContinuousClock.now - start
+      let line = Redaction.scrub(
+        "✕ \(target) failed after \(Self.milliseconds(duration)): \(error)", secrets: secrets)
+      fields?.status = error.status
+      fields?.duration = duration
+      fields?.error = error
+      write(error == .cancelled ? .debug : .error, line, fields)
       throw error
     }
+  }
+
+  /// Hands a line to ``sink``, with its fields bound for the sink's time when there are any.
+  private func write(_ severity: Severity, _ line: String, _ fields: Fields?) {
+    guard let fields else { return sink(severity, line) }
+    Self.$fields.withValue(fields) { sink(severity, line) }
+  }
+
+  /// The next of this middleware's request numbers, from 1.
+  private func nextRequestNumber() -> UInt64 {
+    requestNumbers?.withLock { count in
+      count += 1
+      return count
+    } ?? 0
   }
 
   private func describe(_ headers: HTTPHeaders, redacting names: Set<String>) -> String {

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -46,6 +47,24 @@ struct LoggingMiddlewareTests {
     lines.withLock { $0 = [] }
     _ = try await client(.off, lines: lines, stub: stub).send(endpoint)
     #expect(lines.withLock { $0 }.isEmpty)
+  }
+
+  @Test("inside RetryPolicy, each answer's line names its own attempt")
+  func insideRetries() async throws {
+    let lines = Locked<[String]>([])
+    let answers = Locked([503, 200])
+    let stub = StubTransport().fallback { _ throws(HTTPError) in
+      .status(answers.withLock { $0.removeFirst() })
+    }
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [
+      RetryPolicy(maximumAttempts: 2, jitter: .none, clock: RecordingClock()),
+      LoggingMiddleware { line in lines.withLock { $0.append(line) } },
+    ]
+    _ = try await makeClient(transport: stub, configuration: configuration)
+      .send(Request<Data>(path: "x"))
+    let attempts = lines.withLock { $0 }.map { $0.suffix(11) }
+    #expect(attempts == ["(attempt 1)", "(attempt 1)", "(attempt 2)", "(attempt 2)"])
   }
 
   @Test("a failure is one line naming the error")

@@ -1,0 +1,70 @@
+// swift-tools-version: 6.1
+// Courier for Swift 6.1 and later: the same package as Package.swift (Swift 6.0), plus package
+// traits, every one off by default, that bring in an integration and its one dependency. A build
+// without them, Courier's own or a user's, fetches no package at all. Keep the two manifests'
+// products and targets the same.
+import PackageDescription
+
+let package = Package(
+  name: "Courier",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+  products: [
+    .library(name: "Courier", targets: ["Courier"]),
+    .library(name: "CourierTesting", targets: ["CourierTesting"]),
+    .executable(name: "movies", targets: ["movies"]),
+  ],
+  traits: [
+    .trait(
+      name: "Logging",
+      description: "LoggingMiddleware(logger:) writes to a swift-log Logger, with metadata."),
+    .trait(
+      name: "Metrics",
+      description: "HTTPClientMetrics records requests as swift-metrics, OpenTelemetry's names."),
+    .default(enabledTraits: []),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.7.0"),
+  ],
+  targets: [
+    .target(
+      name: "Courier",
+      dependencies: [
+        "CCourierCurl",
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+        .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+      ]),
+    // Courier's own declarations of the libcurl functions CurlTransport calls, loaded at run
+    // time with dlopen: no curl headers or link flags at build time.
+    .target(
+      name: "CCourierCurl",
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    .target(name: "CourierTesting", dependencies: ["Courier"]),
+    .executableTarget(name: "movies", dependencies: ["Courier", "CourierTesting"]),
+    // Helpers shared by the test targets (a watchdog, a signal); not a product.
+    .target(name: "CourierTestSupport", dependencies: ["Courier"], path: "Tests/Support"),
+    .testTarget(
+      name: "CourierTests",
+      dependencies: [
+        "Courier", "CourierTesting", "CourierTestSupport",
+        // The traits' tests read what the integrations wrote through the test kits.
+        .product(
+          name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
+        .product(
+          name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+      ]),
+    .testTarget(
+      name: "CourierTestingTests",
+      dependencies: ["Courier", "CourierTesting", "CourierTestSupport"]),
+    .testTarget(
+      name: "CourierIntegrationTests",
+      dependencies: [
+        "Courier", "CourierTesting", "CourierTestSupport",
+        .product(
+          name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
+        .product(
+          name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)
