@@ -55,6 +55,30 @@ struct UnixSocketTests {
       #expect(server.requestCount == 4)
     }
 
+    @Test("as a hurried user: half an endless stream read over the socket, then let go")
+    func hurriedUser() async throws {
+      let left = Signal()
+      let server = try LoopbackServer(socketPath: temporarySocketPath()) { _, response in
+        try await response.writeHead(headers: ["Content-Type": "text/event-stream"])
+        // Writes until the client has gone (a write fails) or the connection ends.
+        while (try? await response.write(Data("data: tick\n\n".utf8))) != nil {}
+        await response.clientDisconnected()
+        left.fire()
+      }
+      defer { server.stop() }
+      do {
+        // A client made for one call, its stream read for a while and dropped, no close().
+        let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+        var seen = 0
+        for try await _ in try await client.bytes(Request<Data>(path: "events")) {
+          seen += 1
+          if seen == 3 { break }
+        }
+      }
+      await left.wait()  // the server sees the connection go: nothing holds it
+      #expect(server.requestCount == 1)
+    }
+
     @Test("a socket nobody listens on fails as a connection that could not be made")
     func nobodyListening() async throws {
       let client = HTTPClient(
