@@ -78,6 +78,34 @@
       #expect(proxy.lines == ["CONNECT \(name):80 HTTP/1.1 | \(basic)"])
     }
 
+    @Test("as a hurried user: one client from many tasks through the proxy, one task cancelled")
+    func manyTasks() async throws {
+      let release = Signal()
+      let server = try LoopbackServer { request, response in
+        if request.path == "/slow" { await release.wait() }
+        try await response.send(text: request.path)
+      }
+      defer { server.stop() }
+      let proxy = try await ScriptedProxy.socks5(upstream: server.port)
+      defer { proxy.stop() }
+      let shared = client(
+        URL(string: "http://origin.courier-test.invalid:9090")!,
+        proxy: .socks5(host: "127.0.0.1", port: proxy.port, username: "svc", password: "pw"))
+      let slow = Task { try await shared.send(Request<String>(path: "slow")) }
+      let answers = try await withThrowingTaskGroup(of: String.self) { group in
+        for index in 0..<20 {
+          group.addTask { try await shared.send(Request<String>(path: "r\(index)")) }
+        }
+        return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+      }
+      #expect(answers == Set((0..<20).map { "/r\($0)" }))
+      slow.cancel()
+      await #expect(throws: HTTPError.cancelled) { try await slow.value }
+      release.fire()
+      // The client still works after the cancellation.
+      #expect(try await shared.send(Request<String>(path: "after")) == "/after")
+    }
+
     @Test("a proxy that cannot be reached fails clearly, without its password in the error")
     func unreachable() async throws {
       let closed = try LoopbackServer.closedPort()
