@@ -10,8 +10,9 @@ struct Exchange: Sendable {
     case collect
     /// Into a file (a download).
     case download(DownloadFile)
-    /// To a reader, as it arrives (a byte or event stream).
-    case stream(StreamHandoff)
+    /// To a reader, as it arrives (a byte or event stream): the response carries it in
+    /// ``HTTPResponse/bodyStream`` through the middleware to its caller.
+    case stream
   }
 
   /// How much of an unacceptable response's body a download or a stream keeps for its
@@ -56,10 +57,21 @@ struct Exchange: Sendable {
 
   /// Takes the body of `response` where it goes, and returns the response: with its body
   /// when collected, with the start of it when the status is not acceptable (for the error
-  /// it becomes), and with none when it went to a file or a reader.
-  func take(_ response: TransportResponse) async throws(HTTPError) -> HTTPResponse {
+  /// it becomes), with none when it went to a file, and with the body still to come in
+  /// ``HTTPResponse/bodyStream`` for a reader. `permits` are released once the body has
+  /// ended: at once, or, for a reader's, when the transport has delivered it all or the
+  /// reader has let it go.
+  func take(_ response: TransportResponse, holding permits: RequestLimiter.Permits?)
+    async throws(HTTPError) -> HTTPResponse
+  {
     var head = response.head
     let body = response.body.limited(to: maximumBytes)
+    if case .stream = use, acceptable.contains(head.status) {
+      if let permits { body.whenEnded { _ in permits.release() } }
+      head.bodyStream = body
+      return head
+    }
+    defer { permits?.release() }
     if case .collect = use {
       head.body = try await body.collect()
       head.trailers = body.trailersAfterEnd
@@ -67,9 +79,6 @@ struct Exchange: Sendable {
       head.body = try await Self.start(of: body)
     } else if case .download(let file) = use {
       try await file.write(body, head: head)
-    } else if case .stream(let handoff) = use {
-      try handoff.deliver(head: head, body: body)
-      try await body.ended().get()
     }
     return head
   }

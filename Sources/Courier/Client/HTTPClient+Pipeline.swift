@@ -38,15 +38,13 @@ extension HTTPClient {
     // A body that is not collected is counted for the event as the transport reports it.
     var exchange = exchange
     if let events { exchange.transport.timings = { events.measured($0) } }
-    var received: Locked<Int64>?
-    if events != nil, !exchange.collects {
-      let counter = Locked<Int64>(0)
+    let received = events != nil && !exchange.collects ? Locked<Int64>(0) : nil
+    if let received {
       let progress = exchange.transport.progress
       exchange.transport.progress = { report in
-        if case .received(let bytes, _) = report { counter.withLock { $0 = bytes } }
+        if case .received(let bytes, _) = report { received.withLock { $0 = bytes } }
         progress?(report)
       }
-      received = counter
     }
     do throws(HTTPError) {
       var outgoing = OutgoingRequest(
@@ -71,8 +69,22 @@ extension HTTPClient {
         response = try await sendAfterMiddleware(outgoing, exchange: exchange, events: events)
       }
       let value = try await outcome(response)
-      let bytes = received.map { counter in counter.withLock { Int($0) } } ?? 0
-      events?.finished(response, bytes: max(bytes, response.body.count))
+      guard let events else { return value }
+      // A body still arriving is reported once it has ended; the hook must not hold it.
+      var head = response
+      head.bodyStream = nil
+      let ended = head
+      let credentials = Credentials(names: redactedNames)
+      let report = { @Sendable (end: Result<Void, HTTPError>) in
+        switch end {
+        case .success:
+          let bytes = received.map { counter in counter.withLock { Int($0) } } ?? 0
+          events.finished(ended, bytes: max(bytes, ended.body.count))
+        case .failure(let error):
+          events.failed(credentials.applied(to: error))
+        }
+      }
+      if let body = response.bodyStream { body.whenEnded(report) } else { report(.success(())) }
       return value
     } catch {
       let error = Credentials(names: redactedNames).applied(to: error)
@@ -158,13 +170,18 @@ extension HTTPClient {
       permits = try await limiter.acquire(
         host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) })
     }
-    defer { permits?.release() }
     let options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
     let jar = configuration.cookies
-    let response = try await configuration.redirects.following(
-      request, options: options, credentialNames: outgoing.credentialNames, cookies: jar
-    ) { hop, options throws(HTTPError) in try await transport.send(hop, options: options) }
-    return try await exchange.take(response)
+    let response: TransportResponse
+    do throws(HTTPError) {
+      response = try await configuration.redirects.following(
+        request, options: options, credentialNames: outgoing.credentialNames, cookies: jar
+      ) { hop, options throws(HTTPError) in try await transport.send(hop, options: options) }
+    } catch {
+      permits?.release()
+      throw error
+    }
+    return try await exchange.take(response, holding: permits)
   }
 
   /// The next request number, from 1.

@@ -10,6 +10,16 @@ public struct HTTPResponse: Sendable, Equatable {
   public var body: Data
   /// The URL that answered, after any redirects.
   public var url: URL?
+  /// The body as it arrives, for a request whose caller reads it that way (``HTTPClient/bytes(_:options:)``,
+  /// ``HTTPClient/events(_:reconnection:options:)``); `nil` when the body is in ``body``
+  /// (collected, or the start of an error's) or went to a file.
+  ///
+  /// A middleware sees it as soon as the head has arrived, before the body: it may wrap it
+  /// (see ``TransportResponseBody/makeStream(bufferSize:onStop:)``), or replace it with a body
+  /// in ``body`` (set this to `nil` then); the caller reads what the middleware returns. The
+  /// request holds its concurrency permits until the body has ended, and the observer hears
+  /// of it then. Not part of equality.
+  public var bodyStream: TransportResponseBody?
   /// The trailer fields that came after the body (a chunked HTTP/1.1 or an HTTP/2 response
   /// may send them: a checksum, a final status), for a body read whole; empty when there
   /// were none or the transport cannot read them (only ``CurlTransport`` does; see

@@ -46,7 +46,7 @@ final class RequestLimiter: Sendable {
   }
 
   /// The permits one request holds.
-  struct Permits {
+  struct Permits: Sendable {
     fileprivate let host: PermitQueue?
     fileprivate let overall: PermitQueue?
 

@@ -26,11 +26,10 @@ public struct ByteStream: AsyncSequence, Sendable {
   /// Status, headers and URL of the response (its body is this stream).
   public let response: HTTPResponse
   let body: TransportResponseBody
-  let source: StreamSource
 
   /// Reads the chunks.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(body: body.makeAsyncIterator(), reading: Reading(source))
+    Iterator(body: body.makeAsyncIterator(), reading: Reading(body))
   }
 
   /// The body's lines as UTF-8 text, split at LF, CRLF or CR, without their line ends.
@@ -123,37 +122,16 @@ public struct ByteLines: AsyncSequence, Sendable {
 }
 
 /// Belongs to one loop over a stream: when the loop is left (`break`, a thrown error), its
-/// iterator goes away and this cancels the transfer, even while the stream itself is kept.
+/// iterator goes away and this stops the transfer, even while the stream itself is kept.
+/// (Dropping every copy of the stream stops it too: see ``TransportResponseBody``.)
 final class Reading: Sendable {
-  private let source: StreamSource
-
-  init(_ source: StreamSource) {
-    self.source = source
-  }
-
-  deinit {
-    source.cancel()
-  }
-}
-
-/// What keeps a stream's transfer running: the task that runs the exchange (and reports
-/// it), cancelled when the last reference to the stream, or a loop over it, goes away.
-final class StreamSource: Sendable {
-  private let task: Task<Void, Never>
   private let body: TransportResponseBody
 
-  init(task: Task<Void, Never>, body: TransportResponseBody) {
-    self.task = task
+  init(_ body: TransportResponseBody) {
     self.body = body
   }
 
-  /// Cancels the transfer.
-  func cancel() {
-    body.cancel()
-    task.cancel()
-  }
-
   deinit {
-    cancel()
+    body.cancel()
   }
 }

@@ -17,7 +17,8 @@ extension HTTPClient {
   ///
   /// The request goes through the middleware and the concurrency limits like any other,
   /// holding its permits until the body has been delivered, and reports to the observer
-  /// when it starts and when the body has ended.
+  /// when it starts and when the body has ended. The middleware sees the response as soon
+  /// as its head has arrived, with the body to come in ``HTTPResponse/bodyStream``.
   ///
   /// - Throws: ``HTTPError`` before the body: `invalidRequest`, `transport`, `timedOut`,
   ///   `cancelled`, or `unacceptableStatus` with the start of the error body. Reading the
@@ -28,38 +29,23 @@ extension HTTPClient {
     try await bytes(endpoint, request: try builder.request(for: endpoint), options: options)
   }
 
-  /// Streams a built request: the exchange runs in a task that the stream owns, until the
-  /// body has been delivered.
+  /// Streams a built request, in the caller's task: the pipeline returns once the head has
+  /// arrived, with the body still to come in ``HTTPResponse/bodyStream`` (or, from a
+  /// middleware that answered itself, in ``HTTPResponse/body``).
   nonisolated func bytes<E: Endpoint>(
     _ endpoint: E, request: TransportRequest, options: TransferOptions
   ) async throws(HTTPError) -> ByteStream {
-    let handoff = StreamHandoff()
-    let exchange = self.exchange(for: endpoint, options: options, use: .stream(handoff))
-    let task = Task {
-      do throws(HTTPError) {
-        try await perform(endpoint, exchange, request: request) { response throws(HTTPError) in
-          guard exchange.acceptable.contains(response.status) else {
-            throw .unacceptableStatus(response)
-          }
-        }
-      } catch {
-        handoff.fail(error)
+    let exchange = self.exchange(for: endpoint, options: options, use: .stream)
+    return try await perform(endpoint, exchange, request: request) {
+      response throws(HTTPError) in
+      guard exchange.acceptable.contains(response.status) else {
+        throw .unacceptableStatus(response)
       }
-    }
-    let outcome = await withTaskCancellationHandler {
-      await handoff.value()
-    } onCancel: {
-      handoff.fail(.cancelled)
-      task.cancel()
-    }
-    switch outcome {
-    case .success(let response):
-      return ByteStream(
-        response: response.head, body: response.body,
-        source: StreamSource(task: task, body: response.body))
-    case .failure(let error):
-      task.cancel()
-      throw error
+      var head = response
+      let body = head.bodyStream ?? TransportResponseBody(head.body)
+      head.bodyStream = nil
+      head.body = Data()
+      return ByteStream(response: head, body: body.limited(to: exchange.maximumBytes))
     }
   }
 

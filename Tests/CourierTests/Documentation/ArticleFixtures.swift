@@ -54,6 +54,22 @@ struct ClientVersion: Middleware {
   }
 }
 
+struct BodyBytes: Middleware {
+  let count: @Sendable (Int) -> Void
+
+  func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+    -> HTTPResponse
+  {
+    var response = try await next(request)
+    count(response.body.count)  // a body read whole, or the start of an error's
+    response.bodyStream = response.bodyStream?.mapChunks { chunk in
+      count(chunk.count)
+      return chunk
+    }
+    return response
+  }
+}
+
 actor Tokens: CredentialProvider {
   private var current = "initial-token"
   func token() async throws(HTTPError) -> String { current }

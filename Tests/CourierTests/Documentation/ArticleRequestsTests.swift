@@ -71,6 +71,26 @@ struct ArticleRequestsTests {
     #expect(lines.withLock { $0.count } == 4, "one line out and one back per attempt")
   }
 
+  @Test("middleware: BodyBytes counts a sent body and a streamed one, chunk by chunk")
+  func bodyBytes() async throws {
+    let stub = StubTransport()
+      .on(.get, "/books/1", StubResponse(text: "{\"id\":1,\"title\":\"Dune\"}"))
+      .on(.get, "/exports/books.ndjson", .chunks([Data("12345".utf8), Data("678".utf8)]))
+    let counted = Locked<[Int]>([])
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [BodyBytes { count in counted.withLock { $0.append(count) } }]
+    let client = client(stub, configuration)
+    _ = try await client.send(BookDetails(id: 1))
+    #expect(counted.withLock { $0 } == [23])
+    counted.withLock { $0 = [] }
+    var read = 0
+    for try await chunk in try await client.bytes(Request<Data>(path: "exports/books.ndjson")) {
+      read += chunk.count
+    }
+    #expect(read == 8)
+    #expect(counted.withLock { $0 } == [0, 5, 3])
+  }
+
   @Test("transfers: a download to disk, a byte stream's lines, server-sent events")
   func transfers() async throws {
     let stub = StubTransport()

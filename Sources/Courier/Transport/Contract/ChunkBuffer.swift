@@ -27,7 +27,8 @@ final class ChunkBuffer: Sendable {
     var writing = false
     var end: End?
     var reader: CheckedContinuation<Void, Never>?
-    var watchers: [CheckedContinuation<End, Never>] = []
+    /// Called once, with how, when the stream ends (``whenEnded(_:)``).
+    var watchers: [@Sendable (End) -> Void] = []
     /// A writer that pauses its transfer rather than spill (``offer(_:)``) was refused a
     /// chunk and waits for room: called once the reader has made it.
     var onRoom: (@Sendable () -> Void)?
@@ -168,13 +169,13 @@ final class ChunkBuffer: Sendable {
   /// end wins.
   func finish(_ end: End) {
     let (reader, watchers) = state.withLock {
-      state -> (CheckedContinuation<Void, Never>?, [CheckedContinuation<End, Never>]) in
+      state -> (CheckedContinuation<Void, Never>?, [@Sendable (End) -> Void]) in
       guard state.end == nil else { return (nil, []) }
       state.end = end
       return Self.takeWaiters(&state)
     }
     reader?.resume()
-    for watcher in watchers { watcher.resume(returning: end) }
+    for watcher in watchers { watcher(end) }
   }
 
   // MARK: - Reader
@@ -248,21 +249,28 @@ final class ChunkBuffer: Sendable {
       return (notify, reader, watchers, state.end!)
     }
     reader?.resume()
-    for watcher in watchers { watcher.resume(returning: end) }
+    for watcher in watchers { watcher(end) }
     if notify { onStop(error) }
   }
 
-  /// Waits until the stream has ended — written to the end, failed, or stopped by the
-  /// reader — and returns how. Cancelling the waiting task stops the stream.
+  /// Calls `action` once the stream has ended — written to the end, failed, or stopped by the
+  /// reader — with how: at once when it has, otherwise on the thread that ends it, after the
+  /// lock is let go. `action` must not hold the body it watches (the buffer would keep it).
+  func whenEnded(_ action: @escaping @Sendable (End) -> Void) {
+    let end = state.withLock { state -> End? in
+      if let end = state.end { return end }
+      state.watchers.append(action)
+      return nil
+    }
+    if let end { action(end) }
+  }
+
+  /// Waits until the stream has ended and returns how. Cancelling the waiting task stops the
+  /// stream.
   func ended() async -> End {
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let end = state.withLock { state -> End? in
-          if let end = state.end { return end }
-          state.watchers.append(continuation)
-          return nil
-        }
-        if let end { continuation.resume(returning: end) }
+        whenEnded { continuation.resume(returning: $0) }
       }
     } onCancel: {
       // The watcher gives up (its task was cancelled): the stream stops with it.
@@ -271,7 +279,7 @@ final class ChunkBuffer: Sendable {
   }
 
   private static func takeWaiters(_ state: inout State) -> (
-    CheckedContinuation<Void, Never>?, [CheckedContinuation<End, Never>]
+    CheckedContinuation<Void, Never>?, [@Sendable (End) -> Void]
   ) {
     defer {
       state.reader = nil

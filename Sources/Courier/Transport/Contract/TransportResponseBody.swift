@@ -22,16 +22,24 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
     case stream(StreamReader)
   }
 
+  /// What each chunk becomes before the reader sees it (``mapChunks(_:)``).
+  typealias Transform = @Sendable (Data) throws(HTTPError) -> Data
+
   let storage: Storage
   /// The most bytes the reader accepts; more fail with ``HTTPError/responseTooLarge(limit:)``.
   let limit: Int?
   /// The trailer fields of a body in memory or on disk (a stream's are its writer's).
   private let trailerFields: HTTPHeaders
+  private let transform: Transform?
 
-  private init(storage: Storage, limit: Int? = nil, trailers: HTTPHeaders = HTTPHeaders()) {
+  private init(
+    storage: Storage, limit: Int? = nil, trailers: HTTPHeaders = HTTPHeaders(),
+    transform: Transform? = nil
+  ) {
     self.storage = storage
     self.limit = limit
     trailerFields = trailers
+    self.transform = transform
   }
 
   /// An empty body.
@@ -74,7 +82,28 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
   /// This body, failing with ``HTTPError/responseTooLarge(limit:)`` once more than
   /// `maximumBytes` have been read (and stopping the transfer then); `nil` for no limit.
   func limited(to maximumBytes: Int?) -> TransportResponseBody {
-    TransportResponseBody(storage: storage, limit: maximumBytes, trailers: trailerFields)
+    TransportResponseBody(
+      storage: storage, limit: maximumBytes, trailers: trailerFields, transform: transform)
+  }
+
+  /// This body with each chunk passed through `transform` as it is read — for a middleware
+  /// that rewrites or inspects a streamed response (``HTTPResponse/bodyStream``) without
+  /// holding it back. A chunk `transform` throws on ends the read with that error and stops
+  /// the transfer. The size limit counts the bytes `transform` returns.
+  ///
+  /// ```swift
+  /// response.bodyStream = response.bodyStream?.mapChunks { chunk in
+  ///   checksum.update(chunk)
+  ///   return chunk
+  /// }
+  /// ```
+  public func mapChunks(
+    _ transform: @escaping @Sendable (Data) throws(HTTPError) -> Data
+  ) -> TransportResponseBody {
+    let first = self.transform
+    return TransportResponseBody(
+      storage: storage, limit: limit, trailers: trailerFields,
+      transform: { chunk throws(HTTPError) in try transform(first?(chunk) ?? chunk) })
   }
 
   /// The trailer fields that came after the body (a chunked HTTP/1.1 or an HTTP/2 response
@@ -99,7 +128,7 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
   /// ``HTTPError/responseTooLarge(limit:)`` and stops the transfer.
   public func collect(upTo maximumBytes: Int? = nil) async throws(HTTPError) -> Data {
     let limit = [maximumBytes, self.limit].compactMap { $0 }.min()
-    if case .data(let data) = storage {
+    if case .data(let data) = storage, transform == nil {
       if let limit, data.count > limit { throw .responseTooLarge(limit: limit) }
       return data
     }
@@ -116,28 +145,31 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
     if case .stream(let reader) = storage { reader.buffer.stop(.cancelled) }
   }
 
-  /// Waits until the transport has delivered the whole body, failed, or been stopped.
-  func ended() async -> Result<Void, HTTPError> {
-    guard case .stream(let reader) = storage else { return .success(()) }
-    return await reader.buffer.ended()
+  /// Calls `action` once the transport has delivered the whole body, failed, or been
+  /// stopped (at once for a body in memory or on disk). `action` must not hold this body.
+  func whenEnded(_ action: @escaping @Sendable (Result<Void, HTTPError>) -> Void) {
+    guard case .stream(let reader) = storage else { return action(.success(())) }
+    reader.buffer.whenEnded(action)
   }
 
   /// Reads the chunks.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(storage: storage, limit: limit)
+    Iterator(storage: storage, limit: limit, transform: transform)
   }
 
   /// Reads the chunks of a ``TransportResponseBody``.
   public struct Iterator: AsyncIteratorProtocol {
     let storage: Storage
     let limit: Int?
+    let transform: Transform?
     private var count = 0
     private var done = false
     private var handle: FileHandle?
 
-    init(storage: Storage, limit: Int?) {
+    init(storage: Storage, limit: Int?, transform: Transform?) {
       self.storage = storage
       self.limit = limit
+      self.transform = transform
     }
 
     /// The next chunk, or `nil` at the end of the body.
@@ -160,19 +192,31 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
       case .stream(let reader):
         chunk = try await reader.buffer.next()
       }
-      guard let chunk else {
+      guard var chunk else {
         done = true
         return nil
+      }
+      if let transform {
+        do throws(HTTPError) {
+          chunk = try transform(chunk)
+        } catch {
+          done = true
+          stop(error)
+          throw error
+        }
       }
       count += chunk.count
       if let limit, count > limit {
         done = true
-        if case .stream(let reader) = storage {
-          reader.buffer.stop(.responseTooLarge(limit: limit))
-        }
+        stop(.responseTooLarge(limit: limit))
         throw .responseTooLarge(limit: limit)
       }
       return chunk
+    }
+
+    /// Stops a streamed body's transfer: the reader ends it with `error`.
+    private func stop(_ error: HTTPError) {
+      if case .stream(let reader) = storage { reader.buffer.stop(error) }
     }
 
     private mutating func readFile(_ file: BodyFile) throws(HTTPError) -> Data? {
