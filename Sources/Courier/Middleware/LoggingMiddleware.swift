@@ -136,9 +136,11 @@ public struct LoggingMiddleware: Middleware {
       // The response counts the attempts once a retrying middleware outside this one has seen
       // it; inside one, the request knows which attempt this was.
       let attempt = max(request.attempt, response.attempt)
+      // A streamed body has not arrived yet: the line is written at its head.
+      let size = response.bodyStream == nil ? "\(response.body.count) bytes" : "body streamed"
       var back =
-        "← \(response.status) \(target) \(Self.milliseconds(duration)), \(response.body.count)"
-        + " bytes (attempt \(attempt))"
+        "← \(response.status) \(target) \(Self.milliseconds(duration)), \(size)"
+        + " (attempt \(attempt))"
       if level >= .headers { back += describe(response.headers, redacting: redactedNames) }
       if level >= .bodies { back += describe(response.body, redacting: redactedNames) }
       // Scrubbed of the request's credentials as it was sent too: what middleware after this

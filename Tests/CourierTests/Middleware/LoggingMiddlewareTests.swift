@@ -30,6 +30,20 @@ struct LoggingMiddlewareTests {
     #expect(logged[1].hasSuffix(" ms, 23 bytes (attempt 1)"), "\(logged[1])")
   }
 
+  @Test("a byte stream's line is written at its head, saying the body is streamed")
+  func streamed() async throws {
+    let lines = Locked<[String]>([])
+    let stub = StubTransport().on(.get, "/feed", .chunks([Data("one".utf8), Data("two".utf8)]))
+    let stream = try await client(.bodies, lines: lines, stub: stub)
+      .bytes(Request<Data>(path: "feed"))
+    let logged = lines.withLock { $0 }
+    #expect(logged.count == 2)
+    #expect(logged.last?.hasSuffix(" ms, body streamed (attempt 1)") == true, "\(logged)")
+    var body = Data()
+    for try await chunk in stream { body.append(chunk) }
+    #expect(body == Data("onetwo".utf8))
+  }
+
   @Test("headers and bodies levels add them, bodies cut at the limit")
   func headersAndBodies() async throws {
     let lines = Locked<[String]>([])
