@@ -213,21 +213,6 @@
       #expect(both[1].reusedConnection == true)
     }
 
-    @Test("Content-Length read as bytes: repeats are one length, a disagreement refuses the head")
-    func contentLength() {
-      #expect(CurlTransfer.contentLength(["512"]) == .some(512))
-      #expect(CurlTransfer.contentLength([" 12\t"]) == .some(12))
-      #expect(CurlTransfer.contentLength(["5, 5"]) == .some(5))
-      #expect(CurlTransfer.contentLength(["5", "5"]) == .some(5))
-      #expect(CurlTransfer.contentLength([]) == .some(nil))
-      // Not a length: the body is read to the end of the connection, as without one.
-      #expect(CurlTransfer.contentLength(["abc"]) == .some(nil))
-      #expect(CurlTransfer.contentLength(["+5"]) == .some(nil))
-      // Disagreeing lengths: no way to tell where the body ends (RFC 9112 §6.3).
-      #expect(CurlTransfer.contentLength(["5, 6"]) == nil)
-      #expect(CurlTransfer.contentLength(["5", "6"]) == nil)
-    }
-
     @Test("the head: a folded line continues its field, trailers do not end the head again")
     func headParsing() async throws {
       let server = try LoopbackServer { request, response in

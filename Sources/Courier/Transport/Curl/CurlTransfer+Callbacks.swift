@@ -21,57 +21,23 @@
       while end > 0, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
       if end == 0 {
         // The end of a head: an interim one (100 Continue) is skipped.
+        let status = headReader.status
         if (100..<200).contains(status) && status != 101 { return bytes.count }
         return headEnded() ? bytes.count : 0
       }
-      let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
-      if line.starts(with: Self.statusLinePrefix) {
-        // "HTTP/1.1 200 OK", "HTTP/2 200": the status is the digits after the first space.
-        var index = line.firstIndex(of: 32).map { $0 + 1 } ?? end
-        var code = 0
-        var digits = 0
-        while index < end, (48...57).contains(line[index]), digits < 3 {
-          code = code * 10 + Int(line[index] - 48)
-          index += 1
-          digits += 1
-        }
-        // Three digits, then a space or the end ("HTTP/2 200"); "2000" is no status.
-        status = digits == 3 && (index == end || line[index] == 32) ? code : 0
-        fields = []
-      } else if line[0] == 32 || line[0] == 9, !fields.isEmpty {
-        // An obsolete folded line (RFC 9112 §5.2): it continues the previous value.
-        var start = 0
-        var stop = end
-        while start < stop, line[start] == 32 || line[start] == 9 { start += 1 }
-        while stop > start, line[stop - 1] == 32 || line[stop - 1] == 9 { stop -= 1 }
-        let more = String(
-          decoding: UnsafeRawBufferPointer(rebasing: line[start..<stop]), as: UTF8.self)
-        fields[fields.count - 1].value += more.isEmpty ? "" : " " + more
-      } else if let colon = line.firstIndex(of: 58) {
-        var start = colon + 1
-        var stop = end
-        while start < stop, line[start] == 32 || line[start] == 9 { start += 1 }
-        while stop > start, line[stop - 1] == 32 || line[stop - 1] == 9 { stop -= 1 }
-        let name = String(
-          decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
-        let value = String(
-          decoding: UnsafeRawBufferPointer(rebasing: line[start..<stop]), as: UTF8.self)
-        fields.append(HTTPHeaders.Field(name: name, value: value))
-      }
+      headReader.read(UnsafeRawBufferPointer(rebasing: bytes[0..<end]))
       return bytes.count
     }
 
-    /// `HTTP/`, the start of a status line.
-    private static let statusLinePrefix: [UInt8] = Array("HTTP/".utf8)
-
     func headEnded() -> Bool {
       // No status line that reads "HTTP/x NNN" came (libcurl takes "Http/1.1 200 OK" too).
-      guard (100...999).contains(status) else {
+      guard let response = headReader.response(url: url) else {
         return fail(.transport(URLError(.badServerResponse)))
       }
-      let headers = HTTPHeaders(fields)
-      let response = HTTPResponse(status: status, headers: headers, body: Data(), url: url)
-      guard let length = Self.contentLength(headers.values(for: "Content-Length")) else {
+      let status = response.status
+      let headers = response.headers
+      guard let length = ResponseHeadReader.contentLength(headers.values(for: "Content-Length"))
+      else {
         return fail(.transport(URLError(.badServerResponse)))
       }
       var encoded =
@@ -147,41 +113,13 @@
 
     /// A trailer line after the body: a field kept (a folded or malformed line is dropped).
     func trailerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
-      let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
-      guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
-        !line[..<colon].contains(where: { $0 == " " || $0 == "\t" })
-      else { return bytes.count }
-      let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-      trailers.append(HTTPHeaders.Field(name: String(line[..<colon]), value: value))
+      var end = bytes.count
+      while end > 0, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
+      let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
+      if line.first != 32, line.first != 9, let field = ResponseHeadReader.field(line) {
+        trailers.append(field)
+      }
       return bytes.count
-    }
-
-    /// The body's length from the `Content-Length` values, read as bytes: `.some(nil)` when
-    /// there is none or it is not a number, `nil` when they disagree (`5, 6`; a repeated
-    /// `5, 5` is one length).
-    static func contentLength(_ values: [String]) -> Int64?? {
-      var found: Substring.UTF8View?
-      for value in values {
-        for part in value.utf8.split(separator: 44) {
-          var start = part.startIndex
-          var end = part.endIndex
-          while start < end, part[start] == 32 || part[start] == 9 {
-            start = part.index(after: start)
-          }
-          while end > start,
-            part[part.index(before: end)] == 32 || part[part.index(before: end)] == 9
-          {
-            end = part.index(before: end)
-          }
-          let number = part[start..<end]
-          if let found, !found.elementsEqual(number) { return nil }
-          found = number
-        }
-      }
-      guard let found, !found.isEmpty, found.allSatisfy({ (48...57).contains($0) }) else {
-        return .some(nil)
-      }
-      return .some(Int64(Substring(found)))
     }
 
     /// Body bytes, decoded by libcurl or, read raw, by ``chunks``: `bytes.count` when taken,

@@ -52,8 +52,7 @@
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutableRawPointer?
     var upload: CurlUpload?
-    var status = 0
-    var fields: [HTTPHeaders.Field] = []
+    var headReader = ResponseHeadReader()
     /// The trailer fields after the body.
     var trailers: [HTTPHeaders.Field] = []
     var head: HTTPResponse?

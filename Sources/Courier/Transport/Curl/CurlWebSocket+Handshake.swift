@@ -129,34 +129,30 @@
       return nil
     }
 
-    /// The status line and fields of a response head.
+    /// The status line and fields of a response head, read by the one head reader
+    /// (``ResponseHeadReader``), line by line.
     static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> HTTPResponse {
-      let text = String(decoding: bytes, as: UTF8.self)
-      var lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-      guard !lines.isEmpty else {
-        throw .transport(.badServerResponse, reason: "WebSocket handshake: an empty answer")
+      var reader = ResponseHeadReader()
+      bytes.withUnsafeBytes { raw in
+        var start = 0
+        for index in raw.indices where raw[index] == 10 {
+          let end = index > start && raw[index - 1] == 13 ? index - 1 : index
+          reader.read(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+          start = index + 1
+        }
       }
-      let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
-      guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."),
-        let status = Int(statusLine[1]), (100...999).contains(status)
-      else {
+      guard let response = reader.response(url: nil) else {
         throw .transport(
           .badServerResponse, reason: "WebSocket handshake: the answer has no HTTP/1.1 status line")
       }
-      var headers = HTTPHeaders()
-      for line in lines {
-        guard let colon = line.firstIndex(of: ":") else { continue }
-        headers.add(
-          String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-          String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
-      }
-      return HTTPResponse(status: status, headers: headers)
+      return response
     }
 
     /// A refusal's body once it is all in `bytes` (or, `atEnd`, the connection has ended):
     /// none for 1xx, 204 and 304; else by its `Content-Length`, or chunked, or to the
     /// connection's end; at most `limit` bytes are kept. `nil` while more is to come. A length
-    /// or chunk size that is not a non-negative number fails with `badServerResponse`.
+    /// that cannot frame the body, or a chunk size that is not a number, fails with
+    /// `badServerResponse`.
     static func refusalBody(
       of response: HTTPResponse, bytes: [UInt8], limit: Int, atEnd: Bool
     ) throws(HTTPError) -> Data? {
@@ -165,12 +161,15 @@
       }
       let chunked = response.headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true
       var length: Int?
-      if !chunked, let field = response.headers["Content-Length"] {
-        guard let value = Int(field.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+      if !chunked {
+        // The transfers' rule: a length that is not a number, or lengths that disagree,
+        // cannot frame the body.
+        let values = response.headers.values(for: "Content-Length")
+        guard let value = ResponseHeadReader.contentLength(values) else {
           throw .transport(
-            .badServerResponse, reason: "WebSocket handshake: a Content-Length of \(field)")
+            .badServerResponse, reason: "WebSocket handshake: Content-Length \(values)")
         }
-        length = value
+        length = value.map { Int(clamping: $0) }
       }
       if let length, bytes.count >= length { return Data(bytes.prefix(min(length, limit))) }
       if chunked, let body = try dechunked(bytes) { return Data(body.prefix(limit)) }
