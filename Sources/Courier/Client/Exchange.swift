@@ -59,15 +59,15 @@ struct Exchange: Sendable {
   /// when collected, with the start of it when the status is not acceptable (for the error
   /// it becomes), with none when it went to a file, and with the body still to come in
   /// ``HTTPResponse/bodyStream`` for a reader. `permits` are released once the body has
-  /// ended: at once, or, for a reader's, when the transport has delivered it all or the
-  /// reader has let it go.
+  /// ended: at once, or, for a reader's, once the reader has read it or let it go (on the
+  /// reader's side: a waiting request never starts on a transport's thread, under its lock).
   func take(_ response: TransportResponse, holding permits: RequestLimiter.Permits?)
     async throws(HTTPError) -> HTTPResponse
   {
     var head = response.head
     let body = response.body.limited(to: maximumBytes)
     if case .stream = use, acceptable.contains(head.status) {
-      if let permits { body.whenEnded { _ in permits.release() } }
+      if let permits { body.whenRead { _ in permits.release() } }
       head.bodyStream = body
       return head
     }

@@ -70,7 +70,9 @@ extension HTTPClient {
       }
       let value = try await outcome(response)
       guard let events else { return value }
-      // A body still arriving is reported once it has ended; the hook must not hold it.
+      // A body still arriving is reported once its reader has read it or let it go (the
+      // observer runs on the reader's side, never under a transport's lock); the hook must
+      // not hold the body.
       var head = response
       head.bodyStream = nil
       let ended = head
@@ -84,7 +86,7 @@ extension HTTPClient {
           events.failed(credentials.applied(to: error))
         }
       }
-      if let body = response.bodyStream { body.whenEnded(report) } else { report(.success(())) }
+      if let body = response.bodyStream { body.whenRead(report) } else { report(.success(())) }
       return value
     } catch {
       let error = Credentials(names: redactedNames).applied(to: error)

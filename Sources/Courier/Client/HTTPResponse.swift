@@ -17,8 +17,9 @@ public struct HTTPResponse: Sendable, Equatable {
   /// A middleware sees it as soon as the head has arrived, before the body: it may wrap it
   /// (see ``TransportResponseBody/makeStream(bufferSize:onStop:)``), or replace it with a body
   /// in ``body`` (set this to `nil` then); the caller reads what the middleware returns. The
-  /// request holds its concurrency permits until the body has ended, and the observer hears
-  /// of it then. Not part of equality.
+  /// request holds its concurrency permits, and the observer hears of its end, once the
+  /// caller has read the body or let it go. A middleware that keeps the response keeps the
+  /// transfer going. Not part of equality.
   public var bodyStream: TransportResponseBody?
   /// The trailer fields that came after the body (a chunked HTTP/1.1 or an HTTP/2 response
   /// may send them: a checksum, a final status), for a body read whole; empty when there

@@ -16,8 +16,8 @@ extension HTTPClient {
   /// ```
   ///
   /// The request goes through the middleware and the concurrency limits like any other,
-  /// holding its permits until the body has been delivered, and reports to the observer
-  /// when it starts and when the body has ended. The middleware sees the response as soon
+  /// holding its permits until the body has been read or let go, and reports to the observer
+  /// when it starts and then. The middleware sees the response as soon
   /// as its head has arrived, with the body to come in ``HTTPResponse/bodyStream``.
   ///
   /// - Throws: ``HTTPError`` before the body: `invalidRequest`, `transport`, `timedOut`,

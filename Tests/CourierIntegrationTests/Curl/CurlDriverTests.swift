@@ -86,6 +86,46 @@
       await watched { await transport.sleepsIdle() }
     }
 
+    @Test(
+      "no client code under the driver's lock: a stream's observer, a request let through the limit"
+    )
+    func clientCodeOffTheDriver() async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.sendPattern(size: 256 * 1024)
+      }
+      defer { server.stop() }
+      let curl = CurlTransport()
+      let driver = try curl.driver.get()
+      let underLock = Locked<[String]>([])
+      let waiting = Signal()
+      var configuration = HTTPClient.Configuration()
+      configuration.maximumConcurrentRequests = 1
+      configuration.observer = { event in
+        switch event {
+        case .waiting(_, .concurrencyLimit): waiting.fire()
+        case .finished:
+          if driver.lock.isHeldByCurrentThread { underLock.withLock { $0.append("observer") } }
+        default: return
+        }
+      }
+      let transport = LockProbe(base: curl) {
+        if driver.lock.isHeldByCurrentThread { underLock.withLock { $0.append("transport") } }
+      }
+      let client = HTTPClient(
+        baseURL: server.baseURL, configuration: configuration, transport: transport)
+      for _ in 0..<5 {
+        let stream = try await client.bytes(Request<Data>(path: "big"))
+        // A buffered GET waits for the permit (shared calls run where they are resumed).
+        let waiter = Task { try await client.send(Request<Data>(path: "small")) }
+        await watched { await waiting.wait() }
+        var count = 0
+        for try await chunk in stream { count += chunk.count }
+        #expect(count == 256 * 1024)
+        #expect(try await waiter.value.count == 256 * 1024)
+      }
+      #expect(underLock.withLock { $0 } == [])
+    }
+
     @Test("a reused easy handle carries nothing of the request before it")
     func reusedHandles() async throws {
       let server = try LoopbackServer { request, response in
@@ -148,6 +188,19 @@
       print(
         "CurlTransport soak: \(total) requests, resident memory grew by \(growth) MiB, "
           + "\(held) connections held")
+    }
+  }
+
+  /// Runs `probe` as each request reaches the transport, then sends it on `base`.
+  private struct LockProbe: HTTPTransport {
+    let base: CurlTransport
+    let probe: @Sendable () -> Void
+
+    func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+      -> TransportResponse
+    {
+      probe()
+      return try await base.send(request, options: options)
     }
   }
 #endif

@@ -29,6 +29,9 @@ final class ChunkBuffer: Sendable {
     var reader: CheckedContinuation<Void, Never>?
     /// Called once, with how, when the stream ends (``whenEnded(_:)``).
     var watchers: [@Sendable (End) -> Void] = []
+    /// How the reader's side ended: the end taken, or the stream stopped (``whenRead(_:)``).
+    var readEnd: End?
+    var readWatchers: [@Sendable (End) -> Void] = []
     /// A writer that pauses its transfer rather than spill (``offer(_:)``) was refused a
     /// chunk and waits for room: called once the reader has made it.
     var onRoom: (@Sendable () -> Void)?
@@ -212,8 +215,10 @@ final class ChunkBuffer: Sendable {
         }
         return chunk
       case .ended(.success):
+        readerEnded(.success(()))
         return nil
       case .ended(.failure(let error)):
+        readerEnded(.failure(error))
         throw error
       case .wait:
         await withTaskCancellationHandler {
@@ -251,6 +256,7 @@ final class ChunkBuffer: Sendable {
     reader?.resume()
     for watcher in watchers { watcher(end) }
     if notify { onStop(error) }
+    readerEnded(.failure(error))
   }
 
   /// Calls `action` once the stream has ended — written to the end, failed, or stopped by the
@@ -263,6 +269,29 @@ final class ChunkBuffer: Sendable {
       return nil
     }
     if let end { action(end) }
+  }
+
+  /// Calls `action` once, with how, when the reader's side has ended: it has taken the end
+  /// (`nil`, or the error), or stopped the stream (cancelled, let go, over a limit) — on the
+  /// reader's thread, never the writer's. At once when it has.
+  func whenRead(_ action: @escaping @Sendable (End) -> Void) {
+    let end = state.withLock { state -> End? in
+      if let end = state.readEnd { return end }
+      state.readWatchers.append(action)
+      return nil
+    }
+    if let end { action(end) }
+  }
+
+  /// The reader's side ended with `end`: the first time, its watchers are told.
+  private func readerEnded(_ end: End) {
+    let watchers = state.withLock { state -> [@Sendable (End) -> Void] in
+      guard state.readEnd == nil else { return [] }
+      state.readEnd = end
+      defer { state.readWatchers = [] }
+      return state.readWatchers
+    }
+    for watcher in watchers { watcher(end) }
   }
 
   /// Waits until the stream has ended and returns how. Cancelling the waiting task stops the

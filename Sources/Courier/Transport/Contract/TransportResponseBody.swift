@@ -145,11 +145,12 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
     if case .stream(let reader) = storage { reader.buffer.stop(.cancelled) }
   }
 
-  /// Calls `action` once the transport has delivered the whole body, failed, or been
-  /// stopped (at once for a body in memory or on disk). `action` must not hold this body.
-  func whenEnded(_ action: @escaping @Sendable (Result<Void, HTTPError>) -> Void) {
+  /// Calls `action` once the reader has read the body to its end (or its error), or let it
+  /// go — on the reader's side, never the transport's (at once for a body in memory or on
+  /// disk). `action` must not hold this body.
+  func whenRead(_ action: @escaping @Sendable (Result<Void, HTTPError>) -> Void) {
     guard case .stream(let reader) = storage else { return action(.success(())) }
-    reader.buffer.whenEnded(action)
+    reader.buffer.whenRead(action)
   }
 
   /// Reads the chunks.

@@ -47,7 +47,7 @@
     /// The multi handle on which WebSocket connections connect.
     let sockets: UnsafeMutableRawPointer
     let loop: OpaquePointer
-    private let lock = NSLock()
+    let lock = OwnedLock()
     private let commands = Locked<[Command]>([])
     /// Easy handles of finished transfers, for the next ones (freed when the thread ends).
     let handles = CurlHandles(maximum: 64)
