@@ -126,6 +126,33 @@
       #expect(underLock.withLock { $0 } == [])
     }
 
+    @Test("no client code under the driver's lock: buffered GETs queued behind one another")
+    func bufferedOffTheDriver() async throws {
+      let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+      defer { server.stop() }
+      let curl = CurlTransport()
+      let driver = try curl.driver.get()
+      let underLock = Locked<[String]>([])
+      var configuration = HTTPClient.Configuration()
+      configuration.maximumConcurrentRequests = 1
+      configuration.observer = { event in
+        guard case .finished = event, driver.lock.isHeldByCurrentThread else { return }
+        underLock.withLock { $0.append("observer") }
+      }
+      let transport = LockProbe(base: curl) {
+        if driver.lock.isHeldByCurrentThread { underLock.withLock { $0.append("transport") } }
+      }
+      let client = HTTPClient(
+        baseURL: server.baseURL, configuration: configuration, transport: transport)
+      try await withThrowingTaskGroup(of: String.self) { group in
+        for index in 0..<64 {
+          group.addTask { try await client.send(Request<String>(path: "r\(index)")) }
+        }
+        for try await text in group { #expect(text == "ok") }
+      }
+      #expect(underLock.withLock { $0 } == [])
+    }
+
     @Test("a reused easy handle carries nothing of the request before it")
     func reusedHandles() async throws {
       let server = try LoopbackServer { request, response in

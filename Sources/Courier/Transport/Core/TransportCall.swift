@@ -48,12 +48,22 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   private let timer: DeadlineTimer
   /// Whether the exchange has an idle timeout, so that moving bytes must be recorded.
   package let watchesActivity: Bool
+  /// Resumes the caller: at once, or once a lock of the transport's is let go.
+  private let resumer: Resumer?
 
-  /// A call within `options`' deadline and idle timeout, timed by `timer`.
-  package init(options: TransportOptions, timer: DeadlineTimer) {
+  /// Runs what resumes the caller where it may run client code (see
+  /// ``init(options:timer:resumer:)``).
+  package typealias Resumer = @Sendable (@escaping @Sendable () -> Void) -> Void
+
+  /// A call within `options`' deadline and idle timeout, timed by `timer`. A transport whose
+  /// callbacks run under a lock of its own passes `resumer`, which runs what it is given
+  /// once that lock is let go: resuming the caller may run client code at once (a task that
+  /// prefers an inline executor), and none may run under a transport's lock.
+  package init(options: TransportOptions, timer: DeadlineTimer, resumer: Resumer? = nil) {
     let deadlines = TransportDeadlines(options, startingAt: timer.clock.now)
     core = Locked(Core(deadlines: deadlines))
     self.timer = timer
+    self.resumer = resumer
     watchesActivity = deadlines.watchesActivity
   }
 
@@ -211,11 +221,11 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
       transfer.begin()
     case .refuse(let continuation, let error, let transfer):
       transfer.discard()
-      continuation.resume(returning: .failure(error))
+      resume(continuation, with: .failure(error))
     case .answer(let continuation, let result):
-      continuation.resume(returning: result)
+      resume(continuation, with: result)
     case .answerAndStop(let continuation, let error, let transfer):
-      continuation.resume(returning: .failure(error))
+      resume(continuation, with: .failure(error))
       transfer.stop()
     case .endBody(let writer, let error):
       if let error { writer.fail(error) } else { writer.finish() }
@@ -223,5 +233,13 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
       if let error { writer.fail(error) } else { writer.finish() }
       transfer.stop()
     }
+  }
+
+  /// Resumes the caller with `result`, through the transport's ``Resumer`` if it has one.
+  private func resume(
+    _ continuation: Continuation, with result: Result<TransportResponse, HTTPError>
+  ) {
+    guard let resumer else { return continuation.resume(returning: result) }
+    resumer { continuation.resume(returning: result) }
   }
 }

@@ -185,6 +185,13 @@
       deferred.append(resume)
     }
 
+    /// Runs `resume` now, or, on a thread that holds the lock (in a libcurl callback), once it
+    /// is let go: what it resumes may run client code at once (a task that prefers the inline
+    /// executor), which must never run under the lock.
+    func outsideLock(_ resume: @escaping @Sendable () -> Void) {
+      if lock.isHeldByCurrentThread { later(resume) } else { resume() }
+    }
+
     /// Runs the commands, libcurl's timer if it is due, and finishes what libcurl is done
     /// with.
     private func work() {

@@ -86,7 +86,7 @@
       self.url = url
       self.options = options
       self.driver = driver
-      call = TransportCall(options: options, timer: timer)
+      call = TransportCall(options: options, timer: timer) { driver.outsideLock($0) }
       startedAt = .now
     }
 

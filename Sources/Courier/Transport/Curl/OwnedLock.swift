@@ -2,52 +2,40 @@
 #if canImport(FoundationNetworking)
   import Foundation
   import Glibc
+  import Synchronization
 
-  /// The driver's lock: an `NSLock` that, in debug builds, knows which thread holds it, so
-  /// that tests can show no client code runs under it (a middleware, an observer, a request
-  /// let through the concurrency limits).
+  /// The driver's lock: an `NSLock` that knows whether the calling thread holds it, so that
+  /// what would resume a caller from under it (a libcurl callback ending an exchange) waits
+  /// until it is let go — no client code runs under the driver's lock — and so that tests can
+  /// show it.
   ///
-  /// `@unchecked Sendable`: `NSLock` is thread-safe, and the holder is under a lock of its own.
+  /// `@unchecked Sendable`: `NSLock` is thread-safe, and the holder is atomic. Only the holder
+  /// writes it (after taking the lock, and clearing it before letting go), so a thread reads
+  /// its own identity there exactly when it holds the lock.
   final class OwnedLock: @unchecked Sendable {
     private let base = NSLock()
-    #if DEBUG
-      private let holder = Locked<pthread_t?>(nil)
-    #endif
+    private let holder = Atomic<UInt>(0)
 
     func lock() {
       base.lock()
-      held()
+      holder.store(UInt(pthread_self()), ordering: .relaxed)
     }
 
     /// Takes the lock if it is free; returns whether it did.
     func `try`() -> Bool {
       guard base.try() else { return false }
-      held()
+      holder.store(UInt(pthread_self()), ordering: .relaxed)
       return true
     }
 
     func unlock() {
-      #if DEBUG
-        holder.withLock { $0 = nil }
-      #endif
+      holder.store(0, ordering: .relaxed)
       base.unlock()
     }
 
-    /// Whether this thread holds the lock (always `false` in release builds).
+    /// Whether this thread holds the lock.
     var isHeldByCurrentThread: Bool {
-      #if DEBUG
-        let me = pthread_self()
-        return holder.withLock { $0.map { pthread_equal($0, me) != 0 } ?? false }
-      #else
-        return false
-      #endif
-    }
-
-    private func held() {
-      #if DEBUG
-        let me = pthread_self()
-        holder.withLock { $0 = me }
-      #endif
+      holder.load(ordering: .relaxed) == UInt(pthread_self())
     }
   }
 #endif
