@@ -44,25 +44,35 @@
       defer { server.stop() }
       let other = try await TLSTestServer.start()
       defer { other.stop() }
-      // The system's bundle pretends to hold the test's authority: trusted only when the
-      // system's roots are.
-      let pretendSystem = try Data(contentsOf: server.authority)
-      func transport(trustsSystemRoots: Bool) -> CurlTransport {
+      // The system's roots pretend to hold the test's authority: as a directory of hashed
+      // roots, or (where there is none) as a bundle.
+      let directory = server.directory.appendingPathComponent("system-roots")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: server.authority, to: directory.appendingPathComponent("authority.pem"))
+      _ = try await TLSTestServer.onThread {
+        try TLSTestServer.shell("openssl rehash '\(directory.path)' 2>&1")
+      }
+      let bundle = try Data(contentsOf: server.authority)
+      func transport(trustsSystemRoots: Bool, directory: String?) -> CurlTransport {
         var configuration = CurlTransport.Configuration()
         configuration.trust = ServerTrust(
           certificateAuthorities: [.file(other.certificate)], trustsSystemRoots: trustsSystemRoots)
         return CurlTransport(
-          settings: CurlTransport.Settings(configuration, systemBundle: pretendSystem))
+          settings: CurlTransport.Settings(
+            configuration, systemDirectory: directory, systemBundle: bundle))
       }
-      let alongside = try await transport(trustsSystemRoots: true).send(URLRequest(url: server.url))
-      #expect(alongside.status == 200)
-      let error = await #expect(throws: HTTPError.self) {
-        _ = try await transport(trustsSystemRoots: false).send(URLRequest(url: server.url))
+      for system in [directory.path, nil] {
+        let alongside = transport(trustsSystemRoots: true, directory: system)
+        #expect(try await alongside.send(URLRequest(url: server.url)).status == 200)
+        // Yours are trusted either way.
+        #expect(try await alongside.send(URLRequest(url: other.url)).status == 200)
+        let error = await #expect(throws: HTTPError.self) {
+          _ = try await transport(trustsSystemRoots: false, directory: system)
+            .send(URLRequest(url: server.url))
+        }
+        #expect(error?.urlErrorCode == .serverCertificateUntrusted)
       }
-      #expect(error?.urlErrorCode == .serverCertificateUntrusted)
-      // Yours are trusted either way.
-      #expect(
-        try await transport(trustsSystemRoots: true).send(URLRequest(url: other.url)).status == 200)
     }
 
     @Test("the leaf's pin lets its server through; another key, or the authority's, is refused")

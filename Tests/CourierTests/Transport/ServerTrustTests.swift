@@ -106,30 +106,35 @@ struct ServerTrustTests {
 
   #if canImport(FoundationNetworking)
     @Test(
-      "CurlTransport: your authorities alone turn off the system's directory; beside it, its bundle follows yours"
-    )
+      "CurlTransport: your authorities alone clear the system's directory; beside it, it stays")
     func curlSettings() throws {
       let system = Data("SYSTEM BUNDLE\n".utf8)
       let pin = Data(repeating: 9, count: 32).base64EncodedString()
-      let only = CurlTransport.Trust(
-        try ServerTrust(
-          certificateAuthorities: [.data(Self.der)], pinnedPublicKeys: [pin, "sha256//\(pin)"]
-        )
-        .resolved().get(), systemBundle: system)
-      #expect(only.clearsSystemDirectory)
-      #expect(only.authorities == Data(ResolvedTrust.pem(Self.der).utf8))
+      let mine = Data(ResolvedTrust.pem(Self.der).utf8)
+      func trust(_ trust: ServerTrust, directory: String?) throws -> CurlTransport.Trust {
+        CurlTransport.Trust(
+          try trust.resolved().get(), systemDirectory: directory, systemBundle: system)
+      }
+      let only = try trust(
+        ServerTrust(
+          certificateAuthorities: [.data(Self.der)], pinnedPublicKeys: [pin, "sha256//\(pin)"]),
+        directory: "/etc/ssl/certs")
+      #expect(only.directory == .cleared)
+      #expect(only.authorities == mine)
       #expect(only.pins == "sha256//\(pin);sha256//\(pin)")
 
-      let alongside = CurlTransport.Trust(
-        try ServerTrust(certificateAuthorities: [.data(Self.der)], trustsSystemRoots: true)
-          .resolved().get(), systemBundle: system)
-      #expect(!alongside.clearsSystemDirectory)
-      #expect(alongside.authorities == Data(ResolvedTrust.pem(Self.der).utf8) + system)
-      #expect(alongside.pins == nil)
+      let alongside = ServerTrust(
+        certificateAuthorities: [.data(Self.der)], trustsSystemRoots: true)
+      let withDirectory = try trust(alongside, directory: "/etc/ssl/certs")
+      #expect(withDirectory.directory == .path("/etc/ssl/certs"))
+      #expect(withDirectory.authorities == mine && withDirectory.pins == nil)
+      // Without a directory of hashed roots, the system's bundle follows yours in the blob.
+      let withBundle = try trust(alongside, directory: nil)
+      #expect(withBundle.directory == .libraryDefault)
+      #expect(withBundle.authorities == mine + system)
 
-      let pinsOnly = CurlTransport.Trust(
-        try ServerTrust(pinnedPublicKeys: [pin]).resolved().get(), systemBundle: system)
-      #expect(pinsOnly.authorities == nil && !pinsOnly.clearsSystemDirectory)
+      let pinsOnly = try trust(ServerTrust(pinnedPublicKeys: [pin]), directory: "/etc/ssl/certs")
+      #expect(pinsOnly.authorities == nil && pinsOnly.directory == .libraryDefault)
 
       // A trust that asks for nothing sets nothing; one that cannot be used fails every request.
       var configuration = CurlTransport.Configuration()
@@ -137,6 +142,16 @@ struct ServerTrustTests {
       #expect(CurlTransport.Settings(configuration).trust == nil)
       configuration.trust = ServerTrust(pinnedPublicKeys: ["nope"])
       #expect(throws: HTTPError.self) { try CurlTransport.Settings(configuration).trust?.get() }
+    }
+
+    @Test("the system's directory is found by OpenSSL's hashed names")
+    func hashedNames() {
+      for name in ["9d66eef0.0", "002c0b4f.12"] { #expect(CurlTransport.Trust.isHashedName(name)) }
+      for name in [
+        "ca-certificates.crt", "9d66eef0", "9d66eef.0", "9d66eefg.0", "9d66eef0.", "9d66eef0.0.1",
+      ] {
+        #expect(!CurlTransport.Trust.isHashedName(name))
+      }
     }
   #endif
 }

@@ -16,15 +16,20 @@
       /// Asked, when a connection could not be made, whether the machine is offline.
       var offline = OfflineProbe.system
 
-      /// `configuration` as libcurl takes it; `systemBundle` is the system's bundle of roots
-      /// (tests pretend).
+      /// `configuration` as libcurl takes it; `systemDirectory` and `systemBundle` are where
+      /// the system keeps its roots (tests pretend).
       init(
         _ configuration: Configuration,
+        systemDirectory: @autoclosure () -> String? = Trust.systemDirectory,
         systemBundle: @autoclosure () -> Data? = Trust.systemBundle
       ) {
         self.configuration = configuration
         trust = configuration.trust.flatMap { $0.changesDefault ? $0 : nil }
-          .map { $0.resolved().map { Trust($0, systemBundle: systemBundle()) } }
+          .map {
+            $0.resolved().map {
+              Trust($0, systemDirectory: systemDirectory(), systemBundle: systemBundle())
+            }
+          }
         resolve = CurlList(configuration.addressOverrides.map(\.curlEntry))
       }
 
