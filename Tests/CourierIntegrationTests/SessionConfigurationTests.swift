@@ -93,6 +93,42 @@ struct SessionConfigurationTests {
     }
   #endif
 
+  #if canImport(FoundationNetworking)
+    @Test(
+      "Linux: a ServerTrust or a minimum TLS version refuses every request, naming CurlTransport")
+    func linuxRefusesTrustAndTLSVersion() async throws {
+      let loopback = try Loopback { _, response in try await response.send(json: "{}") }
+      defer { loopback.stop() }
+      let pin = Data(repeating: 1, count: 32).base64EncodedString()
+      // A trust that asks for nothing beyond the system's default is no refusal.
+      let plain = HTTPClient(
+        baseURL: loopback.server.baseURL,
+        transport: URLSessionTransport(trust: ServerTrust(trustsSystemRoots: true)))
+      _ = try await plain.send(Request<Data>(path: "ok"))
+      #expect(loopback.server.requestCount == 1)
+
+      let refused: [(URLSessionTransport, String)] = [
+        (URLSessionTransport(trust: ServerTrust(pinnedPublicKeys: [pin])), "ServerTrust"),
+        (
+          URLSessionTransport(
+            trust: ServerTrust(
+              certificateAuthorities: [.file(URL(fileURLWithPath: "/etc/ssl/certs/x.pem"))])),
+          "ServerTrust"
+        ),
+        (URLSessionTransport(minimumTLSVersion: .tls12), "minimum TLS version"),
+      ]
+      for (transport, what) in refused {
+        let client = HTTPClient(baseURL: loopback.server.baseURL, transport: transport)
+        let error = await #expect(throws: HTTPError.self) {
+          try await client.send(Request<Data>(path: "refused"))
+        }
+        #expect(error?.invalidRequestReason?.contains("use CurlTransport") == true)
+        #expect(error?.invalidRequestReason?.contains(what) == true)
+      }
+      #expect(loopback.server.requestCount == 1)
+    }
+  #endif
+
   @Test("a refused background configuration makes no session with its identifier")
   func backgroundMakesNoSession() {
     let configuration = URLSessionConfiguration.backgroundForTesting()

@@ -29,6 +29,15 @@ extension URLSessionConfiguration {
     set { fatalError("stand-in") }
   }
 
+  // developer.apple.com/documentation/foundation/urlsessionconfiguration/tlsminimumsupportedprotocolversion
+  //   var tlsMinimumSupportedProtocolVersion: tls_protocol_version_t { get set }
+  //   (macOS 10.15, iOS 13; the page of its sibling tlsMaximumSupportedProtocolVersion gives
+  //   the same shape)
+  public var tlsMinimumSupportedProtocolVersion: tls_protocol_version_t {
+    get { fatalError("stand-in") }
+    set { fatalError("stand-in") }
+  }
+
   // developer.apple.com/documentation/foundation/urlsessionconfiguration/waitsforconnectivity
   //   var waitsForConnectivity: Bool { get set }   (corelibs: get-only)
   public var waitsForConnectivity: Bool {

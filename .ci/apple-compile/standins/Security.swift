@@ -1,5 +1,5 @@
-// Stand-in for Apple's Security framework: the few declarations Courier's Apple-only code and
-// its certificate-pinning example use, with the signatures Apple documents, copied from the
+// Stand-in for Apple's Security framework: the few declarations Courier's Apple-only code uses
+// (the PKCS#12 identity, ServerTrust's evaluation and pins), with the signatures Apple documents, copied from the
 // page named above each. Compiled as a module named Security, so `#if canImport(Security)`
 // holds; the bodies are never run.
 //
@@ -84,3 +84,53 @@ public func SecKeyCopyExternalRepresentation(
 ) -> CFData? {
   fatalError("stand-in")
 }
+
+/// Core Foundation's allocator (only ever passed as `nil` here).
+public final class CFAllocator {}
+
+// developer.apple.com/documentation/security/seccertificatecreatewithdata(_:_:)
+//   func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData)
+//     -> SecCertificate?
+public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData)
+  -> SecCertificate?
+{
+  fatalError("stand-in")
+}
+
+// developer.apple.com/documentation/security/sectrustsetanchorcertificates(_:_:)
+//   func SecTrustSetAnchorCertificates(_ trust: SecTrust, _ anchorCertificates: CFArray?)
+//     -> OSStatus
+public func SecTrustSetAnchorCertificates(_ trust: SecTrust, _ anchorCertificates: CFArray?)
+  -> OSStatus
+{
+  fatalError("stand-in")
+}
+
+// developer.apple.com/documentation/security/sectrustsetanchorcertificatesonly(_:_:)
+//   func SecTrustSetAnchorCertificatesOnly(_ trust: SecTrust, _ anchorCertificatesOnly: Bool)
+//     -> OSStatus
+public func SecTrustSetAnchorCertificatesOnly(_ trust: SecTrust, _ anchorCertificatesOnly: Bool)
+  -> OSStatus
+{
+  fatalError("stand-in")
+}
+
+// developer.apple.com/documentation/security/seckeycopyattributes(_:)
+//   func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary?
+public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
+  fatalError("stand-in")
+}
+
+// developer.apple.com/documentation/security/ksecattrkeytype
+//   let kSecAttrKeyType: CFString
+public let kSecAttrKeyType: CFString = "type"
+// developer.apple.com/documentation/security/ksecattrkeytypersa
+//   let kSecAttrKeyTypeRSA: CFString
+public let kSecAttrKeyTypeRSA: CFString = "42"
+// developer.apple.com/documentation/security/ksecattrkeytypeecsecprimerandom
+//   let kSecAttrKeyTypeECSECPrimeRandom: CFString
+public let kSecAttrKeyTypeECSECPrimeRandom: CFString = "73"
+
+// developer.apple.com/documentation/security/tls_protocol_version_t
+//   enum tls_protocol_version_t (.TLSv10 … .TLSv13, .DTLSv10, .DTLSv12): not declared here,
+//   since swift-corelibs-foundation's FoundationNetworking declares it with those cases.

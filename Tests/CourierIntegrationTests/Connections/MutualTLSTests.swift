@@ -11,7 +11,7 @@
   struct MutualTLSTests {
     private func client(_ server: MutualTLSServer, identity: ClientIdentity?) -> HTTPClient {
       var configuration = CurlTransport.Configuration()
-      configuration.certificateAuthorities = server.authority
+      configuration.trust = ServerTrust(certificateAuthorities: [.file(server.authority)])
       configuration.clientIdentity = identity
       return HTTPClient(baseURL: server.url, transport: CurlTransport(configuration: configuration))
     }
@@ -70,7 +70,7 @@
       defer { server.stop() }
       let identity = ClientIdentity.pkcs12(server.clientBundle, passphrase: server.passphrase)
       var configuration = CurlTransport.Configuration()
-      configuration.certificateAuthorities = server.authority
+      configuration.trust = ServerTrust(certificateAuthorities: [.file(server.authority)])
       configuration.clientIdentity = identity
       configuration.minimumTLSVersion = .tls13
       let strict = HTTPClient(

@@ -146,38 +146,6 @@
       #expect(!Curl.decodes(["gzip, compress"]))
     }
 
-    @Test("TLS: a server is trusted through the custom CA, refused without it")
-    func customAuthority() async throws {
-      let server = try await TLSTestServer.start()
-      defer { server.stop() }
-      let trusted = try await CurlTransport(certificateAuthorities: server.certificate)
-        .send(URLRequest(url: server.url))
-      #expect(trusted.status == 200)
-
-      let error = await #expect(throws: HTTPError.self) {
-        _ = try await CurlTransport().send(URLRequest(url: server.url))
-      }
-      #expect(error?.urlErrorCode == .serverCertificateUntrusted)
-    }
-
-    @Test("TLS: a pinned public key lets its server through and refuses any other")
-    func pinning() async throws {
-      let server = try await TLSTestServer.start()
-      defer { server.stop() }
-      let pinned = try await CurlTransport(
-        certificateAuthorities: server.certificate, pinnedPublicKeys: [server.publicKeyHash]
-      ).send(URLRequest(url: server.url))
-      #expect(pinned.status == 200)
-
-      let other = Data(repeating: 7, count: 32).base64EncodedString()
-      let error = await #expect(throws: HTTPError.self) {
-        _ = try await CurlTransport(
-          certificateAuthorities: server.certificate, pinnedPublicKeys: [other]
-        ).send(URLRequest(url: server.url))
-      }
-      #expect(error?.urlErrorCode == .serverCertificateUntrusted)
-    }
-
     @Test("a URL that is not http or https is refused and nothing is sent; http works")
     func badURL() async throws {
       let server = try LoopbackServer { _, response in try await response.send(text: "ok") }

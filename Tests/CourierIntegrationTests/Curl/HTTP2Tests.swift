@@ -17,7 +17,8 @@
       let body = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
       let server = try await NginxTLSServer.start(serving: ["big.bin": body])
       defer { server.stop() }
-      let transport = CurlTransport(certificateAuthorities: server.certificate)
+      let transport = CurlTransport(
+        trust: ServerTrust(certificateAuthorities: [.file(server.certificate)]))
       let measured = Locked<[HTTPTimings]>([])
       let record: @Sendable (HTTPTimings) -> Void = { new in measured.withLock { $0.append(new) } }
       let options = TransportOptions(timings: record)

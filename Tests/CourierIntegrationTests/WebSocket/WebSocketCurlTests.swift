@@ -33,7 +33,8 @@
       }
       let client = HTTPClient(
         baseURL: URL(string: "wss://127.0.0.1:\(relay.port)/")!,
-        transport: CurlTransport(certificateAuthorities: relay.certificate))
+        transport: CurlTransport(
+          trust: ServerTrust(certificateAuthorities: [.file(relay.certificate)])))
       let socket = try await client.webSocket(
         Request<Data>(path: "secure"), settings: .init(pingInterval: nil))
       let big = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) })

@@ -1,34 +1,43 @@
-// The "Choosing a transport" article's certificate-pinning example. Security exists on Apple platforms only, so this
-// file compiles (and the test runs) there, in the macOS job of .github/workflows/ci.yml.
-#if canImport(Security)
-  import Courier
-  import Foundation
-  import Security
-  import Testing
+// The "Choosing a transport" and "Security" articles' trust example: one ServerTrust for both
+// transports. It imports nothing but Courier, Foundation and Testing, so .ci/apple-compile/check
+// compiles it as Apple platforms see it too (where CurlTransport does not exist).
+import Courier
+import Foundation
+import Testing
 
-  @Suite("Choosing a transport: certificate pinning (Apple platforms)")
-  struct PinningExampleTests {
-    /// The article's transport, for a set of pinned keys.
-    static func transport(pinnedKeys: Set<Data>) -> URLSessionTransport {
-      URLSessionTransport(tlsChallenges: { challenge in
-        guard challenge.kind == .serverTrust,
-          let trust = challenge.challenge.protectionSpace.serverTrust
-        else { return .useDefault }
-        // The chain must be valid for the host, and its leaf's key one of the pinned ones.
-        guard SecTrustEvaluateWithError(trust, nil),
-          let leaf = (SecTrustCopyCertificateChain(trust) as? [SecCertificate])?.first,
-          let key = SecCertificateCopyKey(leaf),
-          let bytes = SecKeyCopyExternalRepresentation(key, nil) as Data?,
-          pinnedKeys.contains(bytes)
-        else { return .reject }
-        return .use(URLCredential(trust: trust))
-      })
-    }
-
-    @Test("the pinning transport builds, and owns a session of its own")
-    func builds() {
-      let transport = Self.transport(pinnedKeys: [Data([1, 2, 3])])
-      #expect(transport.session.configuration.identifier == nil)
-    }
-  }
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
 #endif
+
+@Suite("Choosing a transport: custom CAs and pinning, declared once for both transports")
+struct PinningExampleTests {
+  /// The articles' trust: a private CA (PEM), only it, and the server's key pinned with its
+  /// next one.
+  static func articleTrust(authority caFile: URL) -> ServerTrust {
+    ServerTrust(
+      certificateAuthorities: [.file(caFile)],
+      pinnedPublicKeys: [
+        "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=",  // today's key
+        "sha256//YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=",  // the next one, as curl spells it
+      ])
+  }
+
+  @Test("the same value goes to URLSessionTransport and, on Linux, CurlTransport")
+  func sameValue() throws {
+    let caFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-article-ca-\(UUID().uuidString).pem")
+    let trust = Self.articleTrust(authority: caFile)
+
+    let session = URLSessionTransport(trust: trust, minimumTLSVersion: .tls12)
+    #expect(session.session.configuration.identifier == nil)
+    #if canImport(FoundationNetworking)
+      var configuration = CurlTransport.Configuration()
+      configuration.trust = trust
+      configuration.minimumTLSVersion = .tls12
+      let curl = CurlTransport(configuration: configuration)
+      _ = curl
+    #endif
+    #expect(trust.certificateAuthorities == [.file(caFile)])
+    #expect(!trust.trustsSystemRoots)
+  }
+}

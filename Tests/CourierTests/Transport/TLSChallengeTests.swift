@@ -34,10 +34,12 @@ struct TLSChallengeTests {
   /// the error that call will fail with, if any.
   private func answer(
     _ challenge: URLAuthenticationChallenge, handler: TLSChallengeHandler?,
-    clientCredential: ClientCredential? = nil, proxy: ProxyConfiguration? = nil
+    clientCredential: ClientCredential? = nil, proxy: ProxyConfiguration? = nil,
+    serverTrust: (@Sendable (URLAuthenticationChallenge) -> URLCredential?)? = nil
   ) -> (URLSession.AuthChallengeDisposition, URLCredential?, HTTPError?) {
     let delegate = SessionDelegate(
-      tlsChallenges: handler, clientCredential: clientCredential, proxy: proxy)
+      tlsChallenges: handler, clientCredential: clientCredential, proxy: proxy,
+      serverTrust: serverTrust)
     let session = URLSession(configuration: URLSessionTransport.defaultSessionConfiguration())
     defer { session.invalidateAndCancel() }
     let task = session.dataTask(with: URL(string: "https://api.example.com/")!)
@@ -192,6 +194,43 @@ struct TLSChallengeTests {
     let (trust, _, _) = answer(
       challenge(TLSChallenge.serverTrustMethod), handler: nil, clientCredential: identity)
     #expect(trust == .performDefaultHandling)
+  }
+
+  @Test("a server-trust challenge left to the default is the ServerTrust's; the handler goes first")
+  func serverTrustEvaluation() {
+    let evaluated = Locked(0)
+    func trust(_ trusts: Bool) -> @Sendable (URLAuthenticationChallenge) -> URLCredential? {
+      { challenge in
+        evaluated.withLock { $0 += 1 }
+        #expect(challenge.protectionSpace.host == "api.example.com")
+        return trusts ? URLCredential(user: "trusted", password: "", persistence: .none) : nil
+      }
+    }
+    for handler: TLSChallengeHandler? in [nil, { _ in .useDefault }] {
+      let (disposition, credential, failure) = answer(
+        challenge(TLSChallenge.serverTrustMethod), handler: handler, serverTrust: trust(true))
+      #expect(disposition == .useCredential && credential?.user == "trusted")
+      #expect(failure == nil)
+      let (refused, _, rejection) = answer(
+        challenge(TLSChallenge.serverTrustMethod), handler: handler, serverTrust: trust(false))
+      #expect(refused == .cancelAuthenticationChallenge)
+      #expect(rejection == .transport(URLError(.serverCertificateUntrusted)))
+    }
+    #expect(evaluated.withLock { $0 } == 4)
+    // The handler's own answer wins, unevaluated; a client certificate never reaches the trust.
+    let (own, ownCredential, _) = answer(
+      challenge(TLSChallenge.serverTrustMethod),
+      handler: { _ in .use(URLCredential(user: "own", password: "", persistence: .none)) },
+      serverTrust: trust(false))
+    #expect(own == .useCredential && ownCredential?.user == "own")
+    let (rejected, _, _) = answer(
+      challenge(TLSChallenge.serverTrustMethod), handler: { _ in .reject }, serverTrust: trust(true)
+    )
+    #expect(rejected == .cancelAuthenticationChallenge)
+    let (client, _, _) = answer(
+      challenge(TLSChallenge.clientCertificateMethod), handler: nil, serverTrust: trust(true))
+    #expect(client == .performDefaultHandling)
+    #expect(evaluated.withLock { $0 } == 4)
   }
 
   @Test("an identity that does not import fails the request as rejected, saying why; once")

@@ -90,8 +90,9 @@ struct URLSessionConnectionSettingsTests {
       _ platform: ChallengeAnswer.Platform
     ) -> String? {
       guard
-        let refusal = URLSessionTransport.refusal(
-          clientIdentity: identity, proxy: proxy, on: platform)
+        let refusal = URLSessionTransport.ConnectionSettings(
+          clientIdentity: identity, proxy: proxy
+        ).refusal(on: platform)
       else { return nil }
       guard case .invalidRequest(let reason) = refusal else { return "not invalidRequest" }
       #expect(!reason.contains("s3cret"))
@@ -107,6 +108,41 @@ struct URLSessionConnectionSettingsTests {
     #expect(reason(pkcs12, proxy, .apple) == nil)
     #expect(reason(pem, proxy, .apple)?.contains("PEM") == true)
     #expect(reason(pem, nil, .apple)?.contains("pkcs12") == true)
+  }
+
+  @Test("Linux refuses a trust or a minimum TLS version; Apple only a trust that cannot be used")
+  func trustRefusals() {
+    typealias Settings = URLSessionTransport.ConnectionSettings
+    let pin = Data(repeating: 1, count: 32).base64EncodedString()
+    let pinned = ServerTrust(pinnedPublicKeys: [pin])
+    func reason(_ settings: Settings, _ platform: ChallengeAnswer.Platform) -> String? {
+      guard let refusal = settings.refusal(on: platform) else { return nil }
+      guard case .invalidRequest(let reason) = refusal else { return "not invalidRequest" }
+      return reason
+    }
+    #expect(reason(Settings(trust: pinned), .foundationNetworking)?.contains("ServerTrust") == true)
+    #expect(
+      reason(Settings(minimumTLSVersion: .tls13), .foundationNetworking)?
+        .contains("Configuration.minimumTLSVersion") == true)
+    // A trust that asks for nothing is the default everywhere.
+    #expect(reason(Settings(trust: ServerTrust()), .foundationNetworking) == nil)
+    #expect(Settings(trust: ServerTrust(trustsSystemRoots: true)).trust == nil)
+
+    #expect(reason(Settings(trust: pinned, minimumTLSVersion: .tls13), .apple) == nil)
+    #expect(
+      reason(Settings(trust: ServerTrust(pinnedPublicKeys: ["short"])), .apple)?.contains("short")
+        == true)
+    let missing = ServerTrust(certificateAuthorities: [
+      .file(URL(fileURLWithPath: "/nonexistent/ca.der"))
+    ])
+    #expect(reason(Settings(trust: missing), .apple)?.contains("/nonexistent/ca.der") == true)
+  }
+
+  @Test("the minimum TLS version, like the proxy, goes into a copy of the configuration")
+  func minimumVersionCopy() {
+    let configuration = URLSessionConfiguration.ephemeral
+    let settings = URLSessionTransport.ConnectionSettings(minimumTLSVersion: .tls13)
+    #expect(settings.applied(to: configuration) !== configuration)
   }
 
   @Test("an import failure says why as a rejected client certificate, never the passphrase")
@@ -127,11 +163,11 @@ struct URLSessionConnectionSettingsTests {
   func configurationCopy() {
     let configuration = URLSessionConfiguration.ephemeral
     let proxy = ProxyConfiguration.socks5(host: "proxy.internal", port: 1080)
-    let configured = URLSessionTransport.configuration(configuration, proxy: proxy)
+    let configured = URLSessionTransport.ConnectionSettings(proxy: proxy).applied(to: configuration)
     #expect(configured !== configuration)
     #expect(configured.connectionProxyDictionary?["SOCKSProxy"] as? String == "proxy.internal")
     #expect(configuration.connectionProxyDictionary == nil)
-    #expect(URLSessionTransport.configuration(configuration, proxy: nil) === configuration)
+    #expect(URLSessionTransport.ConnectionSettings().applied(to: configuration) === configuration)
   }
 
   @Test("ChoosingATransport's URLSessionTransport example: the proxy reaches the session on Apple")

@@ -74,7 +74,8 @@
       static let post: Int32 = 47
       static let followLocation: Int32 = 52
       static let xferInfoData: Int32 = 10_057
-      static let caInfo: Int32 = 10_065
+      static let caPath: Int32 = 10_097
+      static let caInfoBlob: Int32 = 40_309
       static let headerFunction: Int32 = 20_079
       static let httpVersion: Int32 = 84
       static let noSignal: Int32 = 99

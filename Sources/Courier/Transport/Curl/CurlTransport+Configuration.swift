@@ -17,14 +17,10 @@
       /// Connections to one host at once; 32 by default (HTTP/2 carries many requests over
       /// one).
       public var maximumConnectionsPerHost = 32
-      /// A PEM file of the certificate authorities to trust instead of the system's store (a
-      /// private CA, a test server's certificate); `nil` for the system's.
-      public var certificateAuthorities: URL?
-      /// SHA-256 hashes of the public keys a server may present, base64 (`openssl x509 -pubkey
-      /// | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`): a server
-      /// whose key is not one of them is refused with `URLError.serverCertificateUntrusted`,
-      /// even with a valid chain. Empty for no pinning.
-      public var pinnedPublicKeys: [String] = []
+      /// Which servers are trusted: certificate authorities of your own, whether the system's
+      /// roots still are beside them, and pinned public keys (see ``ServerTrust``, which
+      /// ``URLSessionTransport`` takes too); `nil` (the default) for the system's roots.
+      public var trust: ServerTrust?
       /// The certificate and key presented when a server asks for one (mutual TLS); `nil`
       /// (the default) for none. A file that cannot be read fails the request with
       /// ``HTTPError/invalidRequest(reason:)`` before anything is sent; a key the passphrase

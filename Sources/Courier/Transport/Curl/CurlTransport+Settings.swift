@@ -8,26 +8,41 @@
     /// ``Configuration`` as libcurl takes it.
     struct Settings: Sendable {
       var configuration: Configuration
-      /// `pinnedPublicKeys` as libcurl takes them (`sha256//…;sha256//…`).
-      let pinnedPublicKeys: String?
+      /// The configuration's trust as libcurl takes it, or why it cannot be used (every
+      /// request then fails with it); `nil` for the system's default.
+      let trust: Result<Trust, HTTPError>?
       /// The address overrides as a libcurl list, kept while any handle may read it.
       let resolve: CurlList?
       /// Asked, when a connection could not be made, whether the machine is offline.
       var offline = OfflineProbe.system
 
-      init(_ configuration: Configuration) {
+      /// `configuration` as libcurl takes it; `systemDirectory` and `systemBundle` are where
+      /// the system keeps its roots (tests pretend).
+      init(
+        _ configuration: Configuration,
+        systemDirectory: @autoclosure () -> String? = Trust.systemDirectory,
+        systemBundle: @autoclosure () -> Data? = Trust.systemBundle
+      ) {
         self.configuration = configuration
-        let pins = configuration.pinnedPublicKeys
-        pinnedPublicKeys = pins.isEmpty ? nil : pins.map { "sha256//\($0)" }.joined(separator: ";")
+        trust = configuration.trust.flatMap { $0.changesDefault ? $0 : nil }
+          .map {
+            $0.resolved().map {
+              Trust($0, systemDirectory: systemDirectory(), systemBundle: systemBundle())
+            }
+          }
         resolve = CurlList(configuration.addressOverrides.map(\.curlEntry))
       }
 
       /// Sets on `easy` how its connection is made: trust, pins, the client identity, the
       /// lowest TLS version, the connect timeout and the address overrides, and — for a
       /// connection returned to the pool (`pooled`; not a WebSocket's) — how long it may be
-      /// reused. Throws libcurl's first refusal, or an identity file that cannot be read.
+      /// reused. Throws libcurl's first refusal, a trust that cannot be used, or an identity
+      /// file that cannot be read.
       func applyConnection(to easy: UnsafeMutableRawPointer, pooled: Bool) throws(HTTPError) {
         var codes: [Int32] = []
+        if let trust {
+          codes += try trust.get().apply(to: easy)
+        }
         if let identity = configuration.clientIdentity {
           codes += try Self.apply(identity, to: easy)
         }
@@ -37,13 +52,6 @@
         if let minimum = configuration.minimumTLSVersion {
           let version = minimum == .tls13 ? Curl.tls13 : Curl.tls12
           codes.append(courier_curl_easy_setopt_long(easy, Curl.Option.sslVersion, version))
-        }
-        if let authorities = configuration.certificateAuthorities {
-          codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.caInfo, authorities.path))
-        }
-        if let pinnedPublicKeys {
-          codes.append(
-            courier_curl_easy_setopt_pointer(easy, Curl.Option.pinnedPublicKey, pinnedPublicKeys))
         }
         if let timeout = configuration.connectTimeout {
           codes.append(

@@ -52,21 +52,12 @@
     /// - Parameters:
     ///   - maximumConnectionsPerHost: Connections to one host at once; 32 by default
     ///     (HTTP/2 carries many requests over one).
-    ///   - certificateAuthorities: A PEM file of the certificate authorities to trust instead
-    ///     of the system's store (a private CA, a test server's certificate).
-    ///   - pinnedPublicKeys: SHA-256 hashes of the public keys a server may present, base64
-    ///     (`openssl x509 -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256
-    ///     -binary | base64`): a server whose key is not one of them is refused with
-    ///     `URLError.serverCertificateUntrusted`, even with a valid chain.
-    public convenience init(
-      maximumConnectionsPerHost: Int = 32,
-      certificateAuthorities: URL? = nil,
-      pinnedPublicKeys: [String] = []
-    ) {
+    ///   - trust: Which servers are trusted (certificate authorities of your own, pinned public
+    ///     keys; see ``ServerTrust``); `nil` (the default) for the system's roots.
+    public convenience init(maximumConnectionsPerHost: Int = 32, trust: ServerTrust? = nil) {
       var configuration = Configuration()
       configuration.maximumConnectionsPerHost = maximumConnectionsPerHost
-      configuration.certificateAuthorities = certificateAuthorities
-      configuration.pinnedPublicKeys = pinnedPublicKeys
+      configuration.trust = trust
       self.init(configuration: configuration)
     }
 

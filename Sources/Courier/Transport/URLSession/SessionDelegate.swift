@@ -23,14 +23,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   let clientCredential: ClientCredential?
   /// The proxy whose challenge is answered with its user name and password, if any.
   let proxy: ProxyConfiguration?
+  /// Answers a server-trust challenge the handler leaves to the default: the credential that
+  /// trusts the server, or `nil` to refuse it (the transport's ``ServerTrust``), if any.
+  let serverTrust: (@Sendable (URLAuthenticationChallenge) -> URLCredential?)?
 
   init(
     tlsChallenges: TLSChallengeHandler? = nil, clientCredential: ClientCredential? = nil,
-    proxy: ProxyConfiguration? = nil
+    proxy: ProxyConfiguration? = nil,
+    serverTrust: (@Sendable (URLAuthenticationChallenge) -> URLCredential?)? = nil
   ) {
     self.tlsChallenges = tlsChallenges
     self.clientCredential = clientCredential
     self.proxy = proxy
+    self.serverTrust = serverTrust
   }
 
   /// Routes `task`'s callbacks to `call`; done before the task is resumed.
@@ -131,10 +136,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     completionHandler(answer.disposition, nil)
   }
 
-  /// Hands a TLS challenge to the handler; a client-certificate challenge it leaves to the
-  /// default gets the transport's client identity, if it has one. A rejection (or an identity
-  /// that cannot be presented) fails the request with its own error rather than the
-  /// cancellation URLSession completes the task with.
+  /// Hands a TLS challenge to the handler first; a client-certificate challenge it leaves to
+  /// the default gets the transport's client identity, and a server-trust challenge it leaves
+  /// to the default is evaluated by the transport's ``ServerTrust``, if it has them. A
+  /// rejection (or an identity that cannot be presented, a server the trust refuses) fails the
+  /// request with its own error rather than the cancellation URLSession completes the task
+  /// with.
   private func answer(
     _ challenge: TLSChallenge, of task: URLSessionTask,
     completionHandler: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
@@ -149,6 +156,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler(.cancelAuthenticationChallenge, nil)
       case nil:
         completionHandler(.performDefaultHandling, nil)
+      }
+    case .useDefault where challenge.kind == .serverTrust && serverTrust != nil:
+      if let credential = serverTrust?(challenge.challenge) {
+        completionHandler(.useCredential, credential)
+      } else {
+        call(for: task)?.failOnCompletion(with: challenge.rejection)
+        completionHandler(.cancelAuthenticationChallenge, nil)
       }
     case .useDefault:
       completionHandler(.performDefaultHandling, nil)

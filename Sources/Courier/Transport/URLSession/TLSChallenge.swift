@@ -66,5 +66,7 @@ public enum TLSChallengeAnswer {
 
 /// Answers the TLS challenges of a ``URLSessionTransport``'s tasks, synchronously on
 /// URLSession's delegate queue (evaluating a trust with `SecTrustEvaluateWithError` there is
-/// what Apple's documentation shows). See the README's "Certificate pinning" for an example.
+/// what Apple's documentation shows). Custom certificate authorities and pinned keys need no
+/// handler: give the transport a ``ServerTrust``, which evaluates what a handler leaves to
+/// ``TLSChallengeAnswer/useDefault``; a handler is for rules of your own.
 public typealias TLSChallengeHandler = @Sendable (TLSChallenge) -> TLSChallengeAnswer

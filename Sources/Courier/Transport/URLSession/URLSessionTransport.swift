@@ -51,60 +51,78 @@ public final class URLSessionTransport: HTTPTransport {
   /// identifier. On Linux, a configuration's URL cache is dropped (see
   /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``).
   ///
-  /// `tlsChallenges` answers server-trust and client-certificate challenges (to pin a
-  /// server's key, or present a client identity); Apple platforms only, see ``TLSChallenge``.
+  /// `tlsChallenges` answers server-trust and client-certificate challenges with code of your
+  /// own; Apple platforms only, see ``TLSChallenge``. It is asked first: what it leaves to the
+  /// default (``TLSChallengeAnswer/useDefault``) goes to `trust` and `clientIdentity`.
   ///
-  /// `clientIdentity` and `proxy` are the values ``CurlTransport/Configuration`` takes
-  /// (**Apple platforms only**):
-  /// - `clientIdentity` answers a server's request for a client certificate (mutual TLS)
-  ///   whenever `tlsChallenges` does not answer it itself (it returns
-  ///   ``TLSChallengeAnswer/useDefault``, or there is none). Give it as
-  ///   ``ClientIdentity/pkcs12(_:passphrase:)``: Apple platforms have no public API to pair a
-  ///   PEM key with its certificate, so a transport given
+  /// `trust`, `minimumTLSVersion`, `clientIdentity` and `proxy` are the values
+  /// ``CurlTransport/Configuration`` takes (**Apple platforms only**):
+  /// - `trust` (``ServerTrust``) evaluates the server-trust challenge: its certificate
+  ///   authorities become the trust's anchors (alone, or beside the system's), the chain must
+  ///   be valid for the host, and the leaf's key must be one of its pins when it has any. A
+  ///   server it refuses fails the request with ``HTTPError/transport(_:)``, a `URLError` of
+  ///   `.serverCertificateUntrusted`; a file, data or pin it cannot use fails every request
+  ///   with ``HTTPError/invalidRequest(reason:)`` and sends none.
+  /// - `minimumTLSVersion` becomes the session configuration's
+  ///   `tlsMinimumSupportedProtocolVersion`.
+  /// - `clientIdentity` answers a server's request for a client certificate (mutual TLS).
+  ///   Give it as ``ClientIdentity/pkcs12(_:passphrase:)``: Apple platforms have no public API
+  ///   to pair a PEM key with its certificate, so a transport given
   ///   ``ClientIdentity/pem(certificate:key:passphrase:)`` fails every request with
   ///   ``HTTPError/invalidRequest(reason:)`` and sends none. A bundle that does not import (a
   ///   wrong passphrase) fails the request with ``HTTPError/transport(_:)``, a `URLError` of
   ///   `.clientCertificateRejected` whose description says why.
   /// - `proxy` becomes the session configuration's `connectionProxyDictionary` (the
-  ///   configuration you pass is left alone): an HTTP proxy for `http` and `https` (through
-  ///   `CONNECT`), or a SOCKS proxy, with its excluded hosts as the dictionary's exceptions.
-  ///   Its user name and password answer the proxy's challenge (a `407` from that host and
-  ///   port), once; Apple documents no key for them in the dictionary itself.
+  ///   configuration you pass is left alone, as with `minimumTLSVersion`): an HTTP proxy for
+  ///   `http` and `https` (through `CONNECT`), or a SOCKS proxy, with its excluded hosts as the
+  ///   dictionary's exceptions. Its user name and password answer the proxy's challenge (a
+  ///   `407` from that host and port), once; Apple documents no key for them in the dictionary
+  ///   itself.
   ///
-  /// On Linux FoundationNetworking has no client-certificate challenge and ignores
-  /// `connectionProxyDictionary`, so a transport given either fails every request with
-  /// ``HTTPError/invalidRequest(reason:)`` and sends none: use ``CurlTransport``, the default
-  /// there, whose configuration takes both.
+  /// On Linux FoundationNetworking sends no TLS challenges (it checks servers against the
+  /// system's roots itself), has no minimum TLS version and ignores
+  /// `connectionProxyDictionary`, so a transport given any of the four fails every request
+  /// with ``HTTPError/invalidRequest(reason:)`` and sends none: use ``CurlTransport``, the
+  /// default there, whose configuration takes them all. (A ``ServerTrust`` that asks for
+  /// nothing beyond the system's roots is accepted everywhere.)
   public convenience init(
     configuration: URLSessionConfiguration = URLSessionTransport.defaultSessionConfiguration(),
     tlsChallenges: TLSChallengeHandler? = nil,
+    trust: ServerTrust? = nil,
+    minimumTLSVersion: TLSVersion? = nil,
     clientIdentity: ClientIdentity? = nil,
     proxy: ProxyConfiguration? = nil
   ) {
     self.init(
-      configuration: configuration, tlsChallenges: tlsChallenges, clientIdentity: clientIdentity,
-      proxy: proxy, clock: ContinuousClock())
+      configuration: configuration, tlsChallenges: tlsChallenges,
+      settings: ConnectionSettings(
+        trust: trust, minimumTLSVersion: minimumTLSVersion, clientIdentity: clientIdentity,
+        proxy: proxy),
+      clock: ContinuousClock())
   }
 
   /// A transport with a session of its own whose deadlines run on `clock`.
   init(
     configuration: URLSessionConfiguration, tlsChallenges: TLSChallengeHandler? = nil,
-    clientIdentity: ClientIdentity? = nil, proxy: ProxyConfiguration? = nil,
-    clock: any TransportClock
+    settings: ConnectionSettings = ConnectionSettings(), clock: any TransportClock
   ) {
     deadlines = DeadlineTimer(clock: clock)
+    var serverTrust: (@Sendable (URLAuthenticationChallenge) -> URLCredential?)?
+    if case .success(let trust) = settings.resolvedTrust {
+      serverTrust = { trust.credential(for: $0) }
+    }
     let delegate = SessionDelegate(
-      tlsChallenges: tlsChallenges, clientCredential: clientIdentity.map { ClientCredential($0) },
-      proxy: proxy)
+      tlsChallenges: tlsChallenges,
+      clientCredential: settings.clientIdentity.map { ClientCredential($0) },
+      proxy: settings.proxy, serverTrust: serverTrust)
     let refusal =
-      Self.refusal(of: configuration)
-      ?? Self.refusal(clientIdentity: clientIdentity, proxy: proxy, on: ChallengeAnswer.platform)
+      Self.refusal(of: configuration) ?? settings.refusal(on: ChallengeAnswer.platform)
     // A refused (background) configuration makes no session of its identifier: the system
     // allows one per identifier, and a BackgroundSession of the app may own it. No task ever
     // runs on the ephemeral session made instead.
     session = URLSession(
       configuration: Self.supported(
-        refusal == nil ? Self.configuration(configuration, proxy: proxy) : .ephemeral),
+        refusal == nil ? settings.applied(to: configuration) : .ephemeral),
       delegate: delegate, delegateQueue: nil)
     self.delegate = delegate
     ownsSession = true
@@ -125,7 +143,7 @@ public final class URLSessionTransport: HTTPTransport {
   ///   collected into memory) (a byte or event stream gets it in one chunk then, and an
   ///   endless stream never yields), the size limit is checked only then, no upload progress
   ///   is reported, and an idle transfer is noticed from the task's byte counters (within
-  ///   twice the idle timeout). Use ``init(configuration:tlsChallenges:clientIdentity:proxy:)`` with the session's
+  ///   twice the idle timeout). Use ``init(configuration:tlsChallenges:trust:minimumTLSVersion:clientIdentity:proxy:)`` with the session's
   ///   configuration to keep every capability.
   ///
   /// On Linux, give it a session whose configuration has `urlCache = nil` (as
@@ -134,7 +152,7 @@ public final class URLSessionTransport: HTTPTransport {
   /// FoundationNetworking can crash when a task is cancelled right after it starts.
   ///
   /// A background session is not supported, as with
-  /// ``init(configuration:tlsChallenges:clientIdentity:proxy:)``; `tlsChallenges` is as there.
+  /// ``init(configuration:tlsChallenges:trust:minimumTLSVersion:clientIdentity:proxy:)``; `tlsChallenges` is as there.
   public init(
     session: URLSession, tlsChallenges: TLSChallengeHandler? = nil
   ) {
