@@ -126,6 +126,44 @@ struct ByteStreamTests {
     #expect(stream.response.status == 200)
   }
 
+  @Test("as a hurried user: a middleware's stream read one chunk, let go; the next call runs")
+  func hurriedThroughMiddleware() async throws {
+    struct Counting: Middleware {
+      let bytes: Locked<Int>
+      func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+        -> HTTPResponse
+      {
+        var response = try await next(request)
+        response.bodyStream = response.bodyStream?.mapChunks { [bytes] chunk in
+          bytes.withLock { $0 += chunk.count }
+          return chunk
+        }
+        return response
+      }
+    }
+    let disconnected = Signal()
+    let bytes = Locked(0)
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [Counting(bytes: bytes)]
+    configuration.maximumConcurrentRequests = 1
+    let loopback = try Loopback(configuration: configuration) { request, response in
+      guard request.path.hasSuffix("endless") else { return try await response.send(text: "ok") }
+      try await response.writeHead()
+      try await response.write(Data("one".utf8))
+      await response.clientDisconnected()
+      disconnected.fire()
+    }
+    defer { loopback.stop() }
+    for try await chunk in try await loopback.client.bytes(Request<Data>(path: "endless")) {
+      #expect(chunk == Data("one".utf8))
+      break
+    }
+    await watched { await disconnected.wait() }
+    #expect(bytes.withLock { $0 } == 3)
+    // The one permit came back with the stream.
+    #expect(try await loopback.client.send(Request<String>(path: "next")) == "ok")
+  }
+
   @Test("cancelling the reading task ends the read at once with cancelled")
   func cancelled() async throws {
     let firstChunk = Signal()
