@@ -263,24 +263,29 @@ final class ChunkBuffer: Sendable {
   /// reader — with how: at once when it has, otherwise on the thread that ends it, after the
   /// lock is let go. `action` must not hold the body it watches (the buffer would keep it).
   func whenEnded(_ action: @escaping @Sendable (End) -> Void) {
-    let end = state.withLock { state -> End? in
-      if let end = state.end { return end }
-      state.watchers.append(action)
-      return nil
-    }
-    if let end { action(end) }
+    watch(\.end, \.watchers, action)
   }
 
   /// Calls `action` once, with how, when the reader's side has ended: it has taken the end
   /// (`nil`, or the error), or stopped the stream (cancelled, let go, over a limit) — on the
   /// reader's thread, never the writer's. At once when it has.
   func whenRead(_ action: @escaping @Sendable (End) -> Void) {
-    let end = state.withLock { state -> End? in
-      if let end = state.readEnd { return end }
-      state.readWatchers.append(action)
+    watch(\.readEnd, \.readWatchers, action)
+  }
+
+  /// Calls `action` with the end at `end` once there is one: at once, or, kept in
+  /// `watchers`, when it comes.
+  private func watch(
+    _ end: WritableKeyPath<State, End?>,
+    _ watchers: WritableKeyPath<State, [@Sendable (End) -> Void]>,
+    _ action: @escaping @Sendable (End) -> Void
+  ) {
+    let ended = state.withLock { state -> End? in
+      if let ended = state[keyPath: end] { return ended }
+      state[keyPath: watchers].append(action)
       return nil
     }
-    if let end { action(end) }
+    if let ended { action(ended) }
   }
 
   /// The reader's side ended with `end`: the first time, its watchers are told.
