@@ -41,8 +41,8 @@ import Foundation
 ///   the connection, also while the body is read.
 /// - Report every failure as an ``HTTPError``; statuses are not its business: any response
 ///   it receives is returned.
-/// - Resume its caller, and finish or fail a body it writes, outside any lock of its own: the
-///   caller may go on at once on the thread that resumes it, into the next request.
+/// - Resume its caller outside any lock of its own: the caller may go on at once on the
+///   thread that resumes it, into the next request.
 public protocol HTTPTransport: Sendable {
   /// Sends `request` within `options`' limits and returns the response head and body.
   func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
