@@ -38,6 +38,9 @@ extension HTTPClient {
     // A body that is not collected is counted for the event as the transport reports it.
     var exchange = exchange
     if let events { exchange.transport.timings = { events.measured($0) } }
+    #if Tracing
+      exchange.tracing = RequestTracing(configuration.tracer)
+    #endif
     var received: Locked<Int64>?
     if events != nil, !exchange.collects {
       let counter = Locked<Int64>(0)
@@ -161,6 +164,13 @@ extension HTTPClient {
     defer { permits?.release() }
     let options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
     let jar = configuration.cookies
+    #if Tracing
+      if let tracing = exchange.tracing {
+        return try await tracing.send(
+          request, options: options, credentialNames: outgoing.credentialNames, cookies: jar,
+          redirects: configuration.redirects, transport: transport, exchange: exchange)
+      }
+    #endif
     let response = try await configuration.redirects.following(
       request, options: options, credentialNames: outgoing.credentialNames, cookies: jar
     ) { hop, options throws(HTTPError) in try await transport.send(hop, options: options) }
