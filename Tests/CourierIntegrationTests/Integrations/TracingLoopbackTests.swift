@@ -267,6 +267,27 @@
       #expect(spans[0]["error.type"] == "cancelled")
     }
 
+    @Test("a WebSocket's handshake has no span, and carries no trace context")
+    func webSocket() async throws {
+      let tracer = W3CTestTracer()
+      let seen = Locked<String?>("unseen")
+      let loopback = try Loopback(
+        configuration: configuration(tracer), transport: WebSocketServer.transport
+      ) { request, response in
+        seen.withLock { $0 = request.headers["traceparent"] }
+        try await response.upgradeToWebSocket().echoUntilClosed()
+      }
+      defer { loopback.stop() }
+      let socket = try await loopback.client.webSocket(
+        Request<Data>(path: "echo"), settings: .init(pingInterval: nil))
+      try await socket.send("hello")
+      var messages = socket.messages.makeAsyncIterator()
+      #expect(try await messages.next() == .text("hello"))
+      await socket.close()
+      #expect(seen.withLock { $0 } == nil)
+      #expect(tracer.clientSpans.isEmpty && tracer.memory.activeSpans.isEmpty)
+    }
+
     @Test("the context goes on below the cache: an answer from it sends nothing and has no span")
     func cached() async throws {
       let tracer = W3CTestTracer()
