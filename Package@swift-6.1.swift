@@ -20,11 +20,15 @@ let package = Package(
     .trait(
       name: "Metrics",
       description: "HTTPClientMetrics records requests as swift-metrics, OpenTelemetry's names."),
+    .trait(
+      name: "Tracing",
+      description: "Configuration.tracer: client spans per request, W3C trace context injected."),
     .default(enabledTraits: []),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.7.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
   ],
   targets: [
     .target(
@@ -33,6 +37,9 @@ let package = Package(
         "CCourierCurl",
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
         .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+        .product(
+          name: "Tracing", package: "swift-distributed-tracing",
+          condition: .when(traits: ["Tracing"])),
       ]),
     // Courier's own declarations of the libcurl functions CurlTransport calls, loaded at run
     // time with dlopen: no curl headers or link flags at build time.
@@ -52,6 +59,9 @@ let package = Package(
           name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
         .product(
           name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+        .product(
+          name: "InMemoryTracing", package: "swift-distributed-tracing",
+          condition: .when(traits: ["Tracing"])),
       ]),
     .testTarget(
       name: "CourierTestingTests",
@@ -64,6 +74,9 @@ let package = Package(
           name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
         .product(
           name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+        .product(
+          name: "InMemoryTracing", package: "swift-distributed-tracing",
+          condition: .when(traits: ["Tracing"])),
       ]),
   ],
   swiftLanguageModes: [.v6]

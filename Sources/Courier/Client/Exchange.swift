@@ -26,6 +26,10 @@ struct Exchange: Sendable {
   /// (set by ``options(timeout:now:)``): the idle timeout, the size limit, the buffer, and
   /// where progress, timings and a failed download's partial file go.
   var transport: TransportOptions
+  #if Tracing
+    /// The request's spans, when the client has a tracer (the `Tracing` trait).
+    var tracing: RequestTracing?
+  #endif
 
   init(
     use: Use, timeout: Duration?, idleTimeout: Duration?, maximumBytes: Int?,

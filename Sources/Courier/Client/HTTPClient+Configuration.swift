@@ -1,5 +1,9 @@
 import Foundation
 
+#if Tracing
+  import Tracing
+#endif
+
 extension HTTPClient {
   /// What a client does for every request unless an endpoint says otherwise.
   ///
@@ -85,6 +89,14 @@ extension HTTPClient {
     /// request, each hop of a redirect included, carries the jar's cookies for its URL, and
     /// every response's `Set-Cookie` is stored. See ``CookieJar``.
     public var cookies: CookieJar?
+    #if Tracing
+      /// Records a client span for each request sent to a server — each attempt of a retry
+      /// and each hop of a redirect — and injects its trace context into the request's headers
+      /// (W3C `traceparent` and `tracestate` with an OpenTelemetry tracer), with the `Tracing`
+      /// trait. `InstrumentationSystem.tracer` when the configuration is made, so bootstrap the
+      /// tracing backend first; `nil`, or a `NoOpTracer`, for none. See <doc:Observability>.
+      public var tracer: (any Tracer)? = InstrumentationSystem.tracer
+    #endif
 
     /// The clock deadlines are measured from and reconnection delays waited on: the
     /// continuous clock, or a manual one in Courier's tests (give the transport the same).

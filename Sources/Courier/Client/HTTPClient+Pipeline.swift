@@ -38,6 +38,9 @@ extension HTTPClient {
     // A body that is not collected is counted for the event as the transport reports it.
     var exchange = exchange
     if let events { exchange.transport.timings = { events.measured($0) } }
+    #if Tracing
+      exchange.tracing = RequestTracing(configuration.tracer)
+    #endif
     let received = events != nil && !exchange.collects ? Locked<Int64>(0) : nil
     if let received {
       let progress = exchange.transport.progress
@@ -174,6 +177,14 @@ extension HTTPClient {
     }
     let options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
     let jar = configuration.cookies
+    #if Tracing
+      if let tracing = exchange.tracing {
+        return try await tracing.send(
+          request, options: options, credentialNames: outgoing.credentialNames, cookies: jar,
+          redirects: configuration.redirects, transport: transport, exchange: exchange,
+          holding: permits)
+      }
+    #endif
     let response: TransportResponse
     do throws(HTTPError) {
       response = try await configuration.redirects.following(

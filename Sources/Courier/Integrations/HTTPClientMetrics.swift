@@ -40,9 +40,7 @@
     public var knownMethods: Set<HTTPMethod>
 
     /// The methods of RFC 9110, `PATCH` (RFC 5789) and `QUERY`: OpenTelemetry's known methods.
-    public static let defaultKnownMethods: Set<HTTPMethod> = [
-      "CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE", "QUERY",
-    ]
+    public static let defaultKnownMethods: Set<HTTPMethod> = OpenTelemetryHTTP.knownMethods
 
     /// Creates a recorder making its metrics with `factory`: by default the one
     /// `MetricsSystem` has (bootstrapped, or bound to the task) when the recorder is created.
@@ -113,14 +111,12 @@
       if let scheme = request.scheme { dimensions.append(("url.scheme", scheme)) }
       if let host = request.host {
         dimensions.append(("server.address", host))
-        let port = request.port ?? Self.defaultPorts[request.scheme?.lowercased() ?? ""]
-        if let port { dimensions.append(("server.port", "\(port)")) }
+        if let port = OpenTelemetryHTTP.serverPort(scheme: request.scheme, port: request.port) {
+          dimensions.append(("server.port", "\(port)"))
+        }
       }
       return dimensions
     }
-
-    /// The port of a URL that names none.
-    private static let defaultPorts = ["http": 80, "ws": 80, "https": 443, "wss": 443]
 
     /// The metrics' names.
     enum Name {

@@ -1,4 +1,4 @@
-#if Logging || Metrics
+#if Logging || Metrics || Tracing
   extension HTTPError {
     /// The case's name, as the integrations report a failure's `error.type` (OpenTelemetry's
     /// attribute, whose values each instrumentation names and documents): `invalidRequest`,

@@ -1,4 +1,4 @@
-#if Logging || Metrics
+#if Logging || Metrics || Tracing
   import Courier
   import CourierTesting
   import Foundation
@@ -11,6 +11,10 @@
   #if Metrics
     import Metrics
     import MetricsTestKit
+  #endif
+  #if Tracing
+    import InMemoryTracing
+    import Tracing
   #endif
 
   /// The snippets of the article "Observability", over the loopback server: each part with its
@@ -68,6 +72,36 @@
         _ = try await loopback.client.send(Request<String>(path: "movie/popular"))
         let labels = Set(factory.counters.map(\.label) + factory.timers.map(\.label))
         #expect(labels == ["http.client.requests", "http.client.request.duration"])
+      }
+    #endif
+
+    #if Tracing
+      @Test("Configuration.tracer as the article shows it: a GET span under the caller's")
+      func tracing() async throws {
+        let tracer = W3CTestTracer()
+        let loopback = try Loopback { request, response in
+          try await response.send(
+            json: #"{"traceparent":"\#(request.headers["traceparent"] ?? "")"}"#)
+        }
+        defer { loopback.stop() }
+        // The snippet, with the in-memory tracer for the bootstrapped one:
+        var configuration = HTTPClient.Configuration()
+        configuration.tracer = tracer
+        configuration.middleware = [RetryPolicy()]
+        let baseURL = loopback.server.baseURL.appendingPathComponent("3")
+        let client = HTTPClient(baseURL: baseURL, configuration: configuration)
+        let page = try await tracer.withSpan("refresh popular") { _ in
+          try await client.send(Request<Data>(path: "movie/popular", query: ["page": 1]))
+        }
+        let parent = try #require(
+          tracer.finishedSpans.first { $0.operationName == "refresh popular" })
+        let spans = tracer.clientSpans
+        try #require(spans.count == 1)
+        #expect(spans[0].operationName == "GET" && spans[0].parentSpanID == parent.spanID)
+        let url = "\(loopback.server.baseURL)/3/movie/popular?page=1"
+        #expect(spans[0]["url.full"] == "\(url)")
+        #expect(spans[0]["http.response.status_code"] == 200)
+        #expect(String(decoding: page, as: UTF8.self).contains(spans[0].traceparent))
       }
     #endif
   }
