@@ -20,11 +20,16 @@ let package = Package(
     .trait(
       name: "Metrics",
       description: "HTTPClientMetrics records requests as swift-metrics, OpenTelemetry's names."),
+    .trait(
+      name: "OpenAPI",
+      description: "OpenAPITransport carries a swift-openapi-generator client over an HTTPClient."),
     .default(enabledTraits: []),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.7.0"),
+    .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
   ],
   targets: [
     .target(
@@ -33,6 +38,11 @@ let package = Package(
         "CCourierCurl",
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
         .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+        .product(
+          name: "OpenAPIRuntime", package: "swift-openapi-runtime",
+          condition: .when(traits: ["OpenAPI"])),
+        .product(
+          name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
       ]),
     // Courier's own declarations of the libcurl functions CurlTransport calls, loaded at run
     // time with dlopen: no curl headers or link flags at build time.
@@ -64,6 +74,12 @@ let package = Package(
           name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Logging"])),
         .product(
           name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+        // The client generated from Tests/OpenAPI/openapi.yaml (OpenAPI/Generated).
+        .product(
+          name: "OpenAPIRuntime", package: "swift-openapi-runtime",
+          condition: .when(traits: ["OpenAPI"])),
+        .product(
+          name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
       ]),
   ],
   swiftLanguageModes: [.v6]
