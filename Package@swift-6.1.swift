@@ -23,12 +23,17 @@ let package = Package(
     .trait(
       name: "Tracing",
       description: "Configuration.tracer: client spans per request, W3C trace context injected."),
+    .trait(
+      name: "OpenAPI",
+      description: "OpenAPITransport carries a swift-openapi-generator client over an HTTPClient."),
     .default(enabledTraits: []),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.7.0"),
     .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
+    .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
   ],
   targets: [
     .target(
@@ -40,6 +45,11 @@ let package = Package(
         .product(
           name: "Tracing", package: "swift-distributed-tracing",
           condition: .when(traits: ["Tracing"])),
+        .product(
+          name: "OpenAPIRuntime", package: "swift-openapi-runtime",
+          condition: .when(traits: ["OpenAPI"])),
+        .product(
+          name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
       ]),
     // Courier's own declarations of the libcurl functions CurlTransport calls, loaded at run
     // time with dlopen: no curl headers or link flags at build time.
@@ -77,6 +87,12 @@ let package = Package(
         .product(
           name: "InMemoryTracing", package: "swift-distributed-tracing",
           condition: .when(traits: ["Tracing"])),
+        // The client generated from Tests/OpenAPI/openapi.yaml (OpenAPI/Generated).
+        .product(
+          name: "OpenAPIRuntime", package: "swift-openapi-runtime",
+          condition: .when(traits: ["OpenAPI"])),
+        .product(
+          name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
       ]),
   ],
   swiftLanguageModes: [.v6]

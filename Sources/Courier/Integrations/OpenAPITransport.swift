@@ -1,0 +1,169 @@
+#if OpenAPI
+  import Foundation
+  import HTTPTypes
+  import OpenAPIRuntime
+
+  /// Carries a client made by swift-openapi-generator over an ``HTTPClient`` (with the
+  /// `OpenAPI` trait): a swift-openapi-runtime `ClientTransport`.
+  ///
+  /// ```swift
+  /// let http = HTTPClient(baseURL: URL(string: "https://api.example.com/v1")!, configuration: configuration)
+  /// let api = Client(serverURL: http.baseURL, transport: OpenAPITransport(client: http))
+  /// let movie = try await api.getMovie(path: .init(id: 42)).ok.body.json
+  /// ```
+  ///
+  /// Each operation is a request of the client's like any other: it goes through the
+  /// client's middleware (authentication, ``RetryPolicy``, ``LoggingMiddleware``…), cookie
+  /// jar, redirects, concurrency limits and observer, on the client's transport.
+  ///
+  /// Bodies stream both ways. A request body is sent as the generated client produces it,
+  /// as ``RequestBody/stream(_:length:contentType:)`` sends one (read again for a retry when
+  /// the `HTTPBody` can be iterated more than once); a response body with a status among the
+  /// client's ``HTTPClient/Configuration/acceptableStatusCodes`` (2xx by default) is handed
+  /// over once its head has arrived, read as it arrives (an `HTTPBody` iterated once, its
+  /// length known from `Content-Length`). Letting go of that body, or cancelling the task
+  /// reading it, cancels the request and closes its connection.
+  ///
+  /// Every status is an answer for the generated client, which handles the statuses the
+  /// document names and returns `.undocumented` for the others: none is thrown. A status
+  /// outside the acceptable ones is read whole before it is returned (so a ``RetryPolicy``
+  /// can still retry a `503`), up to 64 KiB; a longer body fails with
+  /// ``HTTPError/responseTooLarge(limit:)``.
+  ///
+  /// Failures are thrown as ``HTTPError`` (the runtime wraps it in its `ClientError`, as
+  /// `underlyingError`), their descriptions under the client's credential rule. Credentials
+  /// that Courier's middleware adds never reach the generated client's request, which the
+  /// runtime's `ClientError` describes with its headers: give credentials to Courier's
+  /// ``BearerAuthentication`` or ``APIKeyAuthentication`` rather than to an OpenAPI
+  /// middleware. Through this transport, a response is streamed, so the client's
+  /// ``HTTPCache`` neither answers nor stores it (as for ``HTTPClient/bytes(_:options:)``);
+  /// a successful unsafe request still invalidates what it holds for the URL.
+  public struct OpenAPITransport: ClientTransport {
+    /// The client that sends the requests.
+    public let client: HTTPClient
+    /// Limits for each request: no deadline by default, as a streamed body may rightly take
+    /// hours (the idle timeout still ends a request that stops moving); no size limit for a
+    /// streamed body. Set ``TransferOptions/timeout`` for a deadline.
+    public var options: TransferOptions
+
+    /// A transport sending through `client`.
+    public init(client: HTTPClient, options: TransferOptions = TransferOptions()) {
+      self.client = client
+      self.options = options
+    }
+
+    /// Sends `request` to `baseURL` through the client: returns once the response head has
+    /// arrived, with its body as it comes.
+    ///
+    /// - Throws: ``HTTPError``: `invalidRequest` (nothing was sent), `transport`, `timedOut`,
+    ///   `cancelled` or `responseTooLarge`.
+    public func send(
+      _ request: HTTPTypes.HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
+      let endpoint = try endpoint(for: request, body: body, baseURL: baseURL)
+      let stream: ByteStream
+      do throws(HTTPError) {
+        stream = try await client.bytes(endpoint, options: options)
+      } catch {
+        // A status outside the acceptable ones, with its body read: an answer all the same.
+        guard case .unacceptableStatus(let response) = error else { throw error }
+        return try Self.answer(response, method: request.method)
+      }
+      let response = try Self.head(stream.response)
+      if request.method == .head {
+        for try await _ in stream {}  // nothing: lets the exchange end as answered
+        return (response, nil)
+      }
+      let body = HTTPBody(
+        stream, length: Self.bodyLength(of: stream.response), iterationBehavior: .single)
+      return (response, body)
+    }
+
+    /// The request as an endpoint of the client: the URL `baseURL` and the path make,
+    /// relative to the client's base URL when it starts with it (so that a base URL of
+    /// another scheme, `http+unix`, serves too), with the request's headers and body.
+    func endpoint(for request: HTTPTypes.HTTPRequest, body: HTTPBody?, baseURL: URL)
+      throws(HTTPError) -> Request<Data>
+    {
+      guard let path = request.path else {
+        throw .invalidRequest(reason: "the OpenAPI request has no path")
+      }
+      let url = Self.trimmingSlashes(baseURL.absoluteString) + path
+      var target = url
+      let base = Self.trimmingSlashes(client.baseURL.absoluteString)
+      if url.hasPrefix(base), url.dropFirst(base.count).first.map({ "/?".contains($0) }) ?? true {
+        target = String(url.dropFirst(base.count))
+      }
+      var headers = HTTPHeaders()
+      for field in request.headerFields {
+        headers.add(field.name.rawName, field.value)
+      }
+      return Request(
+        method: HTTPMethod(rawValue: request.method.rawValue), path: target, headers: headers,
+        body: body.map { Self.requestBody($0, contentType: headers["Content-Type"]) })
+    }
+
+    /// `body` as a streamed request body, made afresh for each sending when it can be.
+    static func requestBody(_ body: HTTPBody, contentType: String?) -> RequestBody {
+      let length: Int64? =
+        switch body.length {
+        case .known(let length): length
+        case .unknown: nil
+        }
+      let contentType = contentType ?? "application/octet-stream"
+      switch body.iterationBehavior {
+      case .multiple:
+        return .stream(length: length, contentType: contentType) { body }
+      case .single:
+        return .stream(body, length: length, contentType: contentType)
+      }
+    }
+
+    /// The response head, each header field as it came.
+    static func head(_ response: HTTPResponse) throws(HTTPError) -> HTTPTypes.HTTPResponse {
+      var fields = HTTPFields()
+      for field in response.headers {
+        guard let name = HTTPField.Name(field.name) else {
+          throw .transport(URLError(.badServerResponse))
+        }
+        fields.append(HTTPField(name: name, value: field.value))
+      }
+      return HTTPTypes.HTTPResponse(
+        status: HTTPTypes.HTTPResponse.Status(code: response.status), headerFields: fields)
+    }
+
+    /// A response whose body was read into memory, as the generated client gets it.
+    static func answer(_ response: HTTPResponse, method: HTTPTypes.HTTPRequest.Method)
+      throws(HTTPError) -> (HTTPTypes.HTTPResponse, HTTPBody?)
+    {
+      let limit = Exchange.errorBodyLimit
+      if response.body.count >= limit,
+        contentLength(of: response).map({ $0 > Int64(limit) }) ?? true
+      {
+        throw .responseTooLarge(limit: limit)
+      }
+      let head = try head(response)
+      return (head, method == .head ? nil : HTTPBody(response.body))
+    }
+
+    /// The body's length when `Content-Length` gives it and no content coding changed it.
+    static func contentLength(of response: HTTPResponse) -> Int64? {
+      let coding = response.headers["Content-Encoding"]?.lowercased()
+      guard coding == nil || coding == "identity",
+        let text = response.headers["Content-Length"], let length = Int64(text), length >= 0
+      else { return nil }
+      return length
+    }
+
+    /// The body's length as the runtime says it.
+    private static func bodyLength(of response: HTTPResponse) -> HTTPBody.Length {
+      contentLength(of: response).map { .known($0) } ?? .unknown
+    }
+
+    private static func trimmingSlashes(_ text: String) -> String {
+      var text = Substring(text)
+      while text.hasSuffix("/") { text.removeLast() }
+      return String(text)
+    }
+  }
+#endif
