@@ -23,8 +23,9 @@ public final class SecIdentity {}
 public typealias CFArray = NSArray
 /// Core Foundation's data, as `as` bridges it on Apple platforms.
 public typealias CFData = Data
-/// Core Foundation's error.
-public final class CFError {}
+/// Core Foundation's error, an `Error` as the Foundation overlay makes it on Apple platforms
+/// (`extension CFError: Error`), so that it goes where `any Error` is expected.
+public final class CFError: Error {}
 /// Core Foundation's string, as `as` bridges it on Apple platforms.
 public typealias CFString = String
 /// Core Foundation's dictionary, as `as` bridges it on Apple platforms.
@@ -114,22 +115,6 @@ public func SecTrustSetAnchorCertificatesOnly(_ trust: SecTrust, _ anchorCertifi
 {
   fatalError("stand-in")
 }
-
-// developer.apple.com/documentation/security/seckeycopyattributes(_:)
-//   func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary?
-public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
-  fatalError("stand-in")
-}
-
-// developer.apple.com/documentation/security/ksecattrkeytype
-//   let kSecAttrKeyType: CFString
-public let kSecAttrKeyType: CFString = "type"
-// developer.apple.com/documentation/security/ksecattrkeytypersa
-//   let kSecAttrKeyTypeRSA: CFString
-public let kSecAttrKeyTypeRSA: CFString = "42"
-// developer.apple.com/documentation/security/ksecattrkeytypeecsecprimerandom
-//   let kSecAttrKeyTypeECSECPrimeRandom: CFString
-public let kSecAttrKeyTypeECSECPrimeRandom: CFString = "73"
 
 // developer.apple.com/documentation/security/tls_protocol_version_t
 //   enum tls_protocol_version_t (.TLSv10 … .TLSv13, .DTLSv10, .DTLSv12): not declared here,

@@ -21,6 +21,16 @@ import Foundation
 /// What cannot be used — a file that cannot be read, data that holds no certificate, a pin that
 /// is not a base64 SHA-256 hash — fails every request with ``HTTPError/invalidRequest(reason:)``
 /// before anything is sent. Files are read once, when the transport is made.
+///
+/// **App Transport Security** (Apple platforms): a server that chains to certificate
+/// authorities of your own is accepted by URLSession only for a host with an exception in the
+/// app's `Info.plist`: `NSAppTransportSecurity` → `NSExceptionDomains` → the host →
+/// `NSExceptionAllowsInsecureHTTPLoads` = `YES`, the key Apple's documentation names "to be
+/// able to loosen the server trust evaluation requirements for HTTPS connections to the
+/// domain" (or `NSAllowsLocalNetworking` for local development). Without it, ATS refuses the
+/// connection itself and the request fails with the `URLError` URLSession reports, not this
+/// trust's. A server that chains to a system root — without authorities of yours, or beside
+/// them with ``trustsSystemRoots`` — needs no exception, and neither do pins.
 public struct ServerTrust: Sendable, Hashable {
   /// One or more certificates, PEM (`-----BEGIN CERTIFICATE-----`, any number of them) or DER
   /// (one), from a file or from memory.

@@ -11,6 +11,20 @@ enum SubjectPublicKeyInfo {
     case ellipticCurve
   }
 
+  /// The kind of the key whose external representation is `key`, told by its first byte as
+  /// Apple's page of `SecKeyCopyExternalRepresentation` documents the two formats: an RSA key
+  /// is PKCS #1, a DER `SEQUENCE` (`0x30`); an elliptic-curve public key is ANSI X9.63's
+  /// uncompressed point, `04 ‖ X ‖ Y`. `nil` for anything else. (Read from the bytes rather
+  /// than from `SecKeyCopyAttributes`' `kSecAttrKeyType`, a value whose Core Foundation type
+  /// Apple does not document.) ``der(of:kind:)`` checks the rest.
+  static func kind(ofExternalRepresentation key: Data) -> Kind? {
+    switch key.first {
+    case 0x30: .rsa
+    case 0x04: .ellipticCurve
+    default: nil
+    }
+  }
+
   /// The `SubjectPublicKeyInfo` of a key of `kind` whose external representation is `key`;
   /// `nil` for a key this cannot describe (an elliptic curve other than P-256, P-384 and P-521,
   /// or bytes that are not such a key).

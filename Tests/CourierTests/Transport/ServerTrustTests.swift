@@ -102,6 +102,15 @@ struct ServerTrustTests {
     #expect(
       SubjectPublicKeyInfo.der(of: raw, kind: key.kind == .rsa ? .ellipticCurve : .rsa) == nil)
     #expect(SubjectPublicKeyInfo.der(of: raw.dropLast(), kind: key.kind) == nil)
+    // Its kind is told by its first byte, as Apple documents the external representation.
+    #expect(SubjectPublicKeyInfo.kind(ofExternalRepresentation: raw) == key.kind)
+  }
+
+  @Test("a representation that is neither PKCS #1 nor an uncompressed point has no kind")
+  func unknownKind() {
+    for bytes: [UInt8] in [[], [0x02, 0x01], [0x03, 0x01], [0x00, 0x30]] {
+      #expect(SubjectPublicKeyInfo.kind(ofExternalRepresentation: Data(bytes)) == nil)
+    }
   }
 
   #if canImport(FoundationNetworking)

@@ -13,7 +13,7 @@ import Testing
 @Suite("TLS challenges reach the transport's handler")
 struct TLSChallengeTests {
   /// Takes nothing: the delegate answers through the completion handler, never the sender.
-  private final class Sender: NSObject, URLAuthenticationChallengeSender {
+  final class Sender: NSObject, URLAuthenticationChallengeSender {
     func use(_ credential: URLCredential, for challenge: URLAuthenticationChallenge) {}
     func continueWithoutCredential(for challenge: URLAuthenticationChallenge) {}
     func cancel(_ challenge: URLAuthenticationChallenge) {}
@@ -22,6 +22,11 @@ struct TLSChallengeTests {
   }
 
   private func challenge(_ method: String) -> URLAuthenticationChallenge {
+    Self.challenge(method)
+  }
+
+  /// A challenge of `method` from api.example.com:443, as URLSession would hand it over.
+  static func challenge(_ method: String) -> URLAuthenticationChallenge {
     URLAuthenticationChallenge(
       protectionSpace: URLProtectionSpace(
         host: "api.example.com", port: 443, protocol: "https", realm: nil,
@@ -35,7 +40,7 @@ struct TLSChallengeTests {
   private func answer(
     _ challenge: URLAuthenticationChallenge, handler: TLSChallengeHandler?,
     clientCredential: ClientCredential? = nil, proxy: ProxyConfiguration? = nil,
-    serverTrust: (@Sendable (URLAuthenticationChallenge) -> URLCredential?)? = nil
+    serverTrust: (@Sendable (URLAuthenticationChallenge) -> ResolvedTrust.Decision)? = nil
   ) -> (URLSession.AuthChallengeDisposition, URLCredential?, HTTPError?) {
     let delegate = SessionDelegate(
       tlsChallenges: handler, clientCredential: clientCredential, proxy: proxy,
@@ -45,12 +50,21 @@ struct TLSChallengeTests {
     let task = session.dataTask(with: URL(string: "https://api.example.com/")!)
     let call = DataTaskCall()
     delegate.register(call, for: task)
+    let (disposition, credential) = answer(challenge, of: task, on: session, by: delegate)
+    #expect(delegate.takeRejection(for: task) == nil, "a task with a call keeps nothing aside")
+    return (disposition, credential, call.state.withLock { $0.failure })
+  }
+
+  /// What `delegate` answers `challenge` of `task` with.
+  private func answer(
+    _ challenge: URLAuthenticationChallenge, of task: URLSessionTask, on session: URLSession,
+    by delegate: SessionDelegate
+  ) -> (URLSession.AuthChallengeDisposition, URLCredential?) {
     let answer = Locked<(URLSession.AuthChallengeDisposition, URLCredential?)?>(nil)
     delegate.urlSession(session, task: task, didReceive: challenge) { disposition, credential in
       answer.withLock { $0 = (disposition, credential) }
     }
-    let (disposition, credential) = answer.withLock { $0 } ?? (.rejectProtectionSpace, nil)
-    return (disposition, credential, call.state.withLock { $0.failure })
+    return answer.withLock { $0 } ?? (.rejectProtectionSpace, nil)
   }
 
   @Test("server trust: the handler sees host and port; its trust, default or refusal is applied")
@@ -196,14 +210,19 @@ struct TLSChallengeTests {
     #expect(trust == .performDefaultHandling)
   }
 
+  /// The trust's refusal the tests' ServerTrust stand-in answers with.
+  private static let refusal = ResolvedTrust.refusal(host: "api.example.com", check: .pinnedKey)
+
   @Test("a server-trust challenge left to the default is the ServerTrust's; the handler goes first")
   func serverTrustEvaluation() {
     let evaluated = Locked(0)
-    func trust(_ trusts: Bool) -> @Sendable (URLAuthenticationChallenge) -> URLCredential? {
+    func trust(_ trusts: Bool) -> @Sendable (URLAuthenticationChallenge) -> ResolvedTrust.Decision {
       { challenge in
         evaluated.withLock { $0 += 1 }
         #expect(challenge.protectionSpace.host == "api.example.com")
-        return trusts ? URLCredential(user: "trusted", password: "", persistence: .none) : nil
+        return trusts
+          ? .use(URLCredential(user: "trusted", password: "", persistence: .none))
+          : .refuse(Self.refusal)
       }
     }
     for handler: TLSChallengeHandler? in [nil, { _ in .useDefault }] {
@@ -214,7 +233,7 @@ struct TLSChallengeTests {
       let (refused, _, rejection) = answer(
         challenge(TLSChallenge.serverTrustMethod), handler: handler, serverTrust: trust(false))
       #expect(refused == .cancelAuthenticationChallenge)
-      #expect(rejection == .transport(URLError(.serverCertificateUntrusted)))
+      #expect(rejection == Self.refusal)
     }
     #expect(evaluated.withLock { $0 } == 4)
     // The handler's own answer wins, unevaluated; a client certificate never reaches the trust.

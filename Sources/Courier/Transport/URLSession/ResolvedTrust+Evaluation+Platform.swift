@@ -13,42 +13,57 @@ import Foundation
 
 extension ResolvedTrust {
   #if canImport(FoundationNetworking)
-    /// Linux: none; FoundationNetworking has no server-trust challenge.
-    func credential(for challenge: URLAuthenticationChallenge) -> URLCredential? {
-      nil
+    /// Linux: never asked (FoundationNetworking has no server-trust challenge); refuses.
+    func decision(for challenge: URLAuthenticationChallenge) -> Decision {
+      .refuse(Self.refusal(host: challenge.protectionSpace.host, check: .chain))
     }
 
     /// Linux: nothing more to check.
     var platformRefusal: HTTPError? { nil }
   #else
-    /// Apple platforms: the credential that trusts the server of `challenge`, or `nil` to
-    /// refuse it.
+    /// Apple platforms: the answer to the server-trust challenge `challenge`.
     ///
     /// With anchors, `SecTrustSetAnchorCertificates` makes them the only trusted ones ("disables
     /// the trusting of any other anchors", Apple's page of that function) and
     /// `SecTrustSetAnchorCertificatesOnly(trust, false)` trusts the system's beside them when
     /// asked ("reenables trusting built-in anchor certificates"). `SecTrustEvaluateWithError`
-    /// then evaluates the chain with the challenge's own policy (the SSL policy for its host).
-    /// With pins, the leaf (the first of `SecTrustCopyCertificateChain`) must hold one of
-    /// the keys: its `SecCertificateCopyKey`, as `SecKeyCopyExternalRepresentation` gives it
-    /// (PKCS #1 for RSA, ANSI X9.63 for elliptic curves), becomes the `SubjectPublicKeyInfo`
-    /// curl hashes. Only a chain valid for the host is ever matched.
-    func credential(for challenge: URLAuthenticationChallenge) -> URLCredential? {
-      guard let trust = challenge.protectionSpace.serverTrust else { return nil }
+    /// then evaluates the chain with the challenge's own policy (the SSL policy for its host),
+    /// synchronously on the session's delegate queue (it may fetch an intermediate the server
+    /// left out); its error becomes the refusal's underlying error. With pins, the leaf (the
+    /// first of `SecTrustCopyCertificateChain`) must hold one of the keys (see ``pin(of:)``).
+    /// Only a chain valid for the host is ever matched.
+    ///
+    /// A server trusted through the trust's own anchors gets `URLCredential(trust:)`; one
+    /// trusted through the system's roots (pins alone) is left to URLSession's default
+    /// handling, which evaluates it again with App Transport Security's checks.
+    func decision(for challenge: URLAuthenticationChallenge) -> Decision {
+      let host = challenge.protectionSpace.host
+      guard let trust = challenge.protectionSpace.serverTrust else {
+        return .refuse(Self.refusal(host: host, check: .chain))
+      }
       if !anchors.isEmpty {
         let certificates = anchors.compactMap { SecCertificateCreateWithData(nil, $0 as CFData) }
-        guard SecTrustSetAnchorCertificates(trust, certificates as CFArray) == errSecSuccess,
-          SecTrustSetAnchorCertificatesOnly(trust, !trustsSystemRoots) == errSecSuccess
-        else { return nil }
+        var status = SecTrustSetAnchorCertificates(trust, certificates as CFArray)
+        if status == errSecSuccess {
+          status = SecTrustSetAnchorCertificatesOnly(trust, !trustsSystemRoots)
+        }
+        guard status == errSecSuccess else {
+          return .refuse(Self.refusal(host: host, check: .anchors(status: status)))
+        }
       }
-      guard SecTrustEvaluateWithError(trust, nil) else { return nil }
+      var error: CFError?
+      guard SecTrustEvaluateWithError(trust, &error) else {
+        return .refuse(Self.refusal(host: host, check: .chain, underlying: error))
+      }
       if !pins.isEmpty {
         guard let leaf = (SecTrustCopyCertificateChain(trust) as? [SecCertificate])?.first,
-          let key = SecCertificateCopyKey(leaf), let pin = Self.pin(of: key),
-          pins.contains(pin)
-        else { return nil }
+          let key = SecCertificateCopyKey(leaf), let pin = Self.pin(of: key)
+        else { return .refuse(Self.refusal(host: host, check: .unsupportedKey)) }
+        guard pins.contains(pin) else {
+          return .refuse(Self.refusal(host: host, check: .pinnedKey))
+        }
       }
-      return URLCredential(trust: trust)
+      return passed(URLCredential(trust: trust))
     }
 
     /// Apple platforms: an anchor the Security framework cannot read (`SecCertificateCreateWithData`
@@ -64,21 +79,15 @@ extension ResolvedTrust {
       return nil
     }
 
-    /// The pin of `key`: its kind from `SecKeyCopyAttributes`' `kSecAttrKeyType` (compared as
-    /// text, whichever Core Foundation type the value comes as), its bytes from
-    /// `SecKeyCopyExternalRepresentation`; `nil` for a kind pins cannot match (not RSA, nor
-    /// an elliptic curve of P-256, P-384 or P-521).
+    /// The pin of `key`: its bytes from `SecKeyCopyExternalRepresentation`, its kind told by
+    /// their first byte (``SubjectPublicKeyInfo/kind(ofExternalRepresentation:)``), as Apple's
+    /// page of that function documents the format: no attribute whose Core Foundation type
+    /// may vary is read. `nil` for a kind pins cannot match (not RSA, nor an elliptic curve of
+    /// P-256, P-384 or P-521).
     static func pin(of key: SecKey) -> Data? {
-      guard let attributes = SecKeyCopyAttributes(key) as? [String: Any],
-        let type = attributes[kSecAttrKeyType as String],
-        let representation = SecKeyCopyExternalRepresentation(key, nil) as Data?
+      guard let representation = SecKeyCopyExternalRepresentation(key, nil) as Data?,
+        let kind = SubjectPublicKeyInfo.kind(ofExternalRepresentation: representation)
       else { return nil }
-      let kind: SubjectPublicKeyInfo.Kind
-      switch "\(type)" {
-      case "\(kSecAttrKeyTypeRSA)": kind = .rsa
-      case "\(kSecAttrKeyTypeECSECPrimeRandom)": kind = .ellipticCurve
-      default: return nil
-      }
       return SubjectPublicKeyInfo.pin(of: representation, kind: kind)
     }
   #endif

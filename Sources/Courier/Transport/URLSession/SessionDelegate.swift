@@ -12,9 +12,15 @@ import Foundation
 /// FoundationNetworking follows redirects of completion-handler tasks without asking the
 /// session's delegate, so such tasks carry a ``TaskDelegate``.
 ///
-/// `@unchecked Sendable`: its only state, `calls`, is a lock-guarded box.
+/// `@unchecked Sendable`: its state (`calls`, `streamedBodies`, `rejections`) is in lock-guarded
+/// boxes; the rest is immutable.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   private let calls = Locked<[Int: DataTaskCall]>([:])
+  /// The error each task without a call (a WebSocket task) fails with, by task, once Courier
+  /// has refused its TLS challenge: URLSession then ends the task as cancelled (-999), which
+  /// alone would read as the caller's cancellation. Kept until its task's delegate takes it
+  /// (``takeRejection(for:)``) or the task completes here.
+  private let rejections = Locked<[Int: HTTPError]>([:])
   /// The bodies of streamed upload tasks (Apple platforms), by task.
   private let streamedBodies = Locked<[Int: StreamedRequestBody]>([:])
   /// Answers TLS challenges (Apple platforms); `nil` for the system's default handling.
@@ -23,14 +29,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   let clientCredential: ClientCredential?
   /// The proxy whose challenge is answered with its user name and password, if any.
   let proxy: ProxyConfiguration?
-  /// Answers a server-trust challenge the handler leaves to the default: the credential that
-  /// trusts the server, or `nil` to refuse it (the transport's ``ServerTrust``), if any.
-  let serverTrust: (@Sendable (URLAuthenticationChallenge) -> URLCredential?)?
+  /// Answers a server-trust challenge the handler leaves to the default (the transport's
+  /// ``ServerTrust``), if any.
+  let serverTrust: (@Sendable (URLAuthenticationChallenge) -> ResolvedTrust.Decision)?
 
   init(
     tlsChallenges: TLSChallengeHandler? = nil, clientCredential: ClientCredential? = nil,
     proxy: ProxyConfiguration? = nil,
-    serverTrust: (@Sendable (URLAuthenticationChallenge) -> URLCredential?)? = nil
+    serverTrust: (@Sendable (URLAuthenticationChallenge) -> ResolvedTrust.Decision)? = nil
   ) {
     self.tlsChallenges = tlsChallenges
     self.clientCredential = clientCredential
@@ -59,6 +65,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
   func call(for task: URLSessionTask) -> DataTaskCall? {
     calls.withLock { $0[task.taskIdentifier] }
+  }
+
+  /// Makes `task` fail with `error` once its TLS challenge, refused, is cancelled: its call's
+  /// completion, or else (a task without a call) whoever takes the rejection. Done before the
+  /// challenge's completion handler is called, so that it is there when the task completes.
+  func reject(_ task: URLSessionTask, with error: HTTPError) {
+    if let call = call(for: task) {
+      call.failOnCompletion(with: error)
+    } else {
+      rejections.withLock { $0[task.taskIdentifier] = error }
+    }
+  }
+
+  /// The error `task`, which has no call, was refused with (``reject(_:with:)``), if any; taken,
+  /// so that it is read once.
+  func takeRejection(for task: URLSessionTask) -> HTTPError? {
+    rejections.withLock { $0.removeValue(forKey: task.taskIdentifier) }
   }
 
   func urlSession(
@@ -95,7 +118,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   ) {
     let call = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
     streamedBodies.withLock { $0.removeValue(forKey: task.taskIdentifier) }?.stop()
-    call?.complete(data: nil, response: task.response, error: error)
+    guard let call else {
+      // A task without a call whose own delegate did not take its rejection: it goes with it.
+      _ = takeRejection(for: task)
+      return
+    }
+    call.complete(data: nil, response: task.response, error: error)
   }
 
   /// Answers every challenge, so that none leaves a task waiting: a server-trust or
@@ -140,8 +168,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   /// the default gets the transport's client identity, and a server-trust challenge it leaves
   /// to the default is evaluated by the transport's ``ServerTrust``, if it has them. A
   /// rejection (or an identity that cannot be presented, a server the trust refuses) fails the
-  /// request with its own error rather than the cancellation URLSession completes the task
-  /// with.
+  /// request, or the WebSocket's opening, with its own error (``reject(_:with:)``) rather than
+  /// the cancellation URLSession completes the task with.
   private func answer(
     _ challenge: TLSChallenge, of task: URLSessionTask,
     completionHandler: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
@@ -152,24 +180,27 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
       case .success(let credential):
         completionHandler(.useCredential, credential)
       case .failure(let error):
-        call(for: task)?.failOnCompletion(with: error)
+        reject(task, with: error)
         completionHandler(.cancelAuthenticationChallenge, nil)
       case nil:
         completionHandler(.performDefaultHandling, nil)
       }
     case .useDefault where challenge.kind == .serverTrust && serverTrust != nil:
-      if let credential = serverTrust?(challenge.challenge) {
+      switch serverTrust?(challenge.challenge) {
+      case .use(let credential):
         completionHandler(.useCredential, credential)
-      } else {
-        call(for: task)?.failOnCompletion(with: challenge.rejection)
+      case .refuse(let error):
+        reject(task, with: error)
         completionHandler(.cancelAuthenticationChallenge, nil)
+      case .performDefaultHandling, nil:
+        completionHandler(.performDefaultHandling, nil)
       }
     case .useDefault:
       completionHandler(.performDefaultHandling, nil)
     case .use(let credential):
       completionHandler(.useCredential, credential)
     case .reject:
-      call(for: task)?.failOnCompletion(with: challenge.rejection)
+      reject(task, with: challenge.rejection)
       completionHandler(.cancelAuthenticationChallenge, nil)
     }
   }

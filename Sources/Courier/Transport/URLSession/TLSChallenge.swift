@@ -59,8 +59,8 @@ public enum TLSChallengeAnswer {
   case useDefault
   /// Trust the server (`URLCredential(trust:)`) or present this client identity.
   case use(URLCredential)
-  /// Refuse: the request fails with ``HTTPError/transport(_:)``, a `URLError` of
-  /// `.serverCertificateUntrusted` (server trust) or `.clientCertificateRejected`.
+  /// Refuse: the request (or the WebSocket's opening) fails with ``HTTPError/transport(_:)``, a
+  /// `URLError` of `.serverCertificateUntrusted` (server trust) or `.clientCertificateRejected`.
   case reject
 }
 

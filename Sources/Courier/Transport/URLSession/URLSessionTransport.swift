@@ -60,9 +60,16 @@ public final class URLSessionTransport: HTTPTransport {
   /// - `trust` (``ServerTrust``) evaluates the server-trust challenge: its certificate
   ///   authorities become the trust's anchors (alone, or beside the system's), the chain must
   ///   be valid for the host, and the leaf's key must be one of its pins when it has any. A
-  ///   server it refuses fails the request with ``HTTPError/transport(_:)``, a `URLError` of
-  ///   `.serverCertificateUntrusted`; a file, data or pin it cannot use fails every request
-  ///   with ``HTTPError/invalidRequest(reason:)`` and sends none.
+  ///   server it refuses fails the request (or the WebSocket's opening) with
+  ///   ``HTTPError/transport(_:)``, a `URLError` of `.serverCertificateUntrusted` whose
+  ///   description says which check failed; a file, data or pin it cannot use fails every
+  ///   request with ``HTTPError/invalidRequest(reason:)`` and sends none. The evaluation runs on
+  ///   the session's delegate queue and may fetch an intermediate certificate the server left
+  ///   out. With certificate authorities of your own, the app needs an App Transport Security
+  ///   exception for the host (`NSExceptionDomains` → the host →
+  ///   `NSExceptionAllowsInsecureHTTPLoads`, or `NSAllowsLocalNetworking` for local
+  ///   development), or ATS refuses the server with a `URLError` of its own; see
+  ///   ``ServerTrust``. The system's roots and pins alone need none.
   /// - `minimumTLSVersion` becomes the session configuration's
   ///   `tlsMinimumSupportedProtocolVersion`.
   /// - `clientIdentity` answers a server's request for a client certificate (mutual TLS).
@@ -107,9 +114,9 @@ public final class URLSessionTransport: HTTPTransport {
     settings: ConnectionSettings = ConnectionSettings(), clock: any TransportClock
   ) {
     deadlines = DeadlineTimer(clock: clock)
-    var serverTrust: (@Sendable (URLAuthenticationChallenge) -> URLCredential?)?
+    var serverTrust: (@Sendable (URLAuthenticationChallenge) -> ResolvedTrust.Decision)?
     if case .success(let trust) = settings.resolvedTrust {
-      serverTrust = { trust.credential(for: $0) }
+      serverTrust = { trust.decision(for: $0) }
     }
     let delegate = SessionDelegate(
       tlsChallenges: tlsChallenges,

@@ -21,7 +21,10 @@ import Foundation
     /// Opens a `URLSessionWebSocketTask` on the transport's session and returns once the
     /// server has accepted the upgrade. The platform reads ahead of the caller as it sees
     /// fit; ``TransportWebSocketOptions/readAhead`` does not apply. A refusal is
-    /// ``HTTPError/unacceptableStatus(_:)`` without its body (the task does not keep it).
+    /// ``HTTPError/unacceptableStatus(_:)`` without its body (the task does not keep it). TLS
+    /// challenges get the transport's rules, as its requests do (its ``TLSChallengeHandler``,
+    /// ``ServerTrust`` and ``ClientIdentity``), and a server refused there fails the opening
+    /// with the same error as a request, not as cancelled.
     public func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
       async throws(HTTPError) -> TransportWebSocket
     {
@@ -40,7 +43,7 @@ import Foundation
       }
       let task = session.webSocketTask(with: head)
       task.maximumMessageSize = options.maximumMessageSize
-      let connection = URLSessionWebSocketConnection(task: task)
+      let connection = URLSessionWebSocketConnection(task: task, rules: delegate)
       task.delegate = connection.events
       return try await connection.open()
     }

@@ -5,13 +5,15 @@
 
   /// A ``TransportWebSocketConnection`` over a `URLSessionWebSocketTask`: each call is the task's
   /// completion-handler method in a checked continuation; the task's delegate reports the
-  /// open and the peer's close.
+  /// open and the peer's close, and answers TLS challenges by the transport's rules.
   final class URLSessionWebSocketConnection: TransportWebSocketConnection {
     let task: URLSessionWebSocketTask
-    let events = Events()
+    let events: Events
 
-    init(task: URLSessionWebSocketTask) {
+    /// A connection over `task`, whose TLS challenges `rules` answers.
+    init(task: URLSessionWebSocketTask, rules: SessionDelegate) {
       self.task = task
+      events = Events(rules: rules)
     }
 
     /// Resumes the task and waits for the handshake's end.
@@ -159,8 +161,9 @@
   }
 
   extension URLSessionWebSocketConnection {
-    /// The task's delegate: the open, the peer's close, and the task's end.
-    // `@unchecked Sendable`: its one property is a `Locked`, which guards all its state.
+    /// The task's delegate: the open, the peer's close, the task's end, and its TLS challenges.
+    // `@unchecked Sendable`: `state` is a `Locked`, which guards all its mutable state, and
+    // `rules` is immutable and Sendable.
     final class Events: NSObject, URLSessionWebSocketDelegate, @unchecked Sendable {
       private struct State: Sendable {
         var opened: CheckedContinuation<Result<String?, HTTPError>, Never>?
@@ -173,6 +176,12 @@
         var nextPing: UInt64 = 0
       }
       private let state = Locked(State())
+      /// The transport's rules for TLS challenges, which also keep a refused task's error.
+      private let rules: SessionDelegate
+
+      init(rules: SessionDelegate) {
+        self.rules = rules
+      }
 
       var closure: WebSocketClosure? { state.withLock { $0.closure } }
 
@@ -235,9 +244,22 @@
         state.withLock { $0.closure = closure }
       }
 
+      /// The transport's answer, as for its requests: without this the challenge would go to
+      /// the session's delegate, which on a session the transport borrows is not Courier's.
+      func urlSession(
+        _ session: URLSession, task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler:
+          @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+      ) {
+        rules.urlSession(
+          session, task: task, didReceive: challenge, completionHandler: completionHandler)
+      }
+
       func urlSession(
         _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
       ) {
+        let rejection = rules.takeRejection(for: task)
         let (opened, closers, pings) = state.withLock { state in
           state.ended = true
           defer {
@@ -247,23 +269,22 @@
           }
           return (state.opened, state.closers, Array(state.pings.values))
         }
+        let failure = URLSessionWebSocketEnding.endFailure(error, rejection: rejection)
         let ended =
-          error.map { HTTPError(transportFailure: $0) }
+          failure
           ?? .transport(.networkConnectionLost, reason: "the connection ended before the pong")
         for ping in pings { ping.resume(returning: ended) }
         if let opened {
-          let failure: HTTPError
+          let refusal: HTTPError
           if let http = task.response as? HTTPURLResponse, http.statusCode != 101 {
-            failure = .unacceptableStatus(
+            refusal = .unacceptableStatus(
               HTTPResponse(
                 status: http.statusCode, headers: URLSessionWebSocketConnection.headers(of: http),
                 url: http.url))
           } else {
-            failure =
-              error.map { HTTPError(transportFailure: $0) }
-              ?? .transport(URLError(.badServerResponse))
+            refusal = failure ?? .transport(URLError(.badServerResponse))
           }
-          opened.resume(returning: .failure(failure))
+          opened.resume(returning: .failure(refusal))
         }
         for closer in closers { closer.resume() }
       }

@@ -27,6 +27,20 @@ enum URLSessionWebSocketEnding {
     return HTTPError(transportFailure: error)
   }
 
+  /// What the task's end (`didCompleteWithError`) means for whoever still waits on it (its
+  /// opening, a ping): `nil` when it ended without an error. When Courier refused its TLS
+  /// challenge (`rejection`, kept by the session's rules), URLSession ends it as cancelled
+  /// (-999), which alone would read as ``HTTPError/cancelled``: the rejection is the answer
+  /// then, as it is for a request.
+  static func endFailure(_ error: (any Error)?, rejection: HTTPError?) -> HTTPError? {
+    guard let error else { return nil }
+    let cancelled =
+      (error as NSError).domain == NSURLErrorDomain
+      && (error as NSError).code == URLError.cancelled.rawValue
+    if let rejection, cancelled { return rejection }
+    return HTTPError(transportFailure: error)
+  }
+
   /// The peer's closure as the task keeps it (`closeCode`, `closeReason`), for a `receive`
   /// that ended before the delegate's `didCloseWith` ran; `nil` while the code is `.invalid`.
   static func closure(code: Int, reason: Data?) -> WebSocketClosure? {
