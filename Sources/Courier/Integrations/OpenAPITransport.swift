@@ -18,17 +18,16 @@
   ///
   /// Bodies stream both ways. A request body is sent as the generated client produces it,
   /// as ``RequestBody/stream(_:length:contentType:)`` sends one (read again for a retry when
-  /// the `HTTPBody` can be iterated more than once); a response body with a status among the
-  /// client's ``HTTPClient/Configuration/acceptableStatusCodes`` (2xx by default) is handed
-  /// over once its head has arrived, read as it arrives (an `HTTPBody` iterated once, its
-  /// length known from `Content-Length`). Letting go of that body, or cancelling the task
+  /// the `HTTPBody` can be iterated more than once); a response body is handed over once its
+  /// head has arrived, whatever its status, read as it arrives (an `HTTPBody` iterated once,
+  /// its length known from `Content-Length`). Letting go of that body, or cancelling the task
   /// reading it, cancels the request and closes its connection.
   ///
   /// Every status is an answer for the generated client, which handles the statuses the
-  /// document names and returns `.undocumented` for the others: none is thrown. A status
-  /// outside the acceptable ones is read whole before it is returned (so a ``RetryPolicy``
-  /// can still retry a `503`), up to 64 KiB; a longer body fails with
-  /// ``HTTPError/responseTooLarge(limit:)``.
+  /// document names and returns `.undocumented` for the others: none is thrown, and none is
+  /// held to the client's ``HTTPClient/Configuration/acceptableStatusCodes``. The middleware
+  /// sees each answer at its head, so a ``RetryPolicy`` still retries a `503` (letting its
+  /// body go) before the generated client sees the last one.
   ///
   /// Failures are thrown as ``HTTPError`` (the runtime wraps it in its `ClientError`, as
   /// `underlyingError`), their descriptions under the client's credential rule. Credentials
@@ -61,14 +60,7 @@
       _ request: HTTPTypes.HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
       let endpoint = try endpoint(for: request, body: body, baseURL: baseURL)
-      let stream: ByteStream
-      do throws(HTTPError) {
-        stream = try await client.bytes(endpoint, options: options)
-      } catch {
-        // A status outside the acceptable ones, with its body read: an answer all the same.
-        guard case .unacceptableStatus(let response) = error else { throw error }
-        return try Self.answer(response, method: request.method)
-      }
+      let stream = try await client.bytes(endpoint, options: options)
       let response = try Self.head(stream.response)
       if request.method == .head {
         for try await _ in stream {}  // nothing: lets the exchange end as answered
@@ -100,7 +92,8 @@
       }
       return Request(
         method: HTTPMethod(rawValue: request.method.rawValue), path: target, headers: headers,
-        body: body.map { Self.requestBody($0, contentType: headers["Content-Type"]) })
+        body: body.map { Self.requestBody($0, contentType: headers["Content-Type"]) },
+        acceptableStatusCodes: Self.everyStatus)
     }
 
     /// `body` as a streamed request body, made afresh for each sending when it can be.
@@ -132,19 +125,8 @@
         status: HTTPTypes.HTTPResponse.Status(code: response.status), headerFields: fields)
     }
 
-    /// A response whose body was read into memory, as the generated client gets it.
-    static func answer(_ response: HTTPResponse, method: HTTPTypes.HTTPRequest.Method)
-      throws(HTTPError) -> (HTTPTypes.HTTPResponse, HTTPBody?)
-    {
-      let limit = Exchange.errorBodyLimit
-      if response.body.count >= limit,
-        contentLength(of: response).map({ $0 > Int64(limit) }) ?? true
-      {
-        throw .responseTooLarge(limit: limit)
-      }
-      let head = try head(response)
-      return (head, method == .head ? nil : HTTPBody(response.body))
-    }
+    /// Every status: each is an answer for the generated client.
+    static let everyStatus = StatusCodes(100..<1000)
 
     /// The body's length when `Content-Length` gives it and no content coding changed it.
     static func contentLength(of response: HTTPResponse) -> Int64? {
