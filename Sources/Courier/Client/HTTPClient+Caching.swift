@@ -8,13 +8,31 @@ extension HTTPClient {
   // MARK: - The cache
 
   /// `request` through `cache`: a `GET` whose body is collected is answered from it or sent
-  /// (with validators, when revalidating) and its answer stored or used to refresh; an
-  /// unsafe request that succeeds removes what is stored for its URL; anything else passes
-  /// by. The observer hears the cache's verdict.
+  /// (with validators, when revalidating) and its answer stored or used to refresh; a `GET`
+  /// whose body streams is answered by a fresh stored response (its body in memory) or sent
+  /// as it is, its answer not stored; an unsafe request that succeeds removes what is stored
+  /// for its URL; anything else passes by. The observer hears the cache's verdict.
   nonisolated func answerThroughCache(
     _ request: TransportRequest, _ outgoing: OutgoingRequest, cache: HTTPCache,
     exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
+    if case .stream = exchange.use, HTTPCache.answers(request.head) {
+      let key = CacheKey(request.head, credentials: outgoing.credentials, salt: cache.salt)
+      switch cache.plan(
+        for: request.head, key: key, policy: outgoing.cachePolicy,
+        maximumBytes: exchange.maximumBytes)
+      {
+      case .answer(let stored):
+        events?.cache(stored.cacheStatus)
+        return stored
+      case .fail(let error):
+        events?.cache(.miss)
+        throw error
+      case .answerThenRevalidate, .send:
+        events?.cache(.miss)
+        return try await fetchShared(request, outgoing, exchange, events)
+      }
+    }
     guard exchange.collects, HTTPCache.answers(request.head) else {
       // A GET with the caller's own conditions or range: a fresh stored response may settle it.
       if exchange.collects, (request.head.httpMethod ?? "GET") == "GET",

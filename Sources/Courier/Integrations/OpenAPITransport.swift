@@ -35,8 +35,9 @@
   /// runtime's `ClientError` describes with its headers: give credentials to Courier's
   /// ``BearerAuthentication`` or ``APIKeyAuthentication`` rather than to an OpenAPI
   /// middleware. Through this transport, a response is streamed, so the client's
-  /// ``HTTPCache`` neither answers nor stores it (as for ``HTTPClient/bytes(_:options:)``);
-  /// a successful unsafe request still invalidates what it holds for the URL.
+  /// ``HTTPCache`` answers a `GET` with a fresh stored response but stores nothing (as for
+  /// ``HTTPClient/bytes(_:options:)``); a successful unsafe request still invalidates what it
+  /// holds for the URL.
   public struct OpenAPITransport: ClientTransport {
     /// The client that sends the requests.
     public let client: HTTPClient

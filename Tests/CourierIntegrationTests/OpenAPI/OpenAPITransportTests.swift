@@ -270,6 +270,25 @@
       #expect(read.count == size)
     }
 
+    @Test("the client's cache answers an operation's GET with a fresh response a send stored")
+    func cached() async throws {
+      let served = Locked(0)
+      let loopback = try Loopback(configuration: HTTPClient.Configuration(cache: HTTPCache())) {
+        _, response in
+        let count = served.withLock {
+          $0 += 1
+          return $0
+        }
+        try await response.send(
+          headers: ["Cache-Control": "max-age=600"], json: #"{"id":1,"title":"Ran \#(count)"}"#)
+      }
+      defer { loopback.stop() }
+      _ = try await loopback.client.send(Request<Data>(path: "movies/1"))
+      let movie = try await Self.api(loopback).getMovie(path: .init(id: 1)).ok.body.json
+      #expect(movie.title == "Ran 1")
+      #expect(served.withLock { $0 } == 1)
+    }
+
     @Test("a reader that takes half a streamed body and lets it go closes the connection")
     func hurriedReader() async throws {
       let disconnected = Signal()
