@@ -36,6 +36,14 @@ struct HTTPErrorTests {
     #expect(!text.contains("s3cret"))
   }
 
+  @Test("a refused or missing client certificate is named as such, not as a loading failure")
+  func clientCertificate() {
+    let rejected = HTTPError.transport(URLError(.clientCertificateRejected)).description
+    #expect(rejected.contains("refused the client certificate"), "\(rejected)")
+    let required = HTTPError.transport(URLError(.clientCertificateRequired)).description
+    #expect(required.contains("asks for a client certificate"), "\(required)")
+  }
+
   @Test("every case describes itself in words")
   func everyCase() {
     let response = HTTPResponse(status: 200, url: URL(string: "https://h.example/x"))

@@ -74,6 +74,8 @@ extension HTTPError: CustomStringConvertible {
     case .unsupportedURL: "unsupported URL"
     case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
       "TLS handshake failed"
+    case .clientCertificateRejected: "the server refused the client certificate"
+    case .clientCertificateRequired: "the server asks for a client certificate"
     case .httpTooManyRedirects: "too many redirects"
     case .dnsLookupFailed: "DNS lookup failed"
     case .unknown: "unknown error (on Linux also a truncated body or a TLS failure)"
