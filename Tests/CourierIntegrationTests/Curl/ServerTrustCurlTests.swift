@@ -75,6 +75,43 @@
       }
     }
 
+    @Test("as a hurried user: one pinned client shared by many tasks, one cancelled, never closed")
+    func sharedByManyTasks() async throws {
+      let server = try await ChainTLSServer.start()
+      defer { server.stop() }
+      let trusted = ServerTrust(
+        certificateAuthorities: [.file(server.authority)], pinnedPublicKeys: [server.leafPin])
+      let client = HTTPClient(baseURL: server.url, transport: CurlTransport(trust: trusted))
+      let cancelled = Task { try await client.send(Request<Data>(path: "")) }
+      cancelled.cancel()
+      try await withThrowingTaskGroup(of: Int.self) { group in
+        for _ in 0..<6 {
+          group.addTask { try await client.response(for: Request<Data>(path: "")).response.status }
+        }
+        for try await status in group { #expect(status == 200) }
+      }
+      if case .failure(let error) = await cancelled.result {
+        #expect(error as? HTTPError == .cancelled)
+      }
+      // Another client, whose pin is not the server's: every task is refused, none let through.
+      let wrong = ServerTrust(
+        certificateAuthorities: [.file(server.authority)], pinnedPublicKeys: [server.authorityPin])
+      let refusing = HTTPClient(baseURL: server.url, transport: CurlTransport(trust: wrong))
+      await withTaskGroup(of: URLError.Code?.self) { group in
+        for _ in 0..<4 {
+          group.addTask {
+            do throws(HTTPError) {
+              _ = try await refusing.send(Request<Data>(path: ""))
+              return nil
+            } catch {
+              return error.urlErrorCode
+            }
+          }
+        }
+        for await code in group { #expect(code == .serverCertificateUntrusted) }
+      }
+    }
+
     @Test("the leaf's pin lets its server through; another key, or the authority's, is refused")
     func pins() async throws {
       let server = try await ChainTLSServer.start()
