@@ -183,6 +183,21 @@ struct FailureTests {
     await watched { await gone.wait() }
   }
 
+  @Test("a HEAD answer announcing more than the limit is no body over it: it is the answer")
+  func headOverLimit() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 1024
+    let loopback = try Loopback(configuration: configuration) { request, response in
+      #expect(request.method == "HEAD")
+      try await response.writeHead(status: 200, contentLength: 100 * 1024 * 1024)
+    }
+    defer { loopback.stop() }
+    let answer = try await loopback.client.response(
+      for: Request<Data>(method: .head, path: "big"))
+    #expect(answer.status == 200)
+    #expect(answer.headers["Content-Length"] == String(100 * 1024 * 1024))
+  }
+
   @Test("an endless chunked body is cut off at the limit, as bytes arrive")
   func endlessBody() async throws {
     var configuration = HTTPClient.Configuration()

@@ -22,9 +22,15 @@ struct Exchange: Sendable {
   var use: Use
   var timeout: Duration?
   var acceptable: StatusCodes
+  /// The largest body accepted, in bytes, or `nil` for any: a `Content-Length` over it
+  /// fails before the body is read, and a longer body when it passes the limit.
+  var maximumBytes: Int?
+  /// Where the bytes of the answer's body are reported as its reader takes them: how many
+  /// so far, and of how many (`Content-Length`, when no coding changes it).
+  var received: (@Sendable (_ bytes: Int64, _ expected: Int64?) -> Void)?
   /// What the transport is given, but for the deadline, known only as the request leaves
-  /// (set by ``options(timeout:now:)``): the idle timeout, the size limit, the buffer, and
-  /// where progress, timings and a failed download's partial file go.
+  /// (set by ``options(timeout:now:)``): the idle timeout, the buffer (a collected body's
+  /// size limit), and where upload progress and timings go.
   var transport: TransportOptions
   #if Tracing
     /// The request's spans, when the client has a tracer (the `Tracing` trait).
@@ -38,18 +44,17 @@ struct Exchange: Sendable {
     self.use = use
     self.timeout = timeout
     self.acceptable = acceptable
+    self.maximumBytes = maximumBytes
     var collects = false
     if case .collect = use { collects = true }
+    // A collected body is held whole in the transport: the size limit is its buffer.
     transport = TransportOptions(
-      idleTimeout: idleTimeout, maximumBytes: maximumBytes, collectsBody: collects,
-      bufferSize: bufferSize)
+      idleTimeout: idleTimeout, collectsBody: collects,
+      bufferSize: collects ? maximumBytes ?? .max : bufferSize)
   }
 
   /// Whether the body is collected into memory.
   var collects: Bool { transport.collectsBody }
-
-  /// The largest body accepted, in bytes, or `nil` for any.
-  var maximumBytes: Int? { transport.maximumBytes }
 
   /// The options a transport gets for this exchange, given the request's timeout (from
   /// `now`).
@@ -59,17 +64,36 @@ struct Exchange: Sendable {
     return options
   }
 
-  /// Takes the body of `response` where it goes, and returns the response: with its body
+  /// Takes the body of `response` (to a request made with `method`) where it goes, within
+  /// the size limit (a `Content-Length` over it fails at once), counting what the reader of
+  /// an acceptable one takes for ``received``, and returns the response: with its body
   /// when collected, with the start of it when the status is not acceptable (for the error
   /// it becomes), with none when it went to a file, and with the body still to come in
   /// ``HTTPResponse/bodyStream`` for a reader. `permits` are released once the body has
   /// ended: at once, or, for a reader's, once the reader has read it or let it go (on the
   /// reader's side: a waiting request never starts on a transport's thread, under its lock).
-  func take(_ response: TransportResponse, holding permits: RequestLimiter.Permits?)
-    async throws(HTTPError) -> HTTPResponse
-  {
+  func take(
+    _ response: TransportResponse, to method: HTTPMethod, holding permits: RequestLimiter.Permits?
+  ) async throws(HTTPError) -> HTTPResponse {
     var head = response.head
-    let body = response.body.limited(to: maximumBytes)
+    var body = response.body.limited(to: maximumBytes)
+    let expected = head.announcedBodyLength(for: method)
+    if let maximumBytes, let expected, expected > Int64(maximumBytes) {
+      body.cancel()
+      permits?.release()
+      throw .responseTooLarge(limit: maximumBytes)
+    }
+    if let received, !collects, acceptable.contains(head.status) {
+      let count = Locked<Int64>(0)
+      body = body.mapChunks { chunk in
+        let bytes = count.withLock { count in
+          count += Int64(chunk.count)
+          return count
+        }
+        received(bytes, expected)
+        return chunk
+      }
+    }
     if case .stream = use, acceptable.contains(head.status) {
       if let permits { body.whenRead { _ in permits.release() } }
       head.bodyStream = body

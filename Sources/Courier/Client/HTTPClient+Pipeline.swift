@@ -35,7 +35,7 @@ extension HTTPClient {
         bodyLength: bodyLength, credentials: Credentials(names: redactedNames))
     }
     events?.started()
-    // A body that is not collected is counted for the event as the transport reports it.
+    // A body that is not collected is counted for the event as its reader takes it.
     var exchange = exchange
     if let events { exchange.transport.timings = { events.measured($0) } }
     #if Tracing
@@ -43,10 +43,10 @@ extension HTTPClient {
     #endif
     let received = events != nil && !exchange.collects ? Locked<Int64>(0) : nil
     if let received {
-      let progress = exchange.transport.progress
-      exchange.transport.progress = { report in
-        if case .received(let bytes, _) = report { received.withLock { $0 = bytes } }
-        progress?(report)
+      let report = exchange.received
+      exchange.received = { bytes, expected in
+        received.withLock { $0 = bytes }
+        report?(bytes, expected)
       }
     }
     do throws(HTTPError) {
@@ -194,7 +194,7 @@ extension HTTPClient {
       permits?.release()
       throw error
     }
-    return try await exchange.take(response, holding: permits)
+    return try await exchange.take(response, to: request.method, holding: permits)
   }
 
   /// The next request number, from 1.

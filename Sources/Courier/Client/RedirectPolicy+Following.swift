@@ -61,9 +61,8 @@ extension RedirectPolicy {
   /// Sends `request` with `sendOnce` within `options`, and after each redirect the request
   /// that ``request(after:to:hops:credentialNames:)`` makes of it, until a response is the
   /// answer: the client's one redirect loop. Each hop's timings say how many redirects came
-  /// before it, and a streamed body's received progress is reported for the answer only. A
-  /// redirect's own body is read and dropped, up to ``drainedBodyLimit`` bytes (so that its
-  /// connection can carry the next request), and cancelled past it.
+  /// before it. A redirect's own body is read and dropped, up to ``drainedBodyLimit`` bytes
+  /// (so that its connection can carry the next request), and cancelled past it.
   ///
   /// With a cookie jar, every response's `Set-Cookie` is stored, and each next hop carries
   /// the jar's cookies for its URL in place of the `Cookie` field the request before had
@@ -85,25 +84,6 @@ extension RedirectPolicy {
           report(timings)
         }
       }
-      // Until the head says this hop is the answer, the latest report of its body's bytes
-      // waits: the answer's is reported then, a redirect's never. (Reports are made under the
-      // lock, so that none overtakes another.)
-      let gate = Locked<(answer: Bool?, waiting: TransportProgress?)>((nil, nil))
-      if !options.collectsBody, let report = options.progress {
-        hop.progress = { progress in
-          gate.withLock { gate in
-            guard case .received = progress, gate.answer != true else { return report(progress) }
-            if gate.answer == nil { gate.waiting = progress }
-          }
-        }
-      }
-      func decide(answer: Bool) {
-        gate.withLock { gate in
-          gate.answer = answer
-          if answer, let waiting = gate.waiting { options.progress?(waiting) }
-          gate.waiting = nil
-        }
-      }
       let response = try await sendOnce(request, hop)
       if let cookies, let url = response.head.url ?? request.head.url {
         cookies.store(from: response.head.headers, for: url)
@@ -112,11 +92,7 @@ extension RedirectPolicy {
       guard
         var next = try self.request(
           after: response.head, to: request, hops: hops, credentialNames: credentialNames)
-      else {
-        decide(answer: true)
-        return response
-      }
-      decide(answer: false)
+      else { return response }
       await Self.drain(response.body)
       if let cookies, let url = next.head.url {
         next.head.setValue(cookies.header(for: url), forHTTPHeaderField: "Cookie")

@@ -129,18 +129,10 @@
     /// Every status: each is an answer for the generated client.
     static let everyStatus = StatusCodes(100..<1000)
 
-    /// The body's length when `Content-Length` gives it and no content coding changed it.
-    static func contentLength(of response: HTTPResponse) -> Int64? {
-      let coding = response.headers["Content-Encoding"]?.lowercased()
-      guard coding == nil || coding == "identity",
-        let text = response.headers["Content-Length"], let length = Int64(text), length >= 0
-      else { return nil }
-      return length
-    }
-
-    /// The body's length as the runtime says it.
+    /// The body's length as the runtime says it: `Content-Length` when no content coding
+    /// changed it.
     private static func bodyLength(of response: HTTPResponse) -> HTTPBody.Length {
-      contentLength(of: response).map { .known($0) } ?? .unknown
+      response.announcedBodyLength().map { .known($0) } ?? .unknown
     }
 
     private static func trimmingSlashes(_ text: String) -> String {

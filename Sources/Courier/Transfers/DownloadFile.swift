@@ -104,10 +104,9 @@ final class DownloadFile: Sendable {
     }
   }
 
-  /// The transport's report of bytes moved: received bytes are the download's progress.
-  /// (A new attempt counts from where the kept bytes end.)
-  func report(_ report: TransportProgress) {
-    guard case .received(let bytes, let expected) = report else { return }
+  /// `bytes` of an attempt's body (of `expected`) have been taken for the file: the
+  /// download's progress. (A new attempt counts from where the kept bytes end.)
+  func received(_ bytes: Int64, of expected: Int64?) {
     let now = state.withLock { state -> TransferProgress? in
       guard !state.closed else { return nil }
       if bytes < state.attemptBytes { state.reportedBytes = -1 }

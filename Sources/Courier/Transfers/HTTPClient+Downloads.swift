@@ -72,7 +72,7 @@ extension HTTPClient {
       let file = try DownloadFile(
         destination: destination, resumingFrom: resumeData, progress: progress)
       var exchange = self.exchange(for: endpoint, options: options, use: .download(file))
-      exchange.transport.progress = { file.report($0) }
+      exchange.received = { file.received($0, of: $1) }
       // The caller's own range request is theirs: it is not continued.
       let callerRange = request.head.value(forHTTPHeaderField: "Range") != nil
       let resumes = callerRange ? 0 : max(0, options.maximumResumeAttempts)

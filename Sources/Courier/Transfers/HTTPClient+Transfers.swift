@@ -30,10 +30,8 @@ extension HTTPClient {
       let request = try self.builder.request(for: endpoint)
       let length = request.body?.length
       var exchange = self.exchange(for: endpoint, options: options, use: .collect)
-      exchange.transport.progress = { report in
-        if case .sent(let bytes, let expected) = report {
-          progress(TransferProgress(completedBytes: bytes, expectedBytes: expected ?? length))
-        }
+      exchange.transport.uploadProgress = { bytes, expected in
+        progress(TransferProgress(completedBytes: bytes, expectedBytes: expected ?? length))
       }
       return try await self.perform(endpoint, exchange, request: request) {
         response throws(HTTPError) in

@@ -32,8 +32,10 @@ import Foundation
 ///   streamed through ``TransportResponseBody/makeStream(bufferSize:onStop:)`` and stopped when
 ///   its reader stops. Files are the client's: it writes every download itself.
 /// - Honour every limit in ``TransportOptions`` as bytes move: the deadline and the idle
-///   timeout (``HTTPError/timedOut``), the size limit (``HTTPError/responseTooLarge(limit:)``,
-///   before the body when `Content-Length` is over it), and report progress.
+///   timeout (``HTTPError/timedOut``), a collected body's buffer
+///   (``HTTPError/responseTooLarge(limit:)``, before the body when `Content-Length` is over
+///   it), and report the request body's progress. A streamed body's size limit and its
+///   received progress are the client's: it counts what its reader takes.
 /// - Hand back every response as it came, a redirect included: redirects, cookies and the
 ///   credential rule are ``HTTPClient``'s, which follows a redirect by sending the next
 ///   request through the transport.
@@ -60,7 +62,9 @@ public protocol HTTPTransport: Sendable {
 extension HTTPTransport {
   /// Sends `request` (its body, if any, in `httpBody`) and collects the whole response,
   /// within `options`' limits: one buffered exchange, for tests and one-off calls that need
-  /// no client. A redirect is the answer here; ``HTTPClient`` follows redirects.
+  /// no client. A redirect is the answer here; ``HTTPClient`` follows redirects. The body
+  /// may be of any size, unless `options` collect it (``TransportOptions/collectsBody``):
+  /// then ``TransportOptions/bufferSize`` is its limit.
   ///
   /// ```swift
   /// let response = try await URLSessionTransport().send(URLRequest(url: healthURL))
@@ -70,10 +74,13 @@ extension HTTPTransport {
     async throws(HTTPError) -> HTTPResponse
   {
     var options = options
-    options.collectsBody = true
+    if !options.collectsBody {
+      options.collectsBody = true
+      options.bufferSize = .max
+    }
     let response = try await send(TransportRequest(head: request), options: options)
     var whole = response.head
-    whole.body = try await response.body.collect(upTo: options.maximumBytes)
+    whole.body = try await response.body.collect()
     return whole
   }
 }

@@ -70,7 +70,6 @@ extension HTTPClient {
       options.closeTimeout = settings.closeTimeout
       options.transport = exchange.options(
         timeout: outgoing.timeout, now: self.configuration.clock.now)
-      options.transport.maximumBytes = Exchange.errorBodyLimit
       var response: HTTPResponse
       do throws(HTTPError) {
         let socket = try await self.transport.openWebSocket(request, options: options)

@@ -54,8 +54,8 @@ extension TransportConformance {
           request.head.httpMethod = "POST"
           request.body = source
           let sent = Locked<Int64>(0)
-          let options = TransportOptions(progress: { report in
-            if case .sent(let bytes, _) = report { sent.withLock { $0 = max($0, bytes) } }
+          let options = TransportOptions(uploadProgress: { bytes, _ in
+            sent.withLock { $0 = max($0, bytes) }
           })
           let response = try await transport.send(request, options: options)
           let echoed = try await response.body.collect()

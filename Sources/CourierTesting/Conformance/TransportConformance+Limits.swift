@@ -6,10 +6,12 @@ import Foundation
 #endif
 
 extension TransportConformance {
-  /// Size limits as bytes arrive, deadlines and idle timeouts below one second.
+  /// A collected body's buffer as bytes arrive, deadlines and idle timeouts below one
+  /// second.
   static var limitChecks: [Check] {
     [
-      Check(name: "a Content-Length over the size limit fails before the body is read") { lab in
+      Check(name: "a Content-Length over a collected body's buffer fails before the body is read") {
+        lab in
         let transport = lab.transport
         let server = try lab.server { _, response in
           try await response.writeHead(contentLength: 10_000)
@@ -18,7 +20,8 @@ extension TransportConformance {
         defer { server.stop() }
         try await expectTooLarge(transport, server, "a response announcing 10000 bytes")
       },
-      Check(name: "a body growing past the size limit fails and the connection is closed") { lab in
+      Check(name: "a collected body growing past its buffer fails and the connection is closed") {
+        lab in
         let transport = lab.transport
         let gone = FirstOutcome<Void>()
         let server = try lab.server { _, response in
@@ -70,14 +73,14 @@ extension TransportConformance {
     ]
   }
 
-  /// Fails unless a GET of `server` with a limit of 1000 bytes, its body read, ends with
+  /// Fails unless a GET of `server` collected in a buffer of 1000 bytes ends with
   /// `HTTPError.responseTooLarge(limit:)`.
   static func expectTooLarge(
     _ transport: any HTTPTransport, _ server: LoopbackServer, _ what: String
   ) async throws {
     let error = try await self.error("\(what), limit 1000") { () async throws(HTTPError) in
       let response = try await transport.send(
-        get(server, "big"), options: TransportOptions(maximumBytes: 1000))
+        get(server, "big"), options: TransportOptions(collectsBody: true, bufferSize: 1000))
       return try await response.body.collect()
     }
     guard case .responseTooLarge(1000) = error else {

@@ -16,7 +16,6 @@ final class StubExchange: Sendable {
     var wire: MemoryWire?
     /// Body bytes delivered so far, and how many the head announced.
     var received = 0
-    var expected: Int64?
     /// The exchange was stopped (perhaps before its work was made).
     var stopped = false
   }
@@ -33,12 +32,15 @@ final class StubExchange: Sendable {
   }
 
   private let options: TransportOptions
+  /// The request's method (a HEAD answer announces a body that does not come).
+  private let method: HTTPMethod
   private let state = Locked(State())
   private let timer: DeadlineTimer
   private let call: TransportCall<Work>
 
-  init(options: TransportOptions, timer: DeadlineTimer) {
+  init(options: TransportOptions, method: HTTPMethod, timer: DeadlineTimer) {
     self.options = options
+    self.method = method
     self.timer = timer
     call = TransportCall(options: options, timer: timer)
   }
@@ -102,20 +104,17 @@ final class StubExchange: Sendable {
   }
 
   /// Answers with `stub`: the head at once (after checking its announced length), then the
-  /// chunks, each after the stub's delay, counted against the size limit.
+  /// chunks, each after the stub's delay, counted against a collected body's buffer.
   func answer(_ stub: StubResponse, url: URL?) async throws(HTTPError) {
     let response = HTTPResponse(status: stub.status, headers: stub.headers, url: url)
-    let expected = try announcedLength(of: response)
+    try checkAnnouncedLength(of: response)
     if options.collectsBody, stub.chunkDelay == nil, stub.failure == nil {
       let data = stub.body
-      if let limit = options.maximumBytes, data.count > limit {
-        throw .responseTooLarge(limit: limit)
-      }
-      if !data.isEmpty { options.progress?(.received(Int64(data.count), of: expected)) }
+      if let limit = collectionLimit, data.count > limit { throw .responseTooLarge(limit: limit) }
       call.complete(.success(TransportResponse(head: response, body: TransportResponseBody(data))))
       return
     }
-    guard let writer = open(response, expected: expected) else { return }
+    guard let writer = open(response) else { return }
     for chunk in stub.chunks where !chunk.isEmpty {
       try await wait(stub.chunkDelay)
       try deliver(chunk, to: writer)
@@ -147,7 +146,8 @@ final class StubExchange: Sendable {
       switch event {
       case .head(let status, let headers):
         let response = HTTPResponse(status: status, headers: headers, url: url)
-        guard open(response, expected: try announcedLength(of: response)) != nil else {
+        try checkAnnouncedLength(of: response)
+        guard open(response) != nil else {
           throw .cancelled
         }
       case .body(let chunk):
@@ -161,33 +161,35 @@ final class StubExchange: Sendable {
     }
   }
 
-  /// The head's `Content-Length`; throws when it is over the size limit.
-  private func announcedLength(of response: HTTPResponse) throws(HTTPError) -> Int64? {
-    let expected = response.headers["Content-Length"].flatMap(Int64.init)
-    if let limit = options.maximumBytes, let expected, expected > Int64(limit) {
+  /// Throws when the head's `Content-Length` is over a collected body's buffer.
+  private func checkAnnouncedLength(of response: HTTPResponse) throws(HTTPError) {
+    if let limit = collectionLimit, let expected = response.announcedBodyLength(for: method),
+      expected > Int64(limit)
+    {
       throw .responseTooLarge(limit: limit)
     }
-    return expected
   }
+
+  /// The most bytes of a collected body (its buffer); `nil` for a streamed one, whose size
+  /// limit is the client's.
+  private var collectionLimit: Int? { options.collectsBody ? options.bufferSize : nil }
 
   /// Hands the head over with a streamed body, returning where the body goes; `nil` when
   /// the caller has already had an answer (an error, or cancellation).
-  private func open(_ response: HTTPResponse, expected: Int64?) -> TransportResponseBody.Writer? {
-    state.withLock { $0.expected = expected }
-    return call.receivedHead(response, bufferSize: options.bufferSize)
+  private func open(_ response: HTTPResponse) -> TransportResponseBody.Writer? {
+    call.receivedHead(response, bufferSize: options.bufferSize)
   }
 
-  /// Writes a chunk of the body, counted against the size limit, and reports progress.
+  /// Writes a chunk of the body, counted against a collected body's buffer.
   private func deliver(_ chunk: Data, to writer: TransportResponseBody.Writer) throws(HTTPError) {
     guard !chunk.isEmpty else { return }
-    let (count, expected) = state.withLock { state in
+    let count = state.withLock { state in
       state.received += chunk.count
-      return (state.received, state.expected)
+      return state.received
     }
-    if let limit = options.maximumBytes, count > limit { throw .responseTooLarge(limit: limit) }
+    if let limit = collectionLimit, count > limit { throw .responseTooLarge(limit: limit) }
     call.touch()
     try writer.write(chunk)
-    options.progress?(.received(Int64(count), of: expected))
   }
 
   /// The streamed body ended, with `failure` if any.

@@ -139,13 +139,13 @@ public struct StubTransport: HTTPTransport {
     let body = try await request.body?.collect()
     if let body {
       recorded.httpBody = body
-      options.progress?(.sent(Int64(body.count), of: Int64(body.count)))
+      options.uploadProgress?(Int64(body.count), Int64(body.count))
     }
     recorder.withLock { $0.append(recorded) }
     let delay = self.delay
     let answer = self.answer(for: recorded)
     let sent = recorded
-    return try await StubExchange(options: options, timer: timer).run {
+    return try await StubExchange(options: options, method: request.method, timer: timer).run {
       exchange throws(HTTPError) in
       try await exchange.wait(delay)
       switch answer {

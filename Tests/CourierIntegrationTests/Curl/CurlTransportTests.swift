@@ -32,7 +32,7 @@
       #expect(compressed.count < 10_000)
       let error = await #expect(throws: HTTPError.self) {
         _ = try await transport.send(
-          URLRequest(url: url), options: TransportOptions(maximumBytes: 100_000))
+          URLRequest(url: url), options: TransportOptions(collectsBody: true, bufferSize: 100_000))
       }
       #expect(error == .responseTooLarge(limit: 100_000))
     }

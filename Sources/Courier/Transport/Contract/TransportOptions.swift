@@ -1,12 +1,12 @@
 import Foundation
 
 /// The limits and wishes that come with one request to a transport, as explicit values:
-/// only what moving its bytes needs. Policy — redirects, cookies, credentials — is
-/// ``HTTPClient``'s, above the transport.
+/// only what moving its bytes needs. Policy — redirects, cookies, credentials, the size
+/// limit of a body read as a stream, and received progress — is ``HTTPClient``'s, above the
+/// transport.
 ///
-/// A transport honours every limit itself, as bytes move: ``HTTPClient`` checks the size
-/// limit again as it reads the body, but it relies on the transport for deadlines and idle
-/// timeouts. The conformance suite in `CourierTesting` checks each of them.
+/// A transport honours each of these itself, as bytes move. The conformance suite in
+/// `CourierTesting` checks each of them.
 public struct TransportOptions: Sendable {
   /// When the whole exchange, head and body, must have ended; past it the exchange fails
   /// with ``HTTPError/timedOut`` and the transfer stops. `nil` for no deadline.
@@ -17,46 +17,38 @@ public struct TransportOptions: Sendable {
   /// than this to answer times out); while a streamed body's reader has fallen behind and
   /// the transfer is paused for it, the transfer is not idle.
   public var idleTimeout: Duration?
-  /// The largest response body accepted, in bytes (decoded bytes, after gzip); `nil` for
-  /// any. A `Content-Length` over it fails with ``HTTPError/responseTooLarge(limit:)``
-  /// before the body is read, and a longer body is cut off when it passes the limit.
-  public var maximumBytes: Int?
-  /// Where the transport reports bytes sent and received as they move; `nil` for nowhere.
-  public var progress: (@Sendable (TransportProgress) -> Void)?
   /// The caller reads the whole body into memory before using any of it (a buffered
-  /// `send`): a transport may hand over the head only once the body has arrived, which
-  /// saves a suspension per request.
+  /// `send`): the transport collects it, and hands over the head only once the body has
+  /// arrived, which saves a suspension per request. It holds at most ``bufferSize`` bytes
+  /// of it.
   public var collectsBody: Bool
-  /// For a streamed body: the most bytes held in memory for a reader that has fallen
-  /// behind (see ``TransportResponseBody/makeStream(bufferSize:onStop:)``).
+  /// The most bytes of the response body held in memory. For a collected body
+  /// (``collectsBody``), the whole body: a longer one fails with
+  /// ``HTTPError/responseTooLarge(limit:)`` and stops the transfer, before the body is read
+  /// when `Content-Length` is already over it. For a streamed body, what waits for a reader
+  /// that has fallen behind (see ``TransportResponseBody/makeStream(bufferSize:onStop:)``).
   public var bufferSize: Int
+  /// Where the transport reports the request body's bytes as they go out: how many so far,
+  /// and of how many in all (`nil` when unknown); `nil` for nowhere.
+  public var uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)?
   /// Where the transport reports how long the exchange took, once, when it ends (a
   /// redirect the client follows is a new exchange); `nil` for nowhere. A
   /// transport that measures nothing never calls it.
   public var timings: (@Sendable (HTTPTimings) -> Void)?
 
-  /// Options; by default no limits at all.
+  /// Options; by default no limits at all, and a streamed body's reader may fall 1 MiB
+  /// behind.
   public init(
     deadline: ContinuousClock.Instant? = nil, idleTimeout: Duration? = nil,
-    maximumBytes: Int? = nil, progress: (@Sendable (TransportProgress) -> Void)? = nil,
     collectsBody: Bool = false, bufferSize: Int = 1 << 20,
+    uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil,
     timings: (@Sendable (HTTPTimings) -> Void)? = nil
   ) {
-    self.timings = timings
     self.deadline = deadline
     self.idleTimeout = idleTimeout
-    self.maximumBytes = maximumBytes
-    self.progress = progress
     self.collectsBody = collectsBody
     self.bufferSize = bufferSize
+    self.uploadProgress = uploadProgress
+    self.timings = timings
   }
-}
-
-/// Bytes that have moved, as a transport reports them to ``TransportOptions/progress``.
-public enum TransportProgress: Sendable, Equatable {
-  /// `bytes` of the request body have been sent, of `expected` in all (`nil` when unknown).
-  case sent(Int64, of: Int64?)
-  /// `bytes` of the response body have been received, of `expected` in all (`nil` when
-  /// unknown); a new response (after a redirect) counts from zero again.
-  case received(Int64, of: Int64?)
 }

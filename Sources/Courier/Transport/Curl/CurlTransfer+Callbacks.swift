@@ -73,15 +73,18 @@
         chunks = ChunkedDecoder()
       }
       expected = encoded || chunks != nil ? nil : length
-      if let maximum = options.maximumBytes, let length, length > Int64(maximum) {
-        return fail(.responseTooLarge(limit: maximum))
-      }
       head = response
       if options.collectsBody {
+        // A collected body is held whole: at most the buffer's size of it. (A HEAD answer's
+        // or a 304's length is not of a body that comes.)
+        if let announced = response.announcedBodyLength(for: request.method),
+          announced > Int64(options.bufferSize)
+        {
+          return fail(.responseTooLarge(limit: options.bufferSize))
+        }
         sink = .collect
         if let length, length > 0 {
-          collected.reserveCapacity(
-            Int(min(length, Int64(options.maximumBytes ?? Int.max), 1 << 26)))
+          collected.reserveCapacity(Int(min(length, Int64(options.bufferSize), 1 << 26)))
         }
       } else {
         // Nobody waits for the head (the caller was cancelled): the transfer ends.
@@ -154,12 +157,12 @@
     private func take(_ bytes: UnsafeRawBufferPointer) -> Int {
       guard let sink else { return 0 }
       let count = Int64(bytes.count)
-      if let maximum = options.maximumBytes, received + count > Int64(maximum) {
-        _ = fail(.responseTooLarge(limit: maximum))
-        return 0
-      }
       switch sink {
       case .collect:
+        guard received + count <= Int64(options.bufferSize) else {
+          _ = fail(.responseTooLarge(limit: options.bufferSize))
+          return 0
+        }
         collected.append(contentsOf: bytes)
       case .stream(let writer):
         let driver = self.driver
@@ -181,7 +184,6 @@
       }
       received += count
       call.touch()
-      options.progress?(.received(received, of: expected))
       if received == expected { responseEnded() }
       return bytes.count
     }
@@ -210,7 +212,7 @@
       guard uploaded > sent else { return }
       sent = uploaded
       call.touch()
-      options.progress?(.sent(uploaded, of: total > 0 ? total : nil))
+      options.uploadProgress?(uploaded, total > 0 ? total : nil)
     }
 
     /// Records a failure a callback decided, for the transfer's end; returns false, for

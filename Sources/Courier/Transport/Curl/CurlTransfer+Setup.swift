@@ -59,7 +59,7 @@
       try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.headerData, me))
       try check(
         courier_curl_easy_setopt_data_callback(easy, Curl.Option.headerFunction, curlHeader))
-      if options.progress != nil {
+      if options.uploadProgress != nil {
         try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.xferInfoData, me))
         try check(
           courier_curl_easy_setopt_progress_callback(

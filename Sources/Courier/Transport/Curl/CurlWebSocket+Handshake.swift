@@ -41,7 +41,7 @@
         }
         for (name, value) in handshake.requestHeaders { text += "\(name): \(value)\r\n" }
         head = Array((text + "\r\n").utf8)
-        limit = min(options.transport.maximumBytes ?? 1 << 20, 1 << 20)
+        limit = min(options.transport.bufferSize, 1 << 20)
       }
     }
   }

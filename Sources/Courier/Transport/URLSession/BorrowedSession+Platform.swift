@@ -63,10 +63,15 @@ extension URLSessionTransport {
 }
 
 extension TransportOptions {
-  /// These options for a transfer whose body arrives whole: the head waits for it.
+  /// These options for a transfer whose body arrives whole: the head waits for it. A body
+  /// the caller reads as a stream has no buffer limit here: its size limit is the client's,
+  /// counted as it is read (a spooled one is on disk, not in memory).
   var withoutStreaming: TransportOptions {
     var options = self
-    options.collectsBody = true
+    if !collectsBody {
+      options.collectsBody = true
+      options.bufferSize = .max
+    }
     return options
   }
 }
@@ -75,7 +80,7 @@ extension TransportOptions {
   extension DataTaskCall {
     /// A spooling download task finished writing the body to `location` (Linux, where
     /// FoundationNetworking never deletes it): it becomes the body's own file, read in
-    /// chunks and deleted with the body, unless it is over the limit.
+    /// chunks and deleted with the body, unless it is to be collected and is over the buffer.
     func finishedSpooling(at location: URL, response: URLResponse?) {
       let body = TransportResponseBody(spooledFile: location)
       if let failure = state.withLock({ $0.failure }) { return complete(.failure(failure)) }
@@ -84,10 +89,9 @@ extension TransportOptions {
         let size =
           (try? FileManager.default.attributesOfItem(atPath: location.path)[.size])
           .flatMap { $0 as? NSNumber }?.int64Value ?? 0
-        if let maximumBytes = options.maximumBytes, size > Int64(maximumBytes) {
-          return .failure(.responseTooLarge(limit: maximumBytes))
+        if options.collectsBody, size > Int64(options.bufferSize) {
+          return .failure(.responseTooLarge(limit: options.bufferSize))
         }
-        options.progress?(.received(size, of: size))
         return .success(TransportResponse(head: head, body: body))
       }
       complete(result)

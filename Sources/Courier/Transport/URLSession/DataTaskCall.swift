@@ -42,20 +42,26 @@ final class DataTaskCall: Sendable {
   let state = Locked(State())
   /// The exchange: its state machine and deadlines.
   let call: TransportCall<SessionTransfer>
-  /// The exchange's limits (size, buffer), and where its progress and timings go.
+  /// The exchange's limits (buffer, deadlines), and where its progress and timings go.
   let options: TransportOptions
-  /// A call within `options`' limits, timed by `timer`.
+  /// The request's method (a HEAD answer announces a body that does not come).
+  let method: HTTPMethod
+  /// A call of a `method` request within `options`' limits, timed by `timer`.
   init(
-    options: TransportOptions = TransportOptions(), timer: DeadlineTimer = DeadlineTimer()
+    options: TransportOptions = TransportOptions(), method: HTTPMethod = .get,
+    timer: DeadlineTimer = DeadlineTimer()
   ) {
     call = TransportCall(options: options, timer: timer)
     self.options = options
+    self.method = method
   }
 
-  /// Whether a response announcing this `Content-Length` (-1 when unknown) is too large.
-  func refuses(expectedLength: Int64) -> Bool {
-    guard let maximumBytes = options.maximumBytes, expectedLength >= 0 else { return false }
-    return expectedLength > Int64(maximumBytes)
+  /// Whether `response` announces a body too large to collect.
+  func refuses(_ response: HTTPResponse) -> Bool {
+    guard options.collectsBody, let length = response.announcedBodyLength(for: method) else {
+      return false
+    }
+    return length > Int64(options.bufferSize)
   }
 
   // MARK: - Callbacks
@@ -84,10 +90,8 @@ final class DataTaskCall: Sendable {
     case .success(let value): head = value
     case .failure(let error): return end(with: error)
     }
-    if refuses(expectedLength: response.expectedContentLength),
-      let maximumBytes = options.maximumBytes
-    {
-      return end(with: .responseTooLarge(limit: maximumBytes))
+    if refuses(head) {
+      return end(with: .responseTooLarge(limit: options.bufferSize))
     }
     call.touch()
     let announced = Int(clamping: response.expectedContentLength)
@@ -98,39 +102,36 @@ final class DataTaskCall: Sendable {
       state.body = Data()
       state.count = 0
       // Room for the announced body (within the limit), taken when the second chunk comes.
-      state.capacity = announced > 0 ? min(announced, options.maximumBytes ?? announced) : 0
+      state.capacity = announced > 0 ? min(announced, options.bufferSize) : 0
     }
     guard !options.collectsBody else { return }
     _ = call.receivedHead(head, bufferSize: options.bufferSize)
   }
 
-  /// Body bytes arrived; past the limit the call ends with `responseTooLarge` and the
-  /// transfer is cancelled, so memory never holds more than the limit.
+  /// Body bytes arrived: written to the stream, or collected; a collected body past the
+  /// buffer ends the call with `responseTooLarge` and the transfer is cancelled, so memory
+  /// never holds more than the buffer.
   func append(_ data: Data) {
     call.touch()
-    let writer = call.writer
-    let maximumBytes = options.maximumBytes
-    let (tooLarge, count, expected) = state.withLock { state -> (Bool, Int, Int64?) in
-      let expected = state.response.map(\.expectedContentLength).flatMap { $0 >= 0 ? $0 : nil }
-      if let maximumBytes, state.count + data.count > maximumBytes {
-        return (true, state.count, expected)
-      }
-      state.count += data.count
-      guard writer == nil else { return (false, state.count, expected) }
-      if state.body.isEmpty {
-        state.body = data  // the first chunk is adopted, not copied
-      } else {
-        if state.capacity > 0 {
-          state.body.reserveCapacity(state.capacity)
-          state.capacity = 0
+    guard let writer = call.writer else {
+      let limit = options.bufferSize
+      let tooLarge = state.withLock { state -> Bool in
+        guard state.count + data.count <= limit else { return true }
+        state.count += data.count
+        if state.body.isEmpty {
+          state.body = data  // the first chunk is adopted, not copied
+        } else {
+          if state.capacity > 0 {
+            state.body.reserveCapacity(state.capacity)
+            state.capacity = 0
+          }
+          state.body.append(data)
         }
-        state.body.append(data)
+        return false
       }
-      return (false, state.count, expected)
+      if tooLarge { end(with: .responseTooLarge(limit: limit)) }
+      return
     }
-    if tooLarge, let maximumBytes { return end(with: .responseTooLarge(limit: maximumBytes)) }
-    options.progress?(.received(Int64(count), of: expected))
-    guard let writer else { return }
     do throws(HTTPError) {
       try writer.write(data)
     } catch {
@@ -141,7 +142,7 @@ final class DataTaskCall: Sendable {
   /// Request body bytes went out.
   func sent(_ bytes: Int64, of expected: Int64) {
     call.touch()
-    options.progress?(.sent(bytes, of: expected > 0 ? expected : nil))
+    options.uploadProgress?(bytes, expected > 0 ? expected : nil)
   }
 
   /// The task completed (its completion handler, or the delegate's): a failure decided

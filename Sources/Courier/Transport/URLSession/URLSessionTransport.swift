@@ -246,7 +246,8 @@ public final class URLSessionTransport: HTTPTransport {
     var sentHead = request.head
     let streams = ownsSession || Self.borrowedTasksStream
     let call = DataTaskCall(
-      options: streams ? options : options.withoutStreaming, timer: deadlines)
+      options: streams ? options : options.withoutStreaming, method: request.method,
+      timer: deadlines)
     // A body in memory goes in the request, and one whole file as an upload task from that
     // file. Anything else — a multipart form with file parts, a stream — goes as a streamed
     // upload task that reads it as it is sent (Apple platforms; its Content-Length set), or
