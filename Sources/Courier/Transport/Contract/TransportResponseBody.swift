@@ -42,18 +42,9 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
     self.transform = transform
   }
 
-  /// An empty body.
-  public init() {
-    self.init(Data())
-  }
-
-  /// A body of bytes in memory.
-  public init(_ data: Data) {
-    self.init(storage: .data(data))
-  }
-
-  /// A body of bytes in memory, and the trailer fields that came after it.
-  public init(_ data: Data, trailers: HTTPHeaders) {
+  /// A body of bytes in memory (empty by default), and the trailer fields that came after
+  /// it, if any.
+  public init(_ data: Data = Data(), trailers: HTTPHeaders = HTTPHeaders()) {
     self.init(storage: .data(data), trailers: trailers)
   }
 
@@ -250,14 +241,9 @@ extension TransportResponseBody {
       try buffer.write(chunk)
     }
 
-    /// The body is complete.
-    public func finish() {
-      buffer.finish(.success(()))
-    }
-
-    /// The body is complete, and `trailers` came after it.
-    public func finish(trailers: HTTPHeaders) {
-      buffer.trailers = trailers
+    /// The body is complete, and `trailers` came after it, if any.
+    public func finish(trailers: HTTPHeaders = HTTPHeaders()) {
+      if !trailers.isEmpty { buffer.trailers = trailers }
       buffer.finish(.success(()))
     }
 

@@ -31,19 +31,19 @@
 ///   own, and the idle period starts again when the last pause ends.
 public struct TransportDeadlines: Sendable, Equatable {
   /// When the exchange must have ended; `nil` for no deadline.
-  public let deadline: ContinuousClock.Instant?
+  package let deadline: ContinuousClock.Instant?
   /// How long no byte may move; `nil` for no limit.
-  public let idleTimeout: Duration?
+  package let idleTimeout: Duration?
   /// When a byte last moved (or the exchange started, or its reader resumed it).
-  public private(set) var lastActivity: ContinuousClock.Instant
+  package private(set) var lastActivity: ContinuousClock.Instant
   /// How many reasons the transfer has to wait on its caller (a full reader, a body not
   /// produced yet); while there is one, the idle clock stands still.
   private var pauses = 0
   /// Whether the transfer waits on its caller, which stops the idle clock.
-  public var isPaused: Bool { pauses > 0 }
+  package var isPaused: Bool { pauses > 0 }
 
   /// The rules for an exchange that starts at `start`.
-  public init(
+  package init(
     deadline: ContinuousClock.Instant?, idleTimeout: Duration?,
     startingAt start: ContinuousClock.Instant
   ) {
@@ -58,7 +58,7 @@ public struct TransportDeadlines: Sendable, Equatable {
   }
 
   /// Whether moving bytes must be recorded (there is an idle timeout).
-  public var watchesActivity: Bool { idleTimeout != nil }
+  package var watchesActivity: Bool { idleTimeout != nil }
 
   /// A byte moved at `now`: the idle period starts again.
   public mutating func touch(at now: ContinuousClock.Instant) {
