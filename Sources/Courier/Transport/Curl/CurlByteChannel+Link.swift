@@ -5,66 +5,37 @@
   import FoundationNetworking
   import Glibc
 
-  extension CurlWebSocket {
-    /// Opens a connection to `url` and runs the handshake on the transport's driver; returns
-    /// once the server has answered it.
-    static func open(
-      _ request: TransportRequest, url: URL, options: TransportWebSocketOptions,
-      settings: CurlTransport.Settings, driver: CurlDriver, timer: DeadlineTimer
-    ) async throws(HTTPError) -> TransportWebSocket {
-      let socket = CurlWebSocket(options: options, timer: timer, driver: driver)
-      let opening = try CurlWebSocket.Opening(request, url: url, options: options)
-      // Whichever comes first answers the caller: the driver, or a cancellation (which does
-      // not wait for libcurl to notice, in the middle of a DNS lookup or a TLS handshake).
-      let outcome = FirstOutcome<Result<TransportWebSocket, HTTPError>>()
-      let result = await withTaskCancellationHandler {
-        socket.scheduleDeadline()
-        socket.link.prepare(opening, settings: settings) { opened in
-          // A connection opened after its caller left is closed at once.
-          if !outcome.finish(opened), case .success = opened { socket.cancel() }
-        }
-        driver.connect(socket)
-        return await outcome.value()
-      } onCancel: {
-        socket.cancel()
-        outcome.finish(.failure(.cancelled))
-      }
-      return try result.get()
-    }
-  }
-
-  extension CurlWebSocket {
-    /// The driver's side of a connection: the libcurl handle, the socket and the parsers,
-    /// touched under the driver's lock alone (by whichever thread holds it). Nothing here
+  extension CurlByteChannel {
+    /// The driver's side of a channel: the libcurl handle, the socket and the bytes on their
+    /// way, touched under the driver's lock alone (by whichever thread holds it). Nothing here
     /// blocks: each turn (``pump()``) moves what the socket takes and holds now, then has the
-    /// driver watch the socket for what the connection waits for.
+    /// driver watch the socket for what the channel waits for.
     ///
-    /// What it learns for callers (a message, a written frame, the end) is handed to them
+    /// What it learns for callers (bytes read, bytes written, the end) is handed to them
     /// through ``CurlDriver/later(_:)``, once the driver's lock is let go.
     ///
-    /// `@unchecked Sendable`: used under the driver's lock alone (and by the opening thread
-    /// before the connection is handed to the driver).
+    /// `@unchecked Sendable`: used under the driver's lock alone (and by the connecting
+    /// thread before the channel is handed to the driver).
     final class Link: @unchecked Sendable {
       enum Phase {
-        /// libcurl connects (name, proxy tunnel, TLS) on the driver's WebSocket multi handle.
+        /// libcurl connects (name, proxy tunnel, TLS) on the driver's connect-only multi
+        /// handle.
         case connecting
-        /// The upgrade request goes out and the answer's head comes in.
-        case handshake
-        /// Frames move both ways.
+        /// Bytes move both ways.
         case open
         /// The connection has been let go.
         case done
       }
 
-      unowned let socket: CurlWebSocket
+      unowned let channel: CurlByteChannel
       var phase = Phase.connecting
-      var opening: Opening?
+      var url: URL?
       var settings: CurlTransport.Settings?
-      var opened: (@Sendable (Result<TransportWebSocket, HTTPError>) -> Void)?
+      var connected: (@Sendable (Result<Void, HTTPError>) -> Void)?
       var easy: UnsafeMutableRawPointer?
       var fd: Int32 = -1
-      /// Whether the connection is plain TCP (a `ws` URL, with no proxy or an `http` one),
-      /// whose bytes go straight through its socket rather than through libcurl.
+      /// Whether the connection is plain TCP (an `http` URL, with no proxy or an `http`
+      /// one), whose bytes go straight through its socket rather than through libcurl.
       var plain = false
       /// The sockets libcurl has made for the connection and not closed (while it connects).
       var sockets: Set<Int32> = []
@@ -72,59 +43,47 @@
       var lost = false
       /// What the driver watches the socket for now.
       var watching = (reading: false, writing: false)
-      var frames: WebSocketFrameReader
-      var messages: WebSocketMessageReader
-      /// The handshake's bytes still to write, and the answer's bytes so far.
-      var request: [UInt8] = []
-      var answer: [UInt8] = []
-      var refused: HTTPResponse?
-      /// Frames taken from the state to write, and how far they are written.
+      /// Bytes taken from the state to write, and how far they are written.
       var batch: [UInt8] = []
       var offset = 0
-      /// The server's close frame has been read.
-      var closedByPeer = false
 
-      init(socket: CurlWebSocket) {
-        self.socket = socket
-        frames = WebSocketFrameReader(
-          maximumPayload: socket.options.maximumMessageSize, readsMaskedFrames: false)
-        messages = WebSocketMessageReader(maximumMessage: socket.options.maximumMessageSize)
+      init(channel: CurlByteChannel) {
+        self.channel = channel
       }
 
-      var driver: CurlDriver { socket.driver }
+      var driver: CurlDriver { channel.driver }
 
       func prepare(
-        _ opening: Opening, settings: CurlTransport.Settings,
-        opened: @escaping @Sendable (Result<TransportWebSocket, HTTPError>) -> Void
+        url: URL, settings: CurlTransport.Settings,
+        connected: @escaping @Sendable (Result<Void, HTTPError>) -> Void
       ) {
-        self.opening = opening
+        self.url = url
         self.settings = settings
-        self.opened = opened
-        request = opening.head
+        self.connected = connected
       }
 
       // MARK: Connecting
 
-      /// An easy handle that connects to the opening's URL (`CURLOPT_CONNECT_ONLY`: DNS,
-      /// proxy tunnel and TLS), for the driver's WebSocket multi handle.
+      /// An easy handle that connects to the channel's URL (`CURLOPT_CONNECT_ONLY`: DNS,
+      /// proxy tunnel and TLS), for the driver's connect-only multi handle.
       func makeHandle() throws(HTTPError) -> UnsafeMutableRawPointer {
         try Curl.library.get()
-        guard let opening, let easy = courier_curl_easy_init() else {
+        guard let url, let easy = courier_curl_easy_init() else {
           throw Curl.unavailable("CurlTransport: libcurl made no handle")
         }
         self.easy = easy
         func set(_ option: Int32, _ value: Int) {
           _ = courier_curl_easy_setopt_long(easy, option, value)
         }
-        _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.url, opening.url.absoluteString)
+        _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.url, url.absoluteString)
         set(Curl.Option.connectOnly, 1)
         set(Curl.Option.noSignal, 1)
         set(Curl.Option.tcpNoDelay, 1)
         // Through an HTTP proxy the bytes must go to the origin: tunnel with CONNECT.
         set(Curl.Option.httpProxyTunnel, 1)
-        set(Curl.Option.httpVersion, Curl.http11)  // no ALPN to h2: the upgrade is HTTP/1.1
+        set(Curl.Option.httpVersion, Curl.http11)  // no ALPN to h2: the bytes are the caller's
         // libcurl keeps a finished connect-only connection among its idle ones, and closes
-        // idle ones older than this when another connects: never, for an open WebSocket.
+        // idle ones older than this when another connects: never, for an open channel.
         set(Curl.Option.maxAgeConnection, Int(Int32.max))
         _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.protocolsString, "http,https")
         try settings?.applyConnection(to: easy, pooled: false)
@@ -135,10 +94,10 @@
           easy,
           { user, socket, _ in
             guard let user else { return 0 }
-            let webSocket = Unmanaged<CurlWebSocket>.fromOpaque(user).takeUnretainedValue()
-            webSocket.driver.made(socket, for: webSocket)
+            let channel = Unmanaged<CurlByteChannel>.fromOpaque(user).takeUnretainedValue()
+            channel.driver.made(socket, for: channel)
             return 0
-          }, Unmanaged.passUnretained(socket).toOpaque())
+          }, Unmanaged.passUnretained(channel).toOpaque())
         _ = courier_curl_easy_setopt_close_socket(
           easy,
           { user, socket in
@@ -151,8 +110,8 @@
 
       /// libcurl has connected (`code` 0) or failed to.
       func connected(code: Int32) {
-        guard phase == .connecting, let opening else { return }
-        guard code == 0 else { return failOpening(HTTPError(curlCode: code, url: opening.url)) }
+        guard phase == .connecting, let url else { return }
+        guard code == 0 else { return failConnecting(HTTPError(curlCode: code, url: url)) }
         var active: Int32 = -1
         if sockets.count == 1, let made = sockets.first { active = made }
         driver.connected(sockets)
@@ -160,14 +119,31 @@
         guard let easy, active >= 0 || courier_curl_easy_active_socket(easy, &active) == 0,
           active >= 0
         else {
-          return failOpening(
+          return failConnecting(
             .transport(.cannotConnectToHost, reason: "libcurl gave no connected socket"))
         }
         fd = active
-        plain = opening.url.scheme?.lowercased() == "http" && !Self.proxyHasTLS
-        driver.adopt(socket, fd: fd)
-        phase = .handshake
-        pump()
+        plain = url.scheme?.lowercased() == "http" && !Self.proxyHasTLS
+        driver.adopt(channel, fd: fd)
+        phase = .open
+        channel.connected()
+        let connected = self.connected
+        self.connected = nil
+        driver.later { connected?(.success(())) }
+        exchange()
+      }
+
+      /// Connecting failed with `error` (or was ended from outside, which then says why):
+      /// the connection is let go, and the caller told.
+      func failConnecting(_ error: HTTPError) {
+        let failure = channel.state.withLock { state in
+          state.isFinished = true
+          return state.failure ?? error
+        }
+        release()
+        let connected = self.connected
+        self.connected = nil
+        driver.later { connected?(.failure(failure)) }
       }
 
       // MARK: A turn
@@ -176,16 +152,9 @@
       func pump() {
         switch phase {
         case .connecting:
-          if let failure = socket.state.withLock({ $0.stopsNow ? $0.failure : nil }) {
-            failOpening(failure)
+          if let failure = channel.state.withLock({ $0.stopsNow ? $0.failure : nil }) {
+            failConnecting(failure)
           }
-        case .handshake:
-          do throws(HTTPError) {
-            try handshakeTurn()
-          } catch {
-            failOpening(error)
-          }
-          if phase == .open { exchange() }
         case .open:
           exchange()
         case .done:
@@ -193,18 +162,103 @@
         }
       }
 
-      /// The handshake failed with `error` (or was ended from outside, which then says why):
-      /// the connection is let go, and the opener told.
-      func failOpening(_ error: HTTPError) {
-        socket.handshakeEnded()
-        let failure = socket.state.withLock { state in
-          state.isFinished = true
-          return state.failure ?? error
+      /// A turn of the exchange: writes what the writer gave, reads while a reader waits,
+      /// until neither can go on; then has the driver watch the socket for what would let it
+      /// go on, or, after many rounds, comes back after the driver's other work.
+      func exchange() {
+        do throws(HTTPError) {
+          for _ in 0..<16 {
+            let (stop, reading) = channel.state.withLock { state -> (Bool, Bool) in
+              if batch.isEmpty, !state.outgoing.isEmpty {
+                swap(&batch, &state.outgoing)
+                offset = 0
+              }
+              return (state.stopsNow, state.reader != nil && !state.peerEnded)
+            }
+            if stop { return finish() }
+            var moved = false
+            var blockedWriting = false
+            if !batch.isEmpty {
+              let sent = try send(batch, from: offset)
+              offset += sent
+              moved = sent > 0
+              blockedWriting = sent == 0
+              if offset == batch.count {
+                batch = []
+                written()
+              }
+            }
+            if reading, let count = try receive() {
+              delivered(count == 0 ? nil : Data(driver.buffer[..<count]))
+              moved = true
+            }
+            if !moved, sleeps(reading: reading, batch: batch) {
+              return watch(reading: reading, writing: blockedWriting)
+            }
+          }
+          driver.runAgain(channel)
+        } catch {
+          fail(error)
+          finish()
         }
+      }
+
+      /// Whether to wait for the socket: nothing came since the turn looked (no bytes to
+      /// write, no reader, no end); if so, callers that add work from now on ask the driver
+      /// for a turn.
+      private func sleeps(reading: Bool, batch: [UInt8]) -> Bool {
+        channel.state.withLock { state in
+          let reads = state.reader != nil && !state.peerEnded
+          let bytesWaiting = batch.isEmpty && !state.outgoing.isEmpty
+          guard !bytesWaiting, !state.stopsNow, reads == reading else { return false }
+          state.isPolling = true
+          return true
+        }
+      }
+
+      /// Tells the writer its bytes are written.
+      private func written() {
+        let writer = channel.state.withLock { state in
+          defer { state.writer = nil }
+          return state.writer
+        }
+        if let writer { driver.later { writer.resume(returning: .success(())) } }
+      }
+
+      /// Hands the reader what was read (`nil`: the peer ended the stream).
+      private func delivered(_ bytes: Data?) {
+        let reader = channel.state.withLock { state in
+          if bytes == nil { state.peerEnded = true }
+          defer { state.reader = nil }
+          return state.reader
+        }
+        if let reader { driver.later { reader.resume(returning: .success(bytes)) } }
+      }
+
+      /// The connection failed with `error`.
+      private func fail(_ error: HTTPError) {
+        channel.state.withLock { state in
+          if state.failure == nil { state.failure = error }
+          state.stopsNow = true
+        }
+      }
+
+      /// Lets go of the connection and answers what still waits.
+      func finish() {
         release()
-        let opened = self.opened
-        self.opened = nil
-        driver.later { opened?(.failure(failure)) }
+        let answers = channel.state.withLock { state -> @Sendable () -> Void in
+          state.isFinished = true
+          let failure = state.failure ?? CurlByteChannel.lostConnection
+          let (reader, writer) = (state.reader, state.writer)
+          state.reader = nil
+          state.writer = nil
+          state.outgoing = []
+          return {
+            reader?.resume(returning: .failure(failure))
+            writer?.resume(returning: .failure(failure))
+          }
+        }
+        driver.later(answers)
       }
 
       // MARK: Moving bytes
@@ -216,7 +270,7 @@
       /// walking every connection of its multi handle, which with 10,000 connections made
       /// each call cost a scan of all of them. Through TLS, libcurl must do the I/O.
       func send(_ bytes: [UInt8], from offset: Int) throws(HTTPError) -> Int {
-        guard !lost else { throw Self.lostConnection }
+        guard !lost else { throw CurlByteChannel.lostConnection }
         if plain {
           let sent = bytes.withUnsafeBytes { raw in
             Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
@@ -267,9 +321,6 @@
         }
       }
 
-      static let lostConnection = HTTPError.transport(
-        .networkConnectionLost, reason: "the WebSocket connection was closed")
-
       /// Has the driver watch the socket for reading and/or writing (for neither: not at all).
       func watch(reading: Bool, writing: Bool) {
         guard fd >= 0, !lost, watching != (reading, writing) else { return }
@@ -287,12 +338,10 @@
         phase = .done
         driver.connected(sockets)
         sockets = []
-        driver.letGo(socket, easy: easy, fd: lost ? -1 : fd)
+        driver.letGo(channel, easy: easy, fd: lost ? -1 : fd)
         easy = nil
         fd = -1
         batch = []
-        request = []
-        answer = []
       }
     }
   }
