@@ -42,20 +42,34 @@ struct ChannelWebSocketTests {
   }
 
   /// Receives on `connection` in a task of its own.
-  func receiving(_ connection: ChannelWebSocket) -> Task<
-    Result<WebSocketMessage?, HTTPError>, Never
-  > {
-    Task {
+  func receiving(_ connection: ChannelWebSocket) -> Receiving {
+    let done = Locked(false)
+    let task = Task { () async -> Result<WebSocketMessage?, HTTPError> in
+      defer { done.withLock { $0 = true } }
       do throws(HTTPError) {
         return .success(try await connection.receive())
       } catch {
         return .failure(error)
       }
     }
+    return Receiving(task: task, done: done)
   }
 
-  func waitsToReceive(_ connection: ChannelWebSocket) -> Bool {
-    connection.engine.state.withLock { $0.receiver != nil }
+  /// A receive under way.
+  struct Receiving {
+    let task: Task<Result<WebSocketMessage?, HTTPError>, Never>
+    let done: Locked<Bool>
+
+    var value: Result<WebSocketMessage?, HTTPError> { get async { await task.value } }
+    func cancel() { task.cancel() }
+  }
+
+  /// Returns once `receiver` waits in `connection` (true), or has had its answer (false).
+  func waits(_ receiver: Receiving, in connection: ChannelWebSocket) async -> Bool {
+    await eventually {
+      connection.engine.state.withLock { $0.receiver != nil } || receiver.done.withLock { $0 }
+    }
+    return !receiver.done.withLock { $0 }
   }
 
   // MARK: - The handshake
@@ -170,7 +184,7 @@ struct ChannelWebSocketTests {
     channel.push(.close(.normalClosure, reason: "bye"))
     await channel.until { $0.heldWrite != nil }
     let receiver = receiving(connection)
-    await eventually { waitsToReceive(connection) }
+    #expect(await waits(receiver, in: connection))
     #expect(!channel.isClosed)
     channel.letWritesThrough()
     #expect(try await receiver.value.get() == nil)
@@ -203,7 +217,7 @@ struct ChannelWebSocketTests {
     channel.push(.close(.normalClosure))
     await channel.until { $0.heldWrite != nil }
     let receiver = receiving(connection)
-    await eventually { waitsToReceive(connection) }
+    #expect(await waits(receiver, in: connection))
     receiver.cancel()
     #expect(await receiver.value == .failure(.cancelled))
     #expect(!channel.isClosed)
@@ -216,7 +230,7 @@ struct ChannelWebSocketTests {
     let channel = ScriptedChannel()
     let connection = try await open(channel)
     let receiver = receiving(connection)
-    await eventually { waitsToReceive(connection) }
+    #expect(await waits(receiver, in: connection))
     connection.cancel()
     #expect(channel.isClosed)
     #expect(await receiver.value == .failure(.cancelled))
@@ -251,11 +265,11 @@ struct ChannelWebSocketTests {
     let channel = ScriptedChannel()
     let connection = try await open(channel)
     channel.holdWrites()
-    let receiver = receiving(connection)
-    await eventually { waitsToReceive(connection) }
     channel.push(Data([0x81, 0x02, 0xC0, 0xAF]))  // an overlong "/"
     await channel.until { $0.heldWrite != nil }
-    #expect(waitsToReceive(connection))
+    // The close frame that says so is on its way: a reader waits for it to be out.
+    let receiver = receiving(connection)
+    #expect(await waits(receiver, in: connection))
     channel.letWritesThrough()
     let error = try #require(await receiver.value.failure)
     #expect(error.urlErrorCode == .badServerResponse)
