@@ -3,12 +3,12 @@ import Foundation
 extension ChannelWebSocket.Engine {
   /// Starts reading, with `first`, the bytes that came after the handshake's answer.
   func start(after first: [UInt8]) {
-    Task { await self.readFrames(first) }
+    Task { await self.readFrames(Data(first)) }
   }
 
   /// The reading task: reads the channel while there is room for what arrives, and does what
   /// each frame means, until the peer's close frame, a failure, or the end.
-  private func readFrames(_ first: [UInt8]) async {
+  private func readFrames(_ first: Data) async {
     var frames = WebSocketFrameReader(
       maximumPayload: options.maximumMessageSize, readsMaskedFrames: false)
     var messages = WebSocketMessageReader(maximumMessage: options.maximumMessageSize)
@@ -28,7 +28,7 @@ extension ChannelWebSocket.Engine {
         return
       }
       guard let read else { return endedByPeer() }
-      arrived = [UInt8](read)
+      arrived = read
     }
   }
 

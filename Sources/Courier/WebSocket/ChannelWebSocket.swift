@@ -48,53 +48,44 @@ final class ChannelWebSocket: TransportWebSocketConnection {
   /// handshake on the channel; returns once the server has accepted it. What cannot be sent
   /// (a URL that is not `ws`, `wss`, `http` or `https`, a subprotocol that is not a token)
   /// fails first, with nothing sent. `options.transport.deadline` bounds connecting and the
-  /// handshake (``HTTPError/timedOut``); cancelling the caller ends them at once.
+  /// handshake (``HTTPError/timedOut``); cancelling the caller ends them at once (the
+  /// transport's `connect` is held to both, as its contract says).
   static func open(
     _ request: TransportRequest, options: TransportWebSocketOptions,
-    connect:
-      @escaping @Sendable (URL, TransportOptions) async throws(HTTPError) ->
-      any TransportByteChannel
+    connect: (URL, TransportOptions) async throws(HTTPError) -> any TransportByteChannel
   ) async throws(HTTPError) -> TransportWebSocket {
     let url = try WebSocketHandshake.httpURL(for: request.head.url)
     let upgrade = try WebSocketUpgrade(request, url: url, options: options)
     guard !Task.isCancelled else { throw .cancelled }
     let timer = options.timer ?? Self.timer
-    // Whichever comes first answers the caller: the opening, its deadline, or a cancellation
-    // (which does not wait for a transport to notice, in a name lookup or a TLS handshake).
-    let outcome = FirstOutcome<Result<TransportWebSocket, HTTPError>>()
-    let opening = Task {
-      let result: Result<TransportWebSocket, HTTPError>
-      do throws(HTTPError) {
-        let channel = try await connect(url, options.transport)
-        result = .success(try await handshake(upgrade, on: channel, options: options, timer: timer))
-      } catch {
-        result = .failure(error)
+    let opening = Opening()
+    let deadline = options.transport.deadline.map { timer.schedule(opening, at: $0) }
+    defer { if let deadline { timer.cancel(deadline) } }
+    do throws(HTTPError) {
+      // The transport's connect ends at the same deadline, and when the caller is cancelled.
+      let channel = try await connect(url, options.transport)
+      guard opening.adopt(channel) else { throw .timedOut }
+      let (response, subprotocol, rest) = try await handshake(upgrade, on: channel)
+      // Open: the deadline no longer applies (unless it closed the channel just now).
+      guard opening.ends() else {
+        channel.close()
+        throw .timedOut
       }
-      // A connection opened after its caller left is closed at once.
-      if !outcome.finish(result), case .success(let socket) = result {
-        socket.connection.cancel()
-      }
+      let engine = Engine(channel: channel, options: options, timer: timer)
+      engine.start(after: rest)
+      return TransportWebSocket(
+        response: response, subprotocol: subprotocol, connection: ChannelWebSocket(engine))
+    } catch {
+      throw opening.hasExpired ? .timedOut : error
     }
-    let deadline = options.transport.deadline.map { deadline in
-      timer.schedule(OpeningDeadline(outcome: outcome, opening: opening), at: deadline)
-    }
-    let result = await withTaskCancellationHandler {
-      await outcome.value()
-    } onCancel: {
-      outcome.finish(.failure(.cancelled))
-      opening.cancel()
-    }
-    if let deadline { timer.cancel(deadline) }
-    return try result.get()
   }
 
-  /// Writes the upgrade request on `channel` and reads the answer; on a `101` the
-  /// connection is open, with the bytes after the answer's head as its first frames.
-  /// Cancelling the opening closes the channel; so does any failure.
-  private static func handshake(
-    _ upgrade: WebSocketUpgrade, on channel: any TransportByteChannel,
-    options: TransportWebSocketOptions, timer: DeadlineTimer
-  ) async throws(HTTPError) -> TransportWebSocket {
+  /// Writes the upgrade request on `channel` and reads the answer: a `101` accepted by the
+  /// handshake's checks, with the bytes after its head (the first frames). Cancelling the
+  /// opening closes the channel; so does any failure.
+  private static func handshake(_ upgrade: WebSocketUpgrade, on channel: any TransportByteChannel)
+    async throws(HTTPError) -> (HTTPResponse, String?, [UInt8])
+  {
     let answer = await withTaskCancellationHandler {
       () async -> Result<WebSocketUpgrade.Answer, HTTPError> in
       do throws(HTTPError) {
@@ -117,28 +108,49 @@ final class ChannelWebSocket: TransportWebSocketConnection {
       if case .failure(let error) = answer { throw error }
       throw .cancelled
     }
-    let engine = Engine(channel: channel, options: options, timer: timer)
-    engine.start(after: rest)
-    return TransportWebSocket(
-      response: response, subprotocol: subprotocol, connection: ChannelWebSocket(engine))
+    return (response, subprotocol, rest)
   }
 
   /// The timer of connections whose options name none: one, on the continuous clock.
   private static let timer = DeadlineTimer()
 }
 
-/// The deadline of an opening: it fails with ``HTTPError/timedOut`` unless it has ended.
-private final class OpeningDeadline: DeadlineTimed {
-  let outcome: FirstOutcome<Result<TransportWebSocket, HTTPError>>
-  let opening: Task<Void, Never>
+/// The deadline of an opening: once due, the channel (once connected) is closed, and the
+/// opening fails with ``HTTPError/timedOut``.
+private final class Opening: DeadlineTimed {
+  private let state = Locked<(channel: (any TransportByteChannel)?, expired: Bool, ended: Bool)>(
+    (nil, false, false))
 
-  init(outcome: FirstOutcome<Result<TransportWebSocket, HTTPError>>, opening: Task<Void, Never>) {
-    self.outcome = outcome
-    self.opening = opening
+  var hasExpired: Bool { state.withLock { $0.expired } }
+
+  /// The handshake goes on on `channel`, unless the deadline has passed (then it is closed).
+  func adopt(_ channel: any TransportByteChannel) -> Bool {
+    let expired = state.withLock { state in
+      state.channel = channel
+      return state.expired
+    }
+    if expired { channel.close() }
+    return !expired
+  }
+
+  /// The opening has ended with an open connection: returns `false` if the deadline passed
+  /// first (it closed the channel).
+  func ends() -> Bool {
+    state.withLock { state in
+      state.channel = nil
+      state.ended = true
+      return !state.expired
+    }
   }
 
   func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-    if outcome.finish(.failure(.timedOut)) { opening.cancel() }
+    let channel = state.withLock { state -> (any TransportByteChannel)? in
+      guard !state.ended else { return nil }
+      state.expired = true
+      defer { state.channel = nil }
+      return state.channel
+    }
+    channel?.close()
     return nil
   }
 }
