@@ -148,15 +148,16 @@
 
       // MARK: A turn
 
-      /// Moves what can move now, without waiting, and has the driver watch for the rest.
-      func pump() {
+      /// Moves what can move now, without waiting, and has the driver watch for the rest
+      /// (`fromSocket`: the socket is ready, as the driver's epoll said).
+      func pump(fromSocket: Bool = false) {
         switch phase {
         case .connecting:
           if let failure = channel.state.withLock({ $0.stopsNow ? $0.failure : nil }) {
             failConnecting(failure)
           }
         case .open:
-          exchange()
+          exchange(fromSocket: fromSocket)
         case .done:
           return
         }
@@ -165,7 +166,13 @@
       /// A turn of the exchange: writes what the writer gave, reads while a reader waits,
       /// until neither can go on; then has the driver watch the socket for what would let it
       /// go on, or, after many rounds, comes back after the driver's other work.
-      func exchange() {
+      ///
+      /// With no reader waiting, a socket watched for reading stays watched until it turns
+      /// readable (`fromSocket`): then it is left unread, and the peer is held back. So a
+      /// reader that reads again at once (the usual loop) costs no change to the epoll set.
+      func exchange(fromSocket: Bool = false) {
+        // The socket said it was readable, and nothing has been read of it this turn.
+        var readableUnread = fromSocket
         do throws(HTTPError) {
           for _ in 0..<16 {
             let (stop, reading) = channel.state.withLock { state -> (Bool, Bool) in
@@ -188,12 +195,16 @@
                 written()
               }
             }
-            if reading, let count = try receive() {
-              delivered(count == 0 ? nil : Data(driver.buffer[..<count]))
-              moved = true
+            if reading {
+              readableUnread = false
+              if let count = try receive() {
+                delivered(count == 0 ? nil : Data(driver.buffer[..<count]))
+                moved = true
+              }
             }
-            if !moved, sleeps(reading: reading, batch: batch) {
-              return watch(reading: reading, writing: blockedWriting)
+            let keepsReading = reading || (watching.reading && !readableUnread)
+            if !moved, sleeps(reading: reading, batch: batch, watchingReads: keepsReading) {
+              return watch(reading: keepsReading, writing: blockedWriting)
             }
           }
           driver.runAgain(channel)
@@ -206,12 +217,15 @@
       /// Whether to wait for the socket: nothing came since the turn looked (no bytes to
       /// write, no reader, no end); if so, callers that add work from now on ask the driver
       /// for a turn.
-      private func sleeps(reading: Bool, batch: [UInt8]) -> Bool {
+      private func sleeps(reading: Bool, batch: [UInt8], watchingReads: Bool) -> Bool {
         channel.state.withLock { state in
           let reads = state.reader != nil && !state.peerEnded
           let bytesWaiting = batch.isEmpty && !state.outgoing.isEmpty
           guard !bytesWaiting, !state.stopsNow, reads == reading else { return false }
           state.isPolling = true
+          // Through TLS, libcurl may hold bytes it has decrypted and the socket not: a read
+          // that starts then takes a turn, which asks libcurl.
+          state.watchesReading = watchingReads && plain && !lost && !state.peerEnded
           return true
         }
       }

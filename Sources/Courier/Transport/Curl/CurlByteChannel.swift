@@ -31,6 +31,9 @@
       /// The channel waits for its socket (the driver watches it), or is about to: what
       /// changes its work must ask the driver for a turn.
       var isPolling = false
+      /// While polling, the driver watches the (plain) socket for reading: a read that starts
+      /// then needs no turn, as the driver wakes when bytes come.
+      var watchesReading = false
     }
 
     let state = Locked(State())
@@ -93,6 +96,7 @@
             return (.failure(.invalidRequest(reason: "another task is reading already")), false)
           }
           state.reader = waiter
+          if state.isPolling && state.watchesReading { return (nil, false) }
           return (nil, Self.wakes(&state))
         }
         if let ready { waiter.resume(returning: ready) }

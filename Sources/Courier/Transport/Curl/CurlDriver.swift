@@ -373,7 +373,7 @@
             _ = courier_curl_multi_socket_action(sockets, ready[index], flags[index], &running)
           default:
             let socket = watched[ready[index]]
-            socket?.link.pump()
+            socket?.link.pump(fromSocket: true)
           }
         }
       }
