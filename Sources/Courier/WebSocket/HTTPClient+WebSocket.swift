@@ -68,6 +68,10 @@ extension HTTPClient {
       var options = TransportWebSocketOptions(
         subprotocols: subprotocols, maximumMessageSize: settings.maximumMessageSize)
       options.closeTimeout = settings.closeTimeout
+      // The client's own clock (a manual one in tests) times the handshake and the close.
+      if !(self.configuration.clock is ContinuousClock) {
+        options.timer = DeadlineTimer(clock: self.configuration.clock)
+      }
       options.transport = exchange.options(
         timeout: outgoing.timeout, now: self.configuration.clock.now)
       var response: HTTPResponse

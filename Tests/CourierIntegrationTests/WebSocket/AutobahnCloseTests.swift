@@ -54,7 +54,7 @@
   /// 7.9.x: codes no endpoint may send.
   private let invalidCodes: [UInt16] = [0, 999, 1004, 1005, 1006, 1016, 1100, 2000, 2999]
 
-  private let closeCases: [AutobahnCase] =
+  let closeCases: [AutobahnCase] =
     [
       // The message is echoed; then the server closes.
       .echo("7.1.1", .frames(.text("Hello World!")), expect: [.text("Hello World!")]),

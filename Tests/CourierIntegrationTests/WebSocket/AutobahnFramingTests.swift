@@ -43,7 +43,7 @@
 
   /// 1.1.x text of "*", 1.2.x binary of 0xFE: lengths around the 7-bit and 16-bit length
   /// encodings; the last of each sent in chops of 997 bytes.
-  private let framingCases: [AutobahnCase] = [(UInt8(0x1), "1.1"), (0x2, "1.2")].flatMap {
+  let framingCases: [AutobahnCase] = [(UInt8(0x1), "1.1"), (0x2, "1.2")].flatMap {
     opcode, section in
     let lengths = [0, 125, 126, 127, 128, 65535, 65536, 65536]
     return lengths.enumerated().map { index, length in
@@ -59,7 +59,7 @@
 
   private let tenPings = (0..<10).map { Frame.ping(Data("payload-\($0)".utf8)) }
 
-  private let pingCases: [AutobahnCase] = [
+  let pingCases: [AutobahnCase] = [
     .echo("2.1", .frames(.ping()), expect: [.pong(Data())]),
     .echo("2.2", .frames(.ping(Data("Hello, world!".utf8))), expect: [.pong("Hello, world!")]),
     .echo(
@@ -126,7 +126,7 @@
       ok: [.text("Hello, world!")], nonStrict: [], grade: .okOrNonStrict)
   }
 
-  private let opcodeCases: [AutobahnCase] = [
+  let opcodeCases: [AutobahnCase] = [
     .fails("4.1.1", .frames(.frame(3))),
     .fails("4.1.2", .frames(.frame(4, "reserved opcode payload"))),
     opcodeAfterMessage("4.1.3", opcode: 5, payload: "", pacing: .together),

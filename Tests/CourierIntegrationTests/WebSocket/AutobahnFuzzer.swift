@@ -183,11 +183,14 @@
       var description: String { self == .holding ? "holding its socket" : "letting it go" }
     }
 
-    /// Plays `fuzz` against Courier's client over CurlTransport.
-    static func run(_ fuzz: AutobahnCase, client: Client = .holding) async throws -> Outcome {
+    /// Plays `fuzz` against Courier's client over `transport` (CurlTransport by default).
+    static func run(
+      _ fuzz: AutobahnCase, client: Client = .holding,
+      transport: any HTTPTransport = WebSocketServer.transport
+    ) async throws -> Outcome {
       let played = Locked(AutobahnRecord())
       let done = Signal()
-      let loopback = try WebSocketServer { _, socket in
+      let loopback = try WebSocketServer(transport: transport) { _, socket in
         defer { done.fire() }
         var fuzzer = AutobahnFuzzer(socket: socket)
         await fuzzer.play(fuzz)
@@ -232,19 +235,22 @@
     }
 
     /// Plays `fuzz` with each kind of client and checks the outcome against it.
-    static func check(_ fuzz: AutobahnCase, sourceLocation: SourceLocation = #_sourceLocation)
-      async throws
-    {
+    static func check(
+      _ fuzz: AutobahnCase, transport: any HTTPTransport = WebSocketServer.transport,
+      sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
       for client in Client.allCases {
-        try await check(fuzz, client: client, sourceLocation: sourceLocation)
+        try await check(fuzz, client: client, transport: transport, sourceLocation: sourceLocation)
       }
     }
 
     /// Plays `fuzz` with `client` and checks the outcome against it.
     static func check(
-      _ fuzz: AutobahnCase, client: Client, sourceLocation: SourceLocation = #_sourceLocation
+      _ fuzz: AutobahnCase, client: Client,
+      transport: any HTTPTransport = WebSocketServer.transport,
+      sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-      let outcome = try await run(fuzz, client: client)
+      let outcome = try await run(fuzz, client: client, transport: transport)
       let record = outcome.record
       #expect(
         record.problem == nil, "the client (\(client)) sent a bad frame",

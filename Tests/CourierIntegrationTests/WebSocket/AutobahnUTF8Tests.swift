@@ -50,7 +50,7 @@
       .raw(parts[2]), end: .invalidUTF8)
   }
 
-  private let utf8Cases: [AutobahnCase] = [
+  let utf8Cases: [AutobahnCase] = [
     .echo("6.1.1", .frames(.text("")), expect: [.text("")]),
     .echo(
       "6.1.2", .frames(.text("", fin: false), .frame(0x0, fin: false), .frame(0x0)),

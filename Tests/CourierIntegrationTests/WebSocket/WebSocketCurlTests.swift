@@ -147,9 +147,9 @@
       // Reading nothing, the connection fills its read-ahead and stops reading, while the
       // server is still far from done.
       let connection = try #require(
-        socket.state.withLock { $0.current.connection } as? CurlWebSocket)
-      await connection.readingPaused()
-      let buffered = connection.state.withLock { $0.inboxBytes }
+        socket.state.withLock { $0.current.connection } as? ChannelWebSocket)
+      await connection.engine.readingPaused()
+      let buffered = connection.engine.state.withLock { $0.inboxBytes }
       #expect(buffered >= 1 << 20 && buffered <= (1 << 20) + 64 * 1024)
       #expect(sent.withLock { $0 } < 32 << 20)
       var messages = socket.messages.makeAsyncIterator()
@@ -249,8 +249,8 @@
       #expect(try await messages.next() == .text("after the stray pong"))
       // Frames are read in order: the stray pong came first, and answered nothing.
       let connection = try #require(
-        socket.state.withLock { $0.current.connection } as? CurlWebSocket)
-      #expect(connection.state.withLock { $0.pingers.count } == 1)
+        socket.state.withLock { $0.current.connection } as? ChannelWebSocket)
+      #expect(connection.engine.state.withLock { $0.pingers.count } == 1)
       ping.cancel()
       #expect(await ping.value == .cancelled)
       try await socket.send("still open")

@@ -49,18 +49,20 @@
       let socket = try await client.webSocket(
         Request<Data>(path: "backlog"), settings: .init(pingInterval: nil))
       let connection = try #require(
-        socket.state.withLock { $0.current.connection } as? CurlWebSocket)
+        socket.state.withLock { $0.current.connection } as? ChannelWebSocket)
+      let channel = try #require(connection.engine.channel as? CurlByteChannel)
       // Sends until the socket's buffers are full and bytes wait in the connection itself
-      // (its thread went to sleep with bytes it could not write), so that the answer to the
+      // (the driver went to sleep with bytes it could not write), so that the answer to the
       // server's close queues behind them and needs the server to read megabytes first.
       while true {
         try await socket.send(Data(count: 64 * 1024))
-        var (asleep, waiting) = (false, Int64(0))
-        while !asleep {
+        var (stuck, idle) = (false, false)
+        while !stuck && !idle {
           await Task.yield()
-          (asleep, waiting) = connection.state.withLock { ($0.isPolling, $0.queued - $0.written) }
+          stuck = channel.state.withLock { $0.isPolling && $0.writer != nil }
+          idle = connection.engine.state.withLock { $0.queued == $0.written && !$0.isWriting }
         }
-        if waiting > 0 { break }
+        if stuck { break }
       }
       backlogged.fire()
       let error = await Self.readAll(consume socket)
@@ -135,68 +137,19 @@
       }
       defer { server.stop() }
       let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
-      weak var connection: CurlWebSocket?
+      weak var engine: ChannelWebSocket.Engine?
       do {
         let socket = try await client.webSocket(
           Request<Data>(path: "freed"),
           settings: .init(pingInterval: nil, closeTimeout: .seconds(60)))
-        connection = socket.state.withLock { $0.current.connection } as? CurlWebSocket
-        #expect(connection != nil)
+        engine = (socket.state.withLock { $0.current.connection } as? ChannelWebSocket)?.engine
+        #expect(engine != nil)
         await socket.close()
         #expect(socket.closure?.code == .normalClosure)
       }
-      #expect(connection == nil)
-    }
-
-    // MARK: - The rules, on a connection the driver does not know
-
-    /// A driver for connections made by hand (shut down once its last is gone).
-    private static func driver() throws -> CurlDriver {
-      let driver = try CurlDriver(maximumConnectionsPerHost: 1)
-      driver.shutdown()
-      return driver
-    }
-
-    /// A connection whose peer has closed and whose answer is still queued.
-    private func answering() throws -> CurlWebSocket {
-      let connection = CurlWebSocket(
-        options: TransportWebSocketOptions(), timer: DeadlineTimer(), driver: try Self.driver())
-      connection.state.withLock { state in
-        state.isOpening = false
-        state.peerClosure = WebSocketClosure(code: .normalClosure)
-        CurlWebSocket.enqueue(.close(.normalClosure, reason: ""), &state)
-        state.sentClose = true
-        state.endsAfterFlush = true
-      }
-      return connection
-    }
-
-    @Test("While the answer to the peer's close is queued, a reader waits for it to go out")
-    func readerWaitsForTheAnswer() throws {
-      let connection = try answering()
-      #expect(connection.state.withLock { CurlWebSocket.endOfMessages($0) } == nil)
-      connection.state.withLock { $0.isFinished = true }
-      #expect(connection.state.withLock { CurlWebSocket.endOfMessages($0) } == .success(nil))
-    }
-
-    @Test("Letting go (cancel) does not cut off the answer; the close timeout does")
-    func cancelLetsTheAnswerOut() throws {
-      let connection = try answering()
-      connection.cancel()
-      #expect(connection.state.withLock { $0.stopsNow } == false)
-      _ = connection.timerFired(now: .now)
-      #expect(connection.state.withLock { $0.stopsNow } == true)
-      #expect(connection.state.withLock { $0.failure } == nil)
-    }
-
-    @Test("An open connection is cancelled at once")
-    func openConnectionCancelled() throws {
-      let connection = CurlWebSocket(
-        options: TransportWebSocketOptions(), timer: DeadlineTimer(), driver: try Self.driver())
-      connection.state.withLock { $0.isOpening = false }
-      connection.cancel()
-      #expect(connection.state.withLock { $0.stopsNow } == true)
-      #expect(connection.state.withLock { $0.failure } == .cancelled)
+      // Its reading and writing tasks return once it has ended; the close timeout's timer
+      // (60 seconds) must not hold it.
+      while engine != nil { await Task.yield() }
     }
   }
 #endif

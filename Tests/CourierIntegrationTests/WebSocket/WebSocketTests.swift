@@ -16,7 +16,7 @@ struct WebSocketServer {
 
   init(
     configuration: HTTPClient.Configuration = HTTPClient.Configuration(),
-    subprotocol: String? = nil,
+    subprotocol: String? = nil, transport: any HTTPTransport = WebSocketServer.transport,
     handler: @escaping @Sendable (LoopbackRequest, LoopbackWebSocket) async throws -> Void
   ) throws {
     server = try LoopbackServer { request, response in
@@ -25,7 +25,7 @@ struct WebSocketServer {
     }
     client = HTTPClient(
       baseURL: URL(string: "ws://127.0.0.1:\(server.port)/chat")!, configuration: configuration,
-      transport: WebSocketServer.transport)
+      transport: transport)
   }
 
   /// The transport that runs WebSockets on this platform.

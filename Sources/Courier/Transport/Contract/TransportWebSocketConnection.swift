@@ -84,6 +84,9 @@ public struct TransportWebSocketOptions: Sendable {
   /// How long a close frame after which the connection ends may take to go out (the
   /// client's ``WebSocket/Settings/closeTimeout``).
   var closeTimeout: Duration = .seconds(5)
+  /// What times the handshake's deadline and the close timeout (on the client's clock);
+  /// `nil` for one timer on the continuous clock, shared by every connection.
+  var timer: DeadlineTimer?
 
   /// Options with the given values.
   public init(
@@ -98,10 +101,16 @@ public struct TransportWebSocketOptions: Sendable {
 }
 
 extension HTTPTransport {
-  /// Declines: this transport does not open WebSocket connections.
+  /// Connects a byte channel to the request's URL (``connect(to:options:)``) and runs
+  /// WebSocket's protocol on it: the upgrade request, the server's answer, then frames,
+  /// masking, UTF-8, limits, pings and the close handshake. `ws` and `wss` URLs are read as
+  /// `http` and `https`. A transport that cannot connect fails here as it fails there.
   public func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
     async throws(HTTPError) -> TransportWebSocket
   {
-    throw .invalidRequest(reason: "\(Self.self) does not open WebSocket connections")
+    try await ChannelWebSocket.open(request, options: options) {
+      (url: URL, options: TransportOptions) async throws(HTTPError) -> any TransportByteChannel in
+      try await connect(to: url, options: options)
+    }
   }
 }

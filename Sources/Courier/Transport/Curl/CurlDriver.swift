@@ -4,7 +4,7 @@
   import Foundation
 
   /// A libcurl multi handle in socket mode, and the thread that sleeps on its sockets; and the
-  /// transport's WebSocket connections, on the same thread.
+  /// transport's byte channels (the connections WebSockets run on), on the same thread.
   ///
   /// libcurl's handles are not thread-safe: every call on the multi handle and on its
   /// transfers' easy handles (and so every libcurl callback) happens under `lock`, on
@@ -21,14 +21,14 @@
   /// the driver's work. Whoever holds the lock runs the commands, and looks for more after
   /// letting it go (``release()``), so none is left behind.
   ///
-  /// WebSocket connections connect on a second multi handle (`CURLOPT_CONNECT_ONLY`: libcurl
-  /// keeps a finished connect-only connection among its idle ones, and a multi handle with a
+  /// Byte channels connect on a second multi handle (`CURLOPT_CONNECT_ONLY`: libcurl keeps a
+  /// finished connect-only connection among its idle ones, and a multi handle with a
   /// per-host limit closes idle ones to make room, so they are kept apart from the requests');
   /// once connected, the driver watches each one's socket in the same epoll set and, when it
-  /// is ready (or a caller queued work, through a `turn` command), moves its bytes without
-  /// blocking (``CurlWebSocket/Link``). No thread and no descriptor but the socket per
-  /// connection. Continuations are resumed once the lock is let go (``later(_:)``), so that no
-  /// caller's code runs under it.
+  /// is ready (or a caller waits to read or write, through a `turn` command), moves its bytes
+  /// without blocking (``CurlByteChannel/Link``). No thread and no descriptor but the socket
+  /// per connection. Continuations are resumed once the lock is let go (``later(_:)``), so
+  /// that no caller's code runs under it.
   ///
   /// `@unchecked Sendable`: `commands` is a lock-guarded box; everything else is used under
   /// `lock` (`multi`, `sockets` and `loop` are set once).
@@ -38,13 +38,13 @@
       case remove(CurlTransfer)
       case resume(CurlTransfer)
       case resumeSending(CurlTransfer)
-      case connect(CurlWebSocket)
-      case turn(CurlWebSocket)
+      case connect(CurlByteChannel)
+      case turn(CurlByteChannel)
       case shutdown
     }
 
     private let multi: UnsafeMutableRawPointer
-    /// The multi handle on which WebSocket connections connect.
+    /// The multi handle on which byte channels connect.
     let sockets: UnsafeMutableRawPointer
     let loop: OpaquePointer
     let lock = OwnedLock()
@@ -62,17 +62,17 @@
     /// Callers of ``sleepsIdle()``, resumed when the thread next goes to sleep with nothing
     /// to do.
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    /// WebSocket connections connecting, by easy handle; open ones, by socket; how many there
+    /// Byte channels connecting, by easy handle; open ones, by socket; how many there
     /// are from their `connect` command to their end; those to take another turn at once.
-    var connecting: [UnsafeMutableRawPointer: CurlWebSocket] = [:]
-    var watched: [Int32: CurlWebSocket] = [:]
-    var webSockets = 0
-    /// The sockets libcurl has made for connecting WebSocket connections, and not closed.
-    var made: [Int32: CurlWebSocket] = [:]
-    var runnable: [CurlWebSocket] = []
-    /// What to run once the lock is let go: the continuations of WebSocket callers.
+    var connecting: [UnsafeMutableRawPointer: CurlByteChannel] = [:]
+    var watched: [Int32: CurlByteChannel] = [:]
+    var channels = 0
+    /// The sockets libcurl has made for connecting byte channels, and not closed.
+    var made: [Int32: CurlByteChannel] = [:]
+    var runnable: [CurlByteChannel] = []
+    /// What to run once the lock is let go: the continuations of byte channels' callers.
     private var deferred: [@Sendable () -> Void] = []
-    /// Where WebSocket connections read (one at a time: under the lock).
+    /// Where byte channels read (one at a time: under the lock).
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// A driver whose multi handle keeps up to `maximumConnectionsPerHost` connections to a
@@ -119,12 +119,12 @@
 
     /// Starts connecting `socket` (its link prepared): from this thread when the lock is free,
     /// as ``add(_:)``.
-    func connect(_ socket: CurlWebSocket) {
+    func connect(_ socket: CurlByteChannel) {
       submit(.connect(socket), here: Curl.resolvesAsynchronously)
     }
-    /// Gives `socket` a turn: bytes queued go out, reading goes on, an end is carried out.
+    /// Gives `socket` a turn: bytes given go out, a waiting read reads, an end is carried out.
     /// From this thread when the lock is free (`here`), else from the driver's, woken for it.
-    func turn(_ socket: CurlWebSocket, here: Bool = true) { submit(.turn(socket), here: here) }
+    func turn(_ socket: CurlByteChannel, here: Bool = true) { submit(.turn(socket), here: here) }
 
     /// Returns once the driver's thread goes to sleep with no transfer and nothing due (for
     /// tests: a timer of libcurl's left due would keep it awake, spinning).
@@ -206,7 +206,7 @@
       timerFired(multi, owner: 0)
       timerFired(sockets, owner: 1)
       finishDone()
-      var again: [CurlWebSocket] = []
+      var again: [CurlByteChannel] = []
       swap(&again, &runnable)
       for socket in again { socket.link.pump() }
     }
@@ -233,7 +233,7 @@
           transfer.release()
         }
         if case .connect(let socket) = command {
-          socket.link.failOpening(Curl.unavailable("CurlTransport: the transport has shut down"))
+          socket.link.failConnecting(Curl.unavailable("CurlTransport: the transport has shut down"))
         }
       }
     }
@@ -278,7 +278,7 @@
       case .resumeSending(let transfer):
         unpause(transfer, receiving: false)
       case .connect(let socket):
-        webSockets += 1
+        channels += 1
         do throws(HTTPError) {
           let easy = try socket.link.makeHandle()
           guard courier_curl_multi_add_handle(sockets, easy) == 0 else {
@@ -288,7 +288,7 @@
           // Ended before it was handed over (cancelled): it is let go at once.
           socket.link.pump()
         } catch {
-          socket.link.failOpening(error)
+          socket.link.failConnecting(error)
         }
       case .turn(let socket):
         socket.link.pump()
@@ -341,8 +341,8 @@
         work()
         // The transport is gone: the transfers under way (a body still being read) finish
         // first, as a URLSession's tasks do after `finishTasksAndInvalidate()`, and so do the
-        // WebSocket connections.
-        if stopping && active.isEmpty && webSockets == 0 { break }
+        // byte channels.
+        if stopping && active.isEmpty && channels == 0 { break }
         finishDone()
         // Read after the transfers taken out above: removing one can set libcurl's timer
         // (a request waiting for a connection may start now).
@@ -350,7 +350,7 @@
         let due = nextDue(now: now)
         alarm = due
         var idle: [CheckedContinuation<Void, Never>] = []
-        if active.isEmpty && webSockets == 0 && due - now >= .milliseconds(1) {
+        if active.isEmpty && channels == 0 && due - now >= .milliseconds(1) {
           swap(&idle, &idleWaiters)
         }
         let turnsWaiting = !runnable.isEmpty
@@ -373,7 +373,7 @@
             _ = courier_curl_multi_socket_action(sockets, ready[index], flags[index], &running)
           default:
             let socket = watched[ready[index]]
-            socket?.link.pump()
+            socket?.link.pump(fromSocket: true)
           }
         }
       }

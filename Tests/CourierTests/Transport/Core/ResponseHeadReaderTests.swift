@@ -61,32 +61,30 @@ struct ResponseHeadReaderTests {
     #expect(ResponseHeadReader.contentLength(["5", "6"]) == nil)
   }
 
-  #if canImport(FoundationNetworking)
-    @Test("the WebSocket handshake reads its answer by the same rules: folding, dropped names")
-    func handshakeHead() throws {
-      let answer =
-        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nX-Note: a\r\n b\r\n"
-        + "Connection : close\r\n\r\n"
-      let response = try CurlWebSocket.Link.parseHead(ArraySlice(Array(answer.utf8)))
-      #expect(response.status == 101)
-      #expect(response.headers["X-Note"] == "a b")
-      #expect(response.headers["Connection"] == nil)
-      #expect(throws: HTTPError.self) {
-        try CurlWebSocket.Link.parseHead(ArraySlice(Array("HTTP/1.1 1O1 No\r\n\r\n".utf8)))
-      }
+  @Test("the WebSocket handshake reads its answer by the same rules: folding, dropped names")
+  func handshakeHead() throws {
+    let answer =
+      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nX-Note: a\r\n b\r\n"
+      + "Connection : close\r\n\r\n"
+    let response = try WebSocketUpgrade.parseHead(ArraySlice(Array(answer.utf8)))
+    #expect(response.status == 101)
+    #expect(response.headers["X-Note"] == "a b")
+    #expect(response.headers["Connection"] == nil)
+    #expect(throws: HTTPError.self) {
+      try WebSocketUpgrade.parseHead(ArraySlice(Array("HTTP/1.1 1O1 No\r\n\r\n".utf8)))
     }
+  }
 
-    @Test("a refused handshake's lengths follow the transfers' rule: disagreeing ones fail")
-    func handshakeRefusalLength() throws {
-      var refusal = HTTPResponse(status: 403, headers: ["Content-Length": "5, 6"])
-      let body = Array("nope!".utf8)
-      #expect(throws: HTTPError.self) {
-        try CurlWebSocket.Link.refusalBody(of: refusal, bytes: body, limit: 100, atEnd: false)
-      }
-      refusal.headers = ["Content-Length": "5, 5"]
-      let read = try CurlWebSocket.Link.refusalBody(
-        of: refusal, bytes: body, limit: 100, atEnd: false)
-      #expect(read == Data("nope!".utf8))
+  @Test("a refused handshake's lengths follow the transfers' rule: disagreeing ones fail")
+  func handshakeRefusalLength() throws {
+    var refusal = HTTPResponse(status: 403, headers: ["Content-Length": "5, 6"])
+    let body = Array("nope!".utf8)
+    #expect(throws: HTTPError.self) {
+      try WebSocketUpgrade.refusalBody(of: refusal, bytes: body, limit: 100, atEnd: false)
     }
-  #endif
+    refusal.headers = ["Content-Length": "5, 5"]
+    let read = try WebSocketUpgrade.refusalBody(
+      of: refusal, bytes: body, limit: 100, atEnd: false)
+    #expect(read == Data("nope!".utf8))
+  }
 }

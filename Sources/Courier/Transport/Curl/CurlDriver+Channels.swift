@@ -4,11 +4,11 @@
   import Foundation
   import Glibc
 
-  /// The driver's side of WebSocket connections, always under its lock: their sockets in the
-  /// driver's epoll set once connected, those libcurl makes while connecting, and their turns.
+  /// The driver's side of byte channels, always under its lock: their sockets in the driver's
+  /// epoll set once connected, those libcurl makes while connecting, and their turns.
   extension CurlDriver {
     /// Watches the socket of `socket`, connected, from now on: libcurl no longer does.
-    func adopt(_ socket: CurlWebSocket, fd: Int32) {
+    func adopt(_ socket: CurlByteChannel, fd: Int32) {
       watched[fd] = socket
     }
 
@@ -17,7 +17,7 @@
     }
 
     /// libcurl made `fd` for connecting `socket` (in a libcurl call, under the lock).
-    func made(_ fd: Int32, for socket: CurlWebSocket) {
+    func made(_ fd: Int32, for socket: CurlByteChannel) {
       made[fd] = socket
       socket.link.sockets.insert(fd)
     }
@@ -29,13 +29,13 @@
     }
 
     /// Gives the turn to `socket` again after the driver's other work.
-    func runAgain(_ socket: CurlWebSocket) {
+    func runAgain(_ socket: CurlByteChannel) {
       runnable.append(socket)
     }
 
     /// Ends `socket`'s part in the driver: its socket unwatched, its handle out of the multi
     /// handle (which closes a connect-only connection) and freed.
-    func letGo(_ socket: CurlWebSocket, easy: UnsafeMutableRawPointer?, fd: Int32) {
+    func letGo(_ socket: CurlByteChannel, easy: UnsafeMutableRawPointer?, fd: Int32) {
       if fd >= 0, watched[fd] === socket {
         watched[fd] = nil
         watch(fd, reading: false, writing: false)
@@ -45,10 +45,10 @@
         _ = courier_curl_multi_remove_handle(sockets, easy)
         courier_curl_easy_cleanup(easy)
       }
-      webSockets -= 1
+      channels -= 1
     }
 
-    /// libcurl closes a WebSocket connection's socket (the connection let go, or found dead
+    /// libcurl closes a channel's socket (the connection let go, or found dead
     /// among libcurl's idle connections when another connected): an open one ends.
     func socketClosed(_ fd: Int32) {
       if let socket = made.removeValue(forKey: fd) { socket.link.sockets.remove(fd) }

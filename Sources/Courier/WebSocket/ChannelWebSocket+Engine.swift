@@ -1,23 +1,20 @@
-// Linux only: see Curl.swift.
-#if canImport(FoundationNetworking)
-  import Foundation
-  import FoundationNetworking
+import Foundation
 
-  /// A WebSocket connection over a connect-only libcurl handle: libcurl connects (through
-  /// any proxy, with TLS), and Courier runs the handshake and RFC 6455's framing itself on
-  /// the connection (libcurl before 7.86 has no WebSocket support of its own).
+extension ChannelWebSocket {
+  /// The connection's state and its two pumps: a reading task, which reads the channel while
+  /// there is room and does what each frame means, and a writing task, started when bytes
+  /// are queued and ended when none are left. Callers meet it here, under one lock: messages
+  /// received wait in `inbox` (at most ``TransportWebSocketOptions/readAhead`` bytes, after
+  /// which the channel is not read), bytes to send wait in `outgoing`, and each waiting call
+  /// holds a continuation a pump resumes, outside the lock.
   ///
-  /// The transport's driver moves every connection's bytes on its one thread, or on whichever
-  /// thread holds its lock (``CurlWebSocket/Link``): no thread and no descriptor but the
-  /// socket per connection. Callers meet it here, under one lock: messages received wait in
-  /// `inbox` (at most ``TransportWebSocketOptions/readAhead`` bytes, after which the socket is
-  /// not read), bytes to send wait in `outgoing`, and each waiting call holds a continuation
-  /// the driver resumes.
-  final class CurlWebSocket: TransportWebSocketConnection, DeadlineTimed {
+  /// The pumps hold the engine (not the ``ChannelWebSocket`` callers hold) until the
+  /// connection has ended: a close frame still going out when its caller lets go is written.
+  final class Engine: DeadlineTimed {
     typealias Waiter<Value> = CheckedContinuation<Result<Value, HTTPError>, Never>
 
     struct State: Sendable {
-      var outgoing: [UInt8] = []
+      var outgoing = Data()
       /// Bytes queued and bytes written since the start, to tell a sender when its are out.
       var queued: Int64 = 0
       var written: Int64 = 0
@@ -34,83 +31,61 @@
       var peerClosure: WebSocketClosure?
       /// Why the connection ended or is ending, when not by a clean close handshake.
       var failure: HTTPError?
-      /// The driver is to let go at once (cancelled, timed out), without flushing.
+      /// The connection is to end at once (cancelled, failed), without flushing.
       var stopsNow = false
-      /// The driver is to let go once what is queued has been written (a close frame).
+      /// The connection is to end once what is queued has been written (a close frame).
       var endsAfterFlush = false
-      /// The handshake is still under way (the deadline applies).
-      var isOpening = true
-      /// The driver has let go of the connection.
+      /// The channel is closed and every waiting call answered.
       var isFinished = false
-      /// The connection waits for its socket (the driver watches it), or is about to: what
-      /// changes its work must ask the driver for a turn.
-      var isPolling = false
+      /// The writing task runs.
+      var isWriting = false
+      /// The reading task, waiting for room: resumed with whether to read on.
+      var roomWaiter: CheckedContinuation<Bool, Never>?
+      /// The close timeout's token, while a closing flush is timed.
+      var flushTimer: UInt64?
       /// Masking keys drawn from the system's randomness in bulk, used from the end.
       var masks: [UInt32] = []
-      /// Waiting for the driver to stop reading for want of room (tests).
+      /// Waiting for the reading task to stop for want of room (tests).
       var pauseWatchers: [CheckedContinuation<Void, Never>] = []
     }
 
     let state = Locked(State())
+    let channel: any TransportByteChannel
     let options: TransportWebSocketOptions
-    let driver: CurlDriver
-    /// The driver's side, under the driver's lock (set once, in `init`).
-    nonisolated(unsafe) private(set) var link: Link!
-    private let timer: DeadlineTimer
-    private let deadlineID = Locked<UInt64?>(nil)
+    let timer: DeadlineTimer
 
-    init(options: TransportWebSocketOptions, timer: DeadlineTimer, driver: CurlDriver) {
+    init(
+      channel: any TransportByteChannel, options: TransportWebSocketOptions, timer: DeadlineTimer
+    ) {
+      self.channel = channel
       self.options = options
       self.timer = timer
-      self.driver = driver
-      link = Link(socket: self)
-    }
-
-    /// Times the handshake against the request's deadline.
-    func scheduleDeadline() {
-      guard let deadline = options.transport.deadline else { return }
-      let id = timer.schedule(self, at: deadline)
-      deadlineID.withLock { $0 = id }
-    }
-
-    func handshakeEnded() {
-      state.withLock { $0.isOpening = false }
-      if let id = deadlineID.withLock({ $0 }) { timer.cancel(id) }
     }
 
     /// Bounds the writing of a close frame after which the connection ends (the answer to
     /// the peer's close, or a failure's): a peer that stops reading is let go after
     /// ``TransportWebSocketOptions/closeTimeout``, with what is still queued.
     func boundFlush() {
-      let id = timer.schedule(self, at: .now + options.closeTimeout)
-      deadlineID.withLock { $0 = id }
-    }
-
-    /// The connection has ended: the close timeout, if it runs, lets go of it now, rather
-    /// than holding the connection (and its memory) until it would have fired.
-    func ended() {
-      if let id = deadlineID.withLock({ $0 }) { timer.cancel(id) }
+      let id = timer.schedule(self, at: timer.clock.now + options.closeTimeout)
+      let late = state.withLock { state -> Bool in
+        guard !state.isFinished, state.flushTimer == nil else { return true }
+        state.flushTimer = id
+        return false
+      }
+      if late { timer.cancel(id) }
     }
 
     func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-      let flushing = state.withLock { state -> Bool in
-        guard !state.isOpening, state.endsAfterFlush, !state.isFinished else { return false }
+      let stops = state.withLock { state -> Bool in
+        guard state.endsAfterFlush, !state.isFinished else { return false }
         state.stopsNow = true
         return true
       }
-      if flushing {
-        driver.turn(self, here: false)
-      } else {
-        end(with: .timedOut, onlyWhileOpening: true)
-      }
+      if stops { settle() }
       return nil
     }
 
-    // MARK: - TransportWebSocketConnection
-
-    var peerClosure: WebSocketClosure? {
-      state.withLock { $0.peerClosure }
-    }
+    // MARK: - Callers
 
     func send(_ message: WebSocketMessage) async throws(HTTPError) {
       let frame: WebSocketFrame =
@@ -131,15 +106,17 @@
       }
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (waiter: Waiter<Void>) in
-          let (refused, wakes) = state.withLock { state -> (HTTPError?, Bool) in
+          let (refused, room) = state.withLock { state -> (HTTPError?, Bool) in
             if let refusal = Self.refusal(state) { return (refusal, false) }
             if Task.isCancelled { return (.cancelled, false) }
             state.pingers.append((payload, waiter))
             Self.enqueue(WebSocketFrame(opcode: .ping, payload: payload), &state)
-            return (nil, Self.wakes(&state))
+            // Twice the read-ahead while a ping waits: its pong may be behind a full one.
+            return (nil, Self.takeRoomWaiter(&state, readAhead: options.readAhead))
           }
           if let refused { waiter.resume(returning: .failure(refused)) }
-          if wakes { driver.turn(self) }
+          if room { resumeReading() }
+          settle()
         }
       } onCancel: {
         let waiter = state.withLock { state -> Waiter<Void>? in
@@ -156,15 +133,13 @@
     func receive() async throws(HTTPError) -> WebSocketMessage? {
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (waiter: Waiter<WebSocketMessage?>) in
-          var wakes = false
+          var room = false
           let ready = state.withLock { state -> Result<WebSocketMessage?, HTTPError>? in
             if !state.inbox.isEmpty {
-              let full = Self.isFull(state, readAhead: options.readAhead)
               let message = state.inbox.removeFirst()
               state.inboxBytes -= message.byteCount
-              // Room again: the driver reads on.
-              wakes =
-                full && !Self.isFull(state, readAhead: options.readAhead) && Self.wakes(&state)
+              // Room again: the reading task reads on.
+              room = Self.takeRoomWaiter(&state, readAhead: options.readAhead)
               return .success(message)
             }
             if let outcome = Self.endOfMessages(state) { return outcome }
@@ -175,7 +150,7 @@
             return nil
           }
           if let ready { waiter.resume(returning: ready) }
-          if wakes { driver.turn(self) }
+          if room { resumeReading() }
         }
       } onCancel: {
         // This reader is answered at once, even while a close frame still goes out.
@@ -191,7 +166,7 @@
 
     func close(_ code: WebSocketCloseCode, reason: String) async {
       await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-        let (finished, wakes) = state.withLock { state -> (Bool, Bool) in
+        let (finished, room) = state.withLock { state -> (Bool, Bool) in
           guard !state.isFinished else { return (true, false) }
           if !state.sentClose {
             Self.enqueue(.close(code.isSendable ? code : .normalClosure, reason: reason), &state)
@@ -200,50 +175,41 @@
             state.inboxBytes = 0
           }
           state.closers.append(waiter)
-          return (false, Self.wakes(&state))
+          return (false, Self.takeRoomWaiter(&state, readAhead: options.readAhead))
         }
         if finished { waiter.resume() }
-        if wakes { driver.turn(self) }
+        if room { resumeReading() }
+        settle()
       }
     }
 
+    /// Ends the connection with ``HTTPError/cancelled`` (unless it has ended already): the
+    /// channel is closed and what waits fails. A close frame on its way out, after which the
+    /// connection ends anyway, is let out first (within the close timeout): a caller that
+    /// lets go of its socket once the peer has closed still answers the close.
     func cancel() {
-      end(with: .cancelled, onlyWhileOpening: false)
-    }
-
-    /// Ends the connection with `error` (unless it has ended already); the driver lets go
-    /// of the connection and fails what waits. A close frame on its way out, after
-    /// which the connection ends anyway, is let out first (within the close timeout): a
-    /// caller that lets go of its socket once the peer has closed still answers the close.
-    private func end(with error: HTTPError, onlyWhileOpening: Bool) {
-      let ended = state.withLock { state -> Bool in
-        guard !state.isFinished, state.failure == nil, !state.endsAfterFlush,
-          !onlyWhileOpening || state.isOpening
-        else { return false }
-        state.failure = error
+      let ends = state.withLock { state -> Bool in
+        guard !state.isFinished, state.failure == nil, !state.endsAfterFlush else { return false }
+        state.failure = .cancelled
         state.stopsNow = true
         return true
       }
-      // Not on this thread, which may be a cancellation handler's.
-      if ended { driver.turn(self, here: false) }
+      if ends { settle() }
     }
 
-    /// Returns once the connection has stopped reading the socket because ``TransportWebSocketOptions/readAhead``
-    /// bytes of messages wait for a caller (or it has ended): what tests of back-pressure
-    /// await.
+    /// Returns once the reading task has stopped reading because
+    /// ``TransportWebSocketOptions/readAhead`` bytes of messages wait for a caller (or the
+    /// connection has ended): what tests of back-pressure await.
     func readingPaused() async {
       await withCheckedContinuation { continuation in
         let now = state.withLock { state in
-          if state.isFinished { return true }
+          if state.isFinished || state.roomWaiter != nil { return true }
           state.pauseWatchers.append(continuation)
           return false
         }
         if now { continuation.resume() }
-        driver.turn(self, here: false)
       }
     }
-
-    // MARK: - Rules shared with the driver
 
     /// Queues `frame`, masked (a client masks every frame), and waits until it is written.
     /// A sender cancelled while its frame waits ends the connection: a frame cannot be taken
@@ -251,33 +217,47 @@
     private func queue(_ frame: WebSocketFrame) async throws(HTTPError) {
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (waiter: Waiter<Void>) in
-          let (outcome, wakes) = state.withLock { state -> (Result<Void, HTTPError>?, Bool) in
-            if let refusal = Self.refusal(state) { return (.failure(refusal), false) }
+          let outcome = state.withLock { state -> Result<Void, HTTPError>? in
+            if let refusal = Self.refusal(state) { return .failure(refusal) }
             let mark = Self.enqueue(frame, &state)
-            let wakes = Self.wakes(&state)
             // Within the high-water mark the message is on its way; past it, the sender
             // waits for the network, which holds a fast producer back.
-            if mark - state.written <= Self.queuedBytesLimit { return (.success(()), wakes) }
+            if mark - state.written <= Self.queuedBytesLimit { return .success(()) }
             state.senders.append((mark, waiter))
-            return (nil, wakes)
+            return nil
           }
           if let outcome { waiter.resume(returning: outcome) }
-          if wakes { driver.turn(self) }
+          settle()
         }
       } onCancel: {
         cancel()
       }
       try result.get()
     }
-  }
 
-  extension WebSocketMessage {
-    /// The bytes the message holds, for read-ahead accounting.
-    var byteCount: Int {
-      switch self {
-      case .text(let text): text.utf8.count
-      case .binary(let data): data.count
+    /// The reading task waits for room and `state` now has it: takes the waiter (resume it
+    /// with ``resumeReading()``, outside the lock).
+    private static func takeRoomWaiter(_ state: inout State, readAhead: Int) -> Bool {
+      state.roomWaiter != nil && (isFull(state, readAhead: readAhead) == false)
+    }
+
+    /// Resumes the reading task, waiting for room, if it still waits.
+    private func resumeReading() {
+      let waiter = state.withLock { state in
+        defer { state.roomWaiter = nil }
+        return state.roomWaiter
       }
+      waiter?.resume(returning: true)
     }
   }
-#endif
+}
+
+extension WebSocketMessage {
+  /// The bytes the message holds, for read-ahead accounting.
+  var byteCount: Int {
+    switch self {
+    case .text(let text): text.utf8.count
+    case .binary(let data): data.count
+    }
+  }
+}
