@@ -13,11 +13,18 @@ final class SessionStreamTransport: HTTPTransport {
   private let delegate = Delegate()
   private let session: URLSession
 
-  init(configuration: URLSessionConfiguration = .ephemeral) {
+  init() {
+    // Caching and cookies are the client's: the session keeps none of its own.
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
+    configuration.httpCookieAcceptPolicy = .never
     session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
   }
 
-  deinit { session.invalidateAndCancel() }
+  deinit { session.finishTasksAndInvalidate() }  // a body still read goes on to its end
 
   func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
     -> TransportResponse
@@ -107,6 +114,7 @@ final class SessionStreamTransport: HTTPTransport {
           return end(.responseTooLarge(limit: options.bufferSize))
         }
         state.withLock {
+          $0.deadlines.touch(at: .now)
           $0.head = head
           $0.collected = Data()
         }
@@ -115,7 +123,8 @@ final class SessionStreamTransport: HTTPTransport {
       let (body, writer) = TransportResponseBody.makeStream(bufferSize: options.bufferSize) {
         [weak self] in self?.end($0)
       }
-      let waiter = state.withLock { state in
+      let waiter = state.withLock { state -> CheckedContinuation<TransportResponse, any Error>? in
+        guard state.failure == nil else { return nil }  // a head after cancel() comes too late
         state.deadlines.touch(at: .now)
         state.writer = writer
         defer { state.waiter = nil }
@@ -125,7 +134,8 @@ final class SessionStreamTransport: HTTPTransport {
     }
 
     func received(_ data: Data) {
-      let (writer, tooLarge) = state.withLock { state in
+      let (writer, tooLarge) = state.withLock { state -> (TransportResponseBody.Writer?, Bool) in
+        guard state.failure == nil else { return (nil, false) }
         state.deadlines.touch(at: .now)
         guard var collected = state.collected else { return (state.writer, false) }
         guard collected.count + data.count <= options.bufferSize else { return (nil, true) }
@@ -173,7 +183,7 @@ final class SessionStreamTransport: HTTPTransport {
 
     func urlSession(
       _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-      completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+      completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
       exchange(dataTask)?.received(response)
       completionHandler(.allow)
@@ -194,7 +204,7 @@ final class SessionStreamTransport: HTTPTransport {
     func urlSession(
       _ session: URLSession, task: URLSessionTask,
       willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-      completionHandler: @escaping (URLRequest?) -> Void
+      completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
       completionHandler(nil)
     }

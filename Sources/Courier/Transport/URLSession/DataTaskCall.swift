@@ -101,8 +101,9 @@ final class DataTaskCall: Sendable {
       state.response = response
       state.body = Data()
       state.count = 0
-      // Room for the announced body (within the limit), taken when the second chunk comes.
-      state.capacity = announced > 0 ? min(announced, options.bufferSize) : 0
+      // Room for the announced body (within the buffer, and at most 64 MiB ahead of the bytes:
+      // a length is a claim), taken when the second chunk comes.
+      state.capacity = announced > 0 ? min(announced, options.bufferSize, 1 << 26) : 0
     }
     guard !options.collectsBody else { return }
     _ = call.receivedHead(head, bufferSize: options.bufferSize)
