@@ -186,7 +186,7 @@
     /// Plays `fuzz` against Courier's client over `transport` (CurlTransport by default).
     static func run(
       _ fuzz: AutobahnCase, client: Client = .holding,
-      transport: any HTTPTransport = WebSocketServer.transport
+      transport: any HTTPTransport = WebSocketServer.transport, closeTimeout: Duration = .seconds(5)
     ) async throws -> Outcome {
       let played = Locked(AutobahnRecord())
       let done = Signal()
@@ -199,7 +199,9 @@
       defer { loopback.stop() }
       let socket = try await loopback.client.webSocket(
         Request<Data>(path: "case/\(fuzz.id)"),
-        settings: .init(maximumMessageSize: fuzz.maximumMessageSize, pingInterval: nil))
+        settings: .init(
+          maximumMessageSize: fuzz.maximumMessageSize, pingInterval: nil,
+          closeTimeout: closeTimeout))
       switch client {
       case .holding:
         let clientError = await echo(socket)
@@ -237,10 +239,12 @@
     /// Plays `fuzz` with each kind of client and checks the outcome against it.
     static func check(
       _ fuzz: AutobahnCase, transport: any HTTPTransport = WebSocketServer.transport,
-      sourceLocation: SourceLocation = #_sourceLocation
+      closeTimeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
       for client in Client.allCases {
-        try await check(fuzz, client: client, transport: transport, sourceLocation: sourceLocation)
+        try await check(
+          fuzz, client: client, transport: transport, closeTimeout: closeTimeout,
+          sourceLocation: sourceLocation)
       }
     }
 
@@ -248,9 +252,10 @@
     static func check(
       _ fuzz: AutobahnCase, client: Client,
       transport: any HTTPTransport = WebSocketServer.transport,
-      sourceLocation: SourceLocation = #_sourceLocation
+      closeTimeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-      let outcome = try await run(fuzz, client: client, transport: transport)
+      let outcome = try await run(
+        fuzz, client: client, transport: transport, closeTimeout: closeTimeout)
       let record = outcome.record
       #expect(
         record.problem == nil, "the client (\(client)) sent a bad frame",
