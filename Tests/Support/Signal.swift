@@ -1,3 +1,5 @@
+import Courier
+
 /// A one-shot signal from a handler to the test: `fire()` any number of times, `wait()`
 /// returns after the first.
 public struct Signal: Sendable {
@@ -18,5 +20,31 @@ public struct Signal: Sendable {
   public func wait() async {
     var iterator = stream.makeAsyncIterator()
     _ = await iterator.next()
+  }
+}
+
+/// A signal that fires once `count` parties have each called `tick()`: for a test waiting
+/// until every one of many connections has ended.
+public struct Countdown: Sendable {
+  private let left: Locked<Int>
+  private let signal = Signal()
+
+  /// A countdown from `count`.
+  public init(_ count: Int) {
+    left = Locked(count)
+  }
+
+  /// One party is done; the last fires the signal.
+  public func tick() {
+    let remaining = left.withLock { left in
+      left -= 1
+      return left
+    }
+    if remaining == 0 { signal.fire() }
+  }
+
+  /// Returns once every party has ticked. One waiter only.
+  public func wait() async {
+    await signal.wait()
   }
 }
