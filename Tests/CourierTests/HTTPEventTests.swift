@@ -23,10 +23,11 @@ struct HTTPEventTests {
     _ = try await client.send(Request<String>(path: "a", query: ["api_key": "s3cret"]))
     _ = try await client.send(Request<String>(path: "b"))
     let recorded = events.withLock { $0 }
-    #expect(recorded.count == 4)
-    guard case .started(let first) = recorded[0],
-      case .finished(let same, let status, _, let bytes, let attempts) = recorded[1],
-      case .started(let second) = recorded[2]
+    // Every exchange is measured, the stub's too, before the request is finished.
+    #expect(recorded.count == 6)
+    guard case .started(let first) = recorded[0], case .measured = recorded[1],
+      case .finished(let same, let status, _, let bytes, let attempts) = recorded[2],
+      case .started(let second) = recorded[3]
     else {
       Issue.record("\(recorded)")
       return
@@ -45,8 +46,10 @@ struct HTTPEventTests {
       try await client(events, stub: stub, middleware: [retry]).send(Request<Data>(path: "x"))
     }
     let recorded = events.withLock { $0 }
-    guard recorded.count == 3, case .retrying(_, 1, 503, nil, let wait) = recorded[1],
-      case .failed(_, let error, _) = recorded[2]
+    // Each attempt is measured.
+    guard recorded.count == 5, case .measured = recorded[1],
+      case .retrying(_, 1, 503, nil, let wait) = recorded[2], case .measured = recorded[3],
+      case .failed(_, let error, _) = recorded[4]
     else {
       Issue.record("\(recorded)")
       return

@@ -48,7 +48,10 @@ struct PipelineTests {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID())")
     defer { try? FileManager.default.removeItem(at: file) }
     _ = try await client(events, stub).download(Request<Data>(path: "file"), to: file).finished()
-    #expect(lines(events) == ["started GET https://api.example.com/3/file", "finished 200 1000"])
+    #expect(
+      lines(events) == [
+        "started GET https://api.example.com/3/file", "measured", "finished 200 1000",
+      ])
   }
 
   @Test("the observer hears of an upload, and of its failure")
@@ -66,8 +69,8 @@ struct PipelineTests {
     }
     #expect(
       lines(events) == [
-        "started POST https://api.example.com/3/up", "finished 200 2",
-        "started POST https://api.example.com/3/down", "failed 500",
+        "started POST https://api.example.com/3/up", "measured", "finished 200 2",
+        "started POST https://api.example.com/3/down", "measured", "failed 500",
       ])
   }
 
@@ -81,7 +84,10 @@ struct PipelineTests {
     for try await chunk in stream { count += chunk.count }
     #expect(count == 2000)
     await watched { await ended.wait() }
-    #expect(lines(events) == ["started GET https://api.example.com/3/s", "finished 200 2000"])
+    #expect(
+      lines(events) == [
+        "started GET https://api.example.com/3/s", "measured", "finished 200 2000",
+      ])
   }
 
   @Test("the observer hears of each connection of an event stream")
@@ -100,7 +106,10 @@ struct PipelineTests {
     }
     #expect(received == ["hi"])
     await watched { await ended.wait() }
-    #expect(lines(events) == ["started GET https://api.example.com/3/sse", "finished 200 10"])
+    #expect(
+      lines(events) == [
+        "started GET https://api.example.com/3/sse", "measured", "finished 200 10",
+      ])
   }
 
   @Test("a byte stream over the size limit fails as it is read, on the stub too")

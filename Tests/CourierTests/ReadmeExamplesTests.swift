@@ -221,8 +221,11 @@ extension ReadmeExamplesTests {
     #expect(try await client.send(Request<String>(path: "me")) == "Bearer new movies/1.0")
     #expect(lines.withLock { $0.count } == 4)  // two attempts through the logger, out and back
     var iterator = events.makeAsyncIterator()
-    guard case .started = await iterator.next(), case .finished = await iterator.next() else {
-      Issue.record("expected started and finished")
+    // Both exchanges (the 401, then the retry with the new token) are measured.
+    guard case .started = await iterator.next(), case .measured = await iterator.next(),
+      case .measured = await iterator.next(), case .finished = await iterator.next()
+    else {
+      Issue.record("expected started, two measured and finished")
       return
     }
   }

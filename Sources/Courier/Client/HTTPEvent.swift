@@ -18,8 +18,8 @@ public enum HTTPEvent: Sendable {
   /// ``RetryPolicy`` will retry after `wait`; `attempt` is the attempt that failed, with
   /// its status or error.
   case retrying(HTTPEventRequest, attempt: Int, status: Int?, error: HTTPError?, wait: Duration)
-  /// The transport measured one exchange with the server: each attempt, and each redirect
-  /// the transport re-sends itself, is one. Published when the exchange ends, before
+  /// One exchange with the server was measured (over any transport): each attempt, and each
+  /// redirect followed, is one. Published when the exchange ends, before
   /// ``finished(_:status:duration:bytes:attempts:)`` or ``failed(_:error:duration:)``; a
   /// request answered by an identical one in flight has none of its own.
   case measured(HTTPEventRequest, HTTPTimings)

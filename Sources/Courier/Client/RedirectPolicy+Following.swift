@@ -60,9 +60,11 @@ extension RedirectPolicy {
 
   /// Sends `request` with `sendOnce` within `options`, and after each redirect the request
   /// that ``request(after:to:hops:credentialNames:)`` makes of it, until a response is the
-  /// answer: the client's one redirect loop. Each hop's timings say how many redirects came
-  /// before it. A redirect's own body is read and dropped, up to ``drainedBodyLimit`` bytes
-  /// (so that its connection can carry the next request), and cancelled past it.
+  /// answer: the client's one redirect loop. With `options.timings`, each hop is measured
+  /// (``HopTimings``: the transport's figures, or the client's clock), with how many
+  /// redirects came before it. A redirect's own body is read and dropped, up to
+  /// ``drainedBodyLimit`` bytes (so that its connection can carry the next request), and
+  /// cancelled past it.
   ///
   /// With a cookie jar, every response's `Set-Cookie` is stored, and each next hop carries
   /// the jar's cookies for its URL in place of the `Cookie` field the request before had
@@ -76,15 +78,19 @@ extension RedirectPolicy {
     var hops = 0
     while true {
       var hop = options
-      let redirectsBefore = hops
-      if let report = options.timings {
-        hop.timings = { timings in
-          var timings = timings
-          timings.redirects = redirectsBefore
-          report(timings)
-        }
+      let timings = options.timings.map { HopTimings(redirects: hops, report: $0) }
+      if let timings { hop.timings = { timings.measured($0) } }
+      let response: TransportResponse
+      do throws(HTTPError) {
+        response = try await sendOnce(request, hop)
+      } catch {
+        timings?.ended()
+        throw error
       }
-      let response = try await sendOnce(request, hop)
+      if let timings {
+        if !options.collectsBody { timings.headArrived() }
+        response.body.whenRead { _ in timings.ended() }
+      }
       if let cookies, let url = response.head.url ?? request.head.url {
         cookies.store(from: response.head.headers, for: url)
       }

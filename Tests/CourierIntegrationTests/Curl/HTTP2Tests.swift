@@ -21,7 +21,11 @@
         trust: ServerTrust(certificateAuthorities: [.file(server.certificate)]))
       let measured = Locked<[HTTPTimings]>([])
       let record: @Sendable (HTTPTimings) -> Void = { new in measured.withLock { $0.append(new) } }
-      let options = TransportOptions(timings: record)
+      let options = {
+        var options = TransportOptions()
+        options.timings = record
+        return options
+      }()
       let url = server.url.appendingPathComponent("big.bin")
       let first = try await transport.send(
         TransportRequest(head: URLRequest(url: url)), options: options)

@@ -1,20 +1,21 @@
 import Foundation
 
-/// How long one exchange with the server took, and over what: what a transport reports to
-/// ``TransportOptions/timings`` when an exchange ends, and ``HTTPClient`` publishes as
-/// ``HTTPEvent/measured(_:_:)``.
+/// How long one exchange with the server took, and over what: what ``HTTPClient`` publishes
+/// as ``HTTPEvent/measured(_:_:)`` for each exchange (each redirect followed is one), once
+/// its body has been read or let go, or it failed.
 ///
-/// Phases the transport cannot see are `nil`. ``URLSessionTransport`` reports URLSession's
-/// own task metrics where the platform collects them (Apple platforms:
-/// `URLSessionTaskMetrics`, with DNS, connect, TLS and the negotiated protocol); on Linux,
-/// where FoundationNetworking collects none, it measures the exchange with its own clock:
-/// the total, and the first byte where the response head arrives before the body.
+/// Phases nobody could see are `nil`. ``CurlTransport`` gives libcurl's figures, and
+/// ``URLSessionTransport`` URLSession's task metrics where the platform collects them (Apple
+/// platforms: `URLSessionTaskMetrics`, with DNS, connect, TLS and the negotiated protocol).
+/// Otherwise — URLSession on Linux, which collects none, a transport of your own, the stub —
+/// the client measures the exchange on its own clock: the total, and the first byte when the
+/// body is read as it comes (a buffered body arrives with its head).
 public struct HTTPTimings: Sendable, Equatable {
   /// Where the figures come from.
   public enum Source: Sendable, Equatable {
     /// The platform's own measurements (`URLSessionTaskMetrics` on Apple platforms).
     case platform
-    /// Courier's clock around the transport's callbacks.
+    /// The client's clock around the transport.
     case courier
     /// libcurl's own measurements (``CurlTransport``, Linux).
     case libcurl

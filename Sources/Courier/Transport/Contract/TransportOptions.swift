@@ -2,8 +2,8 @@ import Foundation
 
 /// The limits and wishes that come with one request to a transport, as explicit values:
 /// only what moving its bytes needs. Policy — redirects, cookies, credentials, the size
-/// limit of a body read as a stream, and received progress — is ``HTTPClient``'s, above the
-/// transport.
+/// limit of a body read as a stream, received progress and timings — is ``HTTPClient``'s,
+/// above the transport.
 ///
 /// A transport honours each of these itself, as bytes move. The conformance suite in
 /// `CourierTesting` checks each of them.
@@ -31,24 +31,23 @@ public struct TransportOptions: Sendable {
   /// Where the transport reports the request body's bytes as they go out: how many so far,
   /// and of how many in all (`nil` when unknown); `nil` for nowhere.
   public var uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)?
-  /// Where the transport reports how long the exchange took, once, when it ends (a
-  /// redirect the client follows is a new exchange); `nil` for nowhere. A
-  /// transport that measures nothing never calls it.
-  public var timings: (@Sendable (HTTPTimings) -> Void)?
+  /// Where Courier's own transports report what they measured of the exchange (libcurl's
+  /// figures, URLSession's task metrics), once, before it ends; `nil` for nowhere. Timings
+  /// are the client's: it measures every exchange on its own clock, and prefers these when
+  /// a transport gives them. `package`: a transport of your own measures nothing.
+  package var timings: (@Sendable (HTTPTimings) -> Void)?
 
   /// Options; by default no limits at all, and a streamed body's reader may fall 1 MiB
   /// behind.
   public init(
     deadline: ContinuousClock.Instant? = nil, idleTimeout: Duration? = nil,
     collectsBody: Bool = false, bufferSize: Int = 1 << 20,
-    uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil,
-    timings: (@Sendable (HTTPTimings) -> Void)? = nil
+    uploadProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil
   ) {
     self.deadline = deadline
     self.idleTimeout = idleTimeout
     self.collectsBody = collectsBody
     self.bufferSize = bufferSize
     self.uploadProgress = uploadProgress
-    self.timings = timings
   }
 }

@@ -210,7 +210,7 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
 
   /// Does what a transition decided, outside the lock. An exchange that has ended forgets
   /// its deadline and tells its transfer first, so that a caller resumed with the end finds
-  /// everything let go (a temporary upload file deleted, the timings reported).
+  /// everything let go (a temporary upload file deleted).
   private func perform(_ step: Step) {
     if let token = step.timerToken { timer.cancel(token) }
     step.ended?.exchangeEnded()

@@ -31,12 +31,6 @@ final class DataTaskCall: Sendable {
     var declinedChallenge: URLResponse?
     /// The bytes a download had written when last reported.
     var written: Int64 = 0
-    /// When the task was resumed and when its response head arrived, for the timings.
-    var startedAt: ContinuousClock.Instant?
-    var headAt: ContinuousClock.Instant?
-    /// The platform's measurements, when it collects them (Apple platforms).
-    var measured: HTTPTimings?
-    var timingsReported = false
   }
 
   let state = Locked(State())
@@ -76,7 +70,6 @@ final class DataTaskCall: Sendable {
     _ continuation: Continuation, upload: SessionTransfer.Upload? = nil, seesBytes: Bool = true,
     makeTask: () -> URLSessionTask
   ) {
-    if options.timings != nil { state.withLock { $0.startedAt = .now } }
     call.start(continuation) {
       SessionTransfer(task: makeTask(), call: self, upload: upload, seesBytes: seesBytes)
     }
@@ -95,9 +88,7 @@ final class DataTaskCall: Sendable {
     }
     call.touch()
     let announced = Int(clamping: response.expectedContentLength)
-    let measuring = options.timings != nil
     state.withLock { state in
-      if measuring, state.headAt == nil { state.headAt = .now }
       state.response = response
       state.body = Data()
       state.count = 0
@@ -191,27 +182,10 @@ final class DataTaskCall: Sendable {
 
   // MARK: - Timings
 
-  /// URLSession measured the task (Apple platforms, before it completes).
+  /// URLSession measured the task (Apple platforms, before it completes): handed to the
+  /// client, which reports them when the exchange ends (Linux collects none; the client's
+  /// clock measures the exchange then).
   func collected(_ metrics: URLSessionTaskMetrics) {
-    guard options.timings != nil else { return }
-    let measured = HTTPTimings(metrics)
-    state.withLock { $0.measured = measured }
-  }
-
-  /// Reports the exchange's timings once, as it ends: the platform's if it measured the
-  /// task by now, otherwise Courier's clock from the task's start (the first byte known only
-  /// when the head came before the body).
-  func reportTimings() {
-    guard let timings = options.timings else { return }
-    let now = ContinuousClock.now
-    let report = state.withLock { state -> HTTPTimings? in
-      guard !state.timingsReported, let start = state.startedAt else { return nil }
-      state.timingsReported = true
-      return state.measured
-        ?? HTTPTimings(
-          source: .courier, total: now - start, firstByte: state.headAt.map { $0 - start },
-          redirects: 0)
-    }
-    if let report { timings(report) }
+    options.timings?(HTTPTimings(metrics))
   }
 }

@@ -5,8 +5,7 @@ import Foundation
 #endif
 
 /// A URLSession task as the transfer of an exchange: resumed to start, cancelled on another
-/// queue to stop, and, when the exchange ends, its temporary upload file deleted and its
-/// timings reported.
+/// queue to stop, and, when the exchange ends, its temporary upload file deleted.
 struct SessionTransfer: ExchangeTransfer {
   /// A request body sent from a file, and whether the file is Courier's to delete.
   typealias Upload = (url: URL, isTemporary: Bool)
@@ -46,7 +45,6 @@ struct SessionTransfer: ExchangeTransfer {
   }
 
   func exchangeEnded() {
-    call.reportTimings()
     if let upload, upload.isTemporary {
       try? FileManager.default.removeItem(at: upload.url)
     }

@@ -10,7 +10,7 @@ import Foundation
 extension URLSessionTransport {
   #if canImport(FoundationNetworking)
     /// Linux: FoundationNetworking collects no task metrics (it never calls
-    /// `didFinishCollecting`), so timings come from Courier's clock.
+    /// `didFinishCollecting`), so the client's clock measures exchanges.
     static let measuresWithPlatformMetrics = false
 
     /// Linux: no URL cache. With one, FoundationNetworking can crash ("TaskRegistry… not in
