@@ -50,6 +50,18 @@ struct TransportConformanceTests {
     func curlStreamsBodies(_ check: TransportConformance.Check) async throws {
       try await check.run(on: CurlTransport())
     }
+
+    @Test("CurlTransport opens connections", arguments: TransportConformance.connectionChecks)
+    func curlConnects(_ check: TransportConformance.Check) async throws {
+      try await check.run(on: CurlTransport())
+    }
+
+    @Test(
+      "a transport that only connects a POSIX socket opens connections",
+      arguments: TransportConformance.connectionChecks)
+    func socketConnects(_ check: TransportConformance.Check) async throws {
+      try await check.run(on: SocketChannelTransport())
+    }
   #else
     @Test(
       "URLSessionTransport streams request bodies (Apple platforms)",
@@ -62,6 +74,15 @@ struct TransportConformanceTests {
   @Test("StubTransport, its servers answered in memory", arguments: TransportConformance.checks)
   func stub(_ check: TransportConformance.Check) async throws {
     try await check.run(inMemoryOn: StubTransport())
+  }
+
+  @Test(
+    "a transport that does not connect fails every connection check",
+    arguments: TransportConformance.connectionChecks)
+  func declines(_ check: TransportConformance.Check) async throws {
+    await #expect(throws: (any Error).self) {
+      try await check.run(on: RecordingTransport(base: URLSessionTransport()) { _ in })
+    }
   }
 
   @Test(
