@@ -9,7 +9,7 @@ import Foundation
 /// (collected), a failure, the caller's cancellation or a timeout.
 ///
 /// What it keeps beside the call is URLSession's own: the body collected so far, a failure
-/// decided before the task completes, a declined challenge's 401, the task's measurements.
+/// decided before the task completes, a declined challenge's 401.
 /// Cancellation and timeouts answer the caller at once and cancel the task on another
 /// queue: URLSession on Linux can deliver the completion a second late when busy, and the
 /// late completion then finds the exchange over and does nothing.
@@ -182,7 +182,7 @@ final class DataTaskCall: Sendable {
 
   // MARK: - Timings
 
-  /// URLSession measured the task (Apple platforms, before it completes): handed to the
+  /// URLSession measured the task (Apple platforms, as a rule before it completes): handed to the
   /// client, which reports them when the exchange ends (Linux collects none; the client's
   /// clock measures the exchange then).
   func collected(_ metrics: URLSessionTaskMetrics) {

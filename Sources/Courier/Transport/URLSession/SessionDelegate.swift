@@ -105,8 +105,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     call(for: task)?.sent(totalBytesSent, of: totalBytesExpectedToSend)
   }
 
-  /// Apple platforms: URLSession's measurements, delivered before the task completes.
-  /// (FoundationNetworking never calls this; the call then measures with its own clock.)
+  /// Apple platforms: URLSession's measurements, delivered before the task completes as a
+  /// rule. (FoundationNetworking never calls this; the client measures on its own clock.)
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics
   ) {

@@ -33,7 +33,9 @@ extension URLSessionTransport {
     }
   #else
     /// Apple platforms: URLSession delivers `URLSessionTaskMetrics` before each task
-    /// completes (Apple's documentation of `urlSession(_:task:didFinishCollecting:)`).
+    /// completes, as a rule (`didCompleteWithError` is "the last message related to a
+    /// specific task", NSURLSession.h); metrics that come later are dropped, and the client's
+    /// clock measures that exchange.
     static let measuresWithPlatformMetrics = true
 
     /// Apple platforms: URLCache works as Apple documents it ("Accessing cached data").
