@@ -215,6 +215,33 @@ struct WebSocketClientTests {
     }
   }
 
+  @Test("A server sending faster than the client reads is held back once the read-ahead is full")
+  func serverHeldBack() async throws {
+    let sent = Locked(0)
+    let stub = StubTransport().onWebSocket("/feed") { socket in
+      for _ in 0..<40 {
+        try await socket.send(.binary(Data(count: 64 * 1024)))
+        sent.withLock { $0 += 1 }
+      }
+      _ = await socket.receiveMessage()
+    }
+    let socket = try await client(stub).webSocket(
+      Request<Data>(path: "feed"), settings: .init(pingInterval: nil))
+    let connection = try #require(
+      socket.state.withLock { $0.current.connection } as? ChannelWebSocket)
+    await connection.engine.readingPaused()
+    // 1 MiB waits for the reader, and the in-memory connection holds little more: the server
+    // cannot have sent all 2.5 MiB.
+    #expect(sent.withLock { $0 } < 40)
+    var received = 0
+    for try await _ in socket.messages {
+      received += 1
+      if received == 40 { break }
+    }
+    await socket.close()  // answered once the handler has returned
+    #expect(sent.withLock { $0 } == 40)
+  }
+
   @Test("Middleware shapes the upgrade request, and credentials stay out of error text")
   func middleware() async throws {
     let stub = StubTransport().onWebSocket("/private") { socket in
