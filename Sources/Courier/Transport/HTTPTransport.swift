@@ -50,23 +50,17 @@ public protocol HTTPTransport: Sendable {
   func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
     -> TransportResponse
 
-  /// Upgrades `request` to a WebSocket connection (RFC 6455): runs the opening handshake
-  /// and returns the server's `101` answer with the open connection. A transport that
-  /// cannot throws ``HTTPError/invalidRequest(reason:)`` saying so; an answer other than
-  /// `101` is ``HTTPError/unacceptableStatus(_:)`` with its body.
-  ///
-  /// The default implementation connects a byte channel (``connect(to:options:)``) and runs
-  /// the whole protocol on it, so a transport that can connect gets WebSockets without
-  /// implementing this, and one that cannot declines as its `connect` does.
-  func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
-    async throws(HTTPError) -> TransportWebSocket
-
   /// Opens a connection to `url`'s host and port — TCP, with TLS for `https` and `wss`,
   /// through the transport's proxy, identity and trust — and nothing else: no request is
   /// sent. `options.deadline` bounds the connecting; cancelling the calling task ends it
   /// with ``HTTPError/cancelled``. A transport that cannot connect throws
   /// ``HTTPError/invalidRequest(reason:)`` saying so, which is what the default
   /// implementation does.
+  ///
+  /// A transport that connects gets WebSockets without a line of WebSocket code:
+  /// ``HTTPClient/webSocket(_:subprotocols:settings:reconnection:)`` runs the whole protocol
+  /// on the channel (the upgrade, framing, masking, UTF-8, limits, pings and the close
+  /// handshake). One that cannot connect declines them as its `connect` does.
   func connect(to url: URL, options: TransportOptions) async throws(HTTPError)
     -> any TransportByteChannel
 }

@@ -57,7 +57,9 @@ final class ChannelWebSocket: TransportWebSocketConnection {
     let url = try WebSocketHandshake.httpURL(for: request.head.url)
     let upgrade = try WebSocketUpgrade(request, url: url, options: options)
     guard !Task.isCancelled else { throw .cancelled }
-    let timer = options.timer ?? Self.timer
+    // On a test's clock the opening has a timer of its own, let go (and its sleeper with it)
+    // once the opening ends: a sleeper left on that clock would count as a wait.
+    let timer = options.timer.map { DeadlineTimer(clock: $0.clock) } ?? Self.timer
     let opening = Opening()
     let deadline = options.transport.deadline.map { timer.schedule(opening, at: $0) }
     defer { if let deadline { timer.cancel(deadline) } }
@@ -71,7 +73,7 @@ final class ChannelWebSocket: TransportWebSocketConnection {
         channel.close()
         throw .timedOut
       }
-      let engine = Engine(channel: channel, options: options, timer: timer)
+      let engine = Engine(channel: channel, options: options, timer: options.timer ?? Self.timer)
       engine.start(after: rest)
       return TransportWebSocket(
         response: response, subprotocol: subprotocol, connection: ChannelWebSocket(engine))

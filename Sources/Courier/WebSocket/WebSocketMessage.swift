@@ -75,3 +75,17 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
     "\(rawValue)"
   }
 }
+
+/// A close frame's code and reason.
+public struct WebSocketClosure: Sendable, Hashable {
+  /// The code; ``WebSocketCloseCode/noStatusReceived`` when the frame carried none.
+  public var code: WebSocketCloseCode
+  /// The reason the frame gave (empty when none).
+  public var reason: String
+
+  /// A closure with `code` and `reason`.
+  public init(code: WebSocketCloseCode, reason: String = "") {
+    self.code = code
+    self.reason = reason
+  }
+}

@@ -23,11 +23,22 @@ public final class ManualClock: Clock, TransportClock, Sendable {
     let continuation: CheckedContinuation<Void, any Error>
   }
 
+  /// A test waiting for `count` sleepers (until `until` or later, when given).
+  private typealias Watcher = (
+    count: Int, until: ContinuousClock.Instant?, continuation: CheckedContinuation<Void, Never>
+  )
+
   private struct State {
     var now: ContinuousClock.Instant
     var sleepers: [Sleeper] = []
     var nextID: UInt64 = 0
-    var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var watchers: [Watcher] = []
+
+    /// Whether `count` tasks sleep, counting those until `instant` or later when given.
+    func has(_ count: Int, until instant: ContinuousClock.Instant?) -> Bool {
+      guard let instant else { return sleepers.count >= count }
+      return sleepers.lazy.filter { $0.until >= instant }.count >= count
+    }
   }
 
   private let state: Locked<State>
@@ -54,10 +65,16 @@ public final class ManualClock: Clock, TransportClock, Sendable {
 
   /// Returns once at least `count` tasks are waiting on the clock.
   public func sleepers(atLeast count: Int) async {
+    await sleepers(atLeast: count, until: nil)
+  }
+
+  /// Returns once at least `count` tasks are waiting on the clock until `instant` or later:
+  /// for a test that must tell a wait begun after some event from one begun before it.
+  package func sleepers(atLeast count: Int, until instant: ContinuousClock.Instant?) async {
     await withCheckedContinuation { continuation in
       let ready = state.withLock { state in
-        if state.sleepers.count >= count { return true }
-        state.watchers.append((count, continuation))
+        if state.has(count, until: instant) { return true }
+        state.watchers.append((count, instant, continuation))
         return false
       }
       if ready { continuation.resume() }
@@ -77,9 +94,10 @@ public final class ManualClock: Clock, TransportClock, Sendable {
           state -> (Bool, [CheckedContinuation<Void, Never>]) in
           if instant <= state.now || Task.isCancelled { return (true, []) }
           state.sleepers.append(Sleeper(id: id, until: instant, continuation: continuation))
-          let count = state.sleepers.count
-          let ready = state.watchers.filter { $0.count <= count }.map(\.continuation)
-          state.watchers.removeAll { $0.count <= count }
+          let current = state
+          let isReady = { (watcher: Watcher) in current.has(watcher.count, until: watcher.until) }
+          let ready = state.watchers.filter(isReady).map(\.continuation)
+          state.watchers.removeAll(where: isReady)
           return (false, ready)
         }
         for watcher in watchers { watcher.resume() }

@@ -36,6 +36,14 @@ extension LoopbackResponse {
       connection.abort()
       throw error
     }
+    let bytes = Self.upgradeHead(key: key, subprotocol: subprotocol, headers: headers)
+    try await Self.aside { try connection.send(bytes) }
+    return webSocket
+  }
+
+  /// The `101 Switching Protocols` that accepts an upgrade whose `Sec-WebSocket-Key` is `key`,
+  /// choosing `subprotocol`, with `headers` on top.
+  static func upgradeHead(key: String, subprotocol: String?, headers: HTTPHeaders = [:]) -> Data {
     var fields: HTTPHeaders = [
       "Upgrade": "websocket", "Connection": "Upgrade",
       "Sec-WebSocket-Accept": WebSocketHandshake.accept(for: key),
@@ -43,13 +51,11 @@ extension LoopbackResponse {
     if let subprotocol { fields["Sec-WebSocket-Protocol"] = subprotocol }
     var head = "HTTP/1.1 101 \(Self.reasonPhrase(101))\r\n"
     for field in fields.merging(headers) { head += "\(field.name): \(field.value)\r\n" }
-    let bytes = Data((head + "\r\n").utf8)
-    try await Self.aside { try connection.send(bytes) }
-    return webSocket
+    return Data((head + "\r\n").utf8)
   }
 
   /// The `Sec-WebSocket-Key` of a valid upgrade request; throws for any other request.
-  private static func webSocketKey(method: String, headers: HTTPHeaders) throws -> String {
+  static func webSocketKey(method: String, headers: HTTPHeaders) throws -> String {
     func tokens(_ name: String) -> [String] {
       headers.values(for: name).flatMap(WireSyntax.tokens)
     }

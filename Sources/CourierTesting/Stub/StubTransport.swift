@@ -142,21 +142,29 @@ public struct StubTransport: HTTPTransport {
       options.uploadProgress?(Int64(body.count), Int64(body.count))
     }
     recorder.withLock { $0.append(recorded) }
+    return try await respond(to: recorded, body: body, options: options)
+  }
+
+  /// Waits for `delay` and answers `request` (recorded already; its body is `body`) from the
+  /// first matching route, within `options`' limits.
+  func respond(to request: URLRequest, body: Data?, options: TransportOptions)
+    async throws(HTTPError) -> TransportResponse
+  {
     let delay = self.delay
-    let answer = self.answer(for: recorded)
-    let sent = recorded
-    return try await StubExchange(options: options, method: request.method, timer: timer).run {
+    let answer = self.answer(for: request)
+    let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+    return try await StubExchange(options: options, method: method, timer: timer).run {
       exchange throws(HTTPError) in
       try await exchange.wait(delay)
       switch answer {
       case .canned(let handler):
-        try await exchange.answer(try await handler(sent), url: sent.url)
+        try await exchange.answer(try await handler(request), url: request.url)
       case .served(let host):
-        guard let host = host(sent.url) else { throw .transport(URLError(.cannotConnectToHost)) }
-        try await exchange.serve(sent, body: body, by: host)
+        guard let host = host(request.url) else { throw .transport(URLError(.cannotConnectToHost)) }
+        try await exchange.serve(request, body: body, by: host)
       case .webSocket:
         try await exchange.answer(
-          StubResponse(status: 426, text: "this route takes WebSocket upgrades"), url: sent.url)
+          StubResponse(status: 426, text: "this route takes WebSocket upgrades"), url: request.url)
       }
     }
   }

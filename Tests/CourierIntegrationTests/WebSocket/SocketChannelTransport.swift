@@ -5,9 +5,9 @@
   import Glibc
 
   /// A transport that does one thing: connects a plain TCP socket to an IPv4 host (the
-  /// loopback server). It sends no requests and has no WebSocket code: the default
-  /// `openWebSocket` runs the whole protocol on its bytes. What a third-party transport
-  /// needs for WebSockets, and no more.
+  /// loopback server). It sends no requests and has no WebSocket code: the client runs the
+  /// whole protocol on its bytes. What a third-party transport needs for WebSockets, and no
+  /// more.
   struct SocketChannelTransport: HTTPTransport {
     func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
       -> TransportResponse

@@ -97,12 +97,16 @@ struct WebSocketClientTests {
   @Test("Keep-alive: pings every interval; no pong within the next one ends it with timedOut")
   func keepAlive() async throws {
     let server = Locked<StubWebSocket?>(nil)
+    let serving = Signal()
     let stub = StubTransport().onWebSocket("/live") { socket in
       server.withLock { $0 = socket }
+      serving.fire()
       try await socket.echoUntilClosed()
     }
     let socket = try await client(stub).webSocket(
       Request<Data>(path: "live"), settings: .init(pingInterval: .seconds(30)))
+    await serving.wait()
+    let peer = try #require(server.withLock { $0 })
     let finished = Locked(false)
     let reader = Task { () async -> HTTPError? in
       defer { finished.withLock { $0 = true } }
@@ -113,15 +117,23 @@ struct WebSocketClientTests {
         return error
       }
     }
-    // Answered pings keep it open, however many intervals pass.
-    for _ in 0..<4 {
-      await clock.sleepers(atLeast: 1)
+    // Answered pings keep it open, however many intervals pass. Each round holds the
+    // keep-alive's ping at the server, moves the clock on a second, and lets the pong go: the
+    // keep-alive's next wait, due an interval after that second, shows the pong was read.
+    peer.answersPings = false
+    var due = clock.now + .seconds(30)
+    for round in 1...4 {
+      await clock.sleepers(atLeast: 1, until: due)
       clock.advance(by: .seconds(30))
+      await peer.pingsReceived(atLeast: round)
+      clock.advance(by: .seconds(1))
+      due = clock.now + .seconds(30)
+      peer.answersPings = true
+      peer.answersPings = false
     }
+    await clock.sleepers(atLeast: 1, until: due)
     try await socket.send("still here")
     #expect(!finished.withLock { $0 })
-    let peer = try #require(server.withLock { $0 })
-    peer.answersPings = false
     // From now on a ping goes unanswered: an interval after it goes out, the connection is
     // dropped and the reader hears why.
     while !finished.withLock({ $0 }) {
@@ -201,6 +213,33 @@ struct WebSocketClientTests {
     await #expect(throws: HTTPError.responseTooLarge(limit: 99)) {
       for try await _ in socket.messages {}
     }
+  }
+
+  @Test("A server sending faster than the client reads is held back once the read-ahead is full")
+  func serverHeldBack() async throws {
+    let sent = Locked(0)
+    let stub = StubTransport().onWebSocket("/feed") { socket in
+      for _ in 0..<40 {
+        try await socket.send(.binary(Data(count: 64 * 1024)))
+        sent.withLock { $0 += 1 }
+      }
+      _ = await socket.receiveMessage()
+    }
+    let socket = try await client(stub).webSocket(
+      Request<Data>(path: "feed"), settings: .init(pingInterval: nil))
+    let connection = try #require(
+      socket.state.withLock { $0.current.connection } as? ChannelWebSocket)
+    await connection.engine.readingPaused()
+    // 1 MiB waits for the reader, and the in-memory connection holds little more: the server
+    // cannot have sent all 2.5 MiB.
+    #expect(sent.withLock { $0 } < 40)
+    var received = 0
+    for try await _ in socket.messages {
+      received += 1
+      if received == 40 { break }
+    }
+    await socket.close()  // answered once the handler has returned
+    #expect(sent.withLock { $0 } == 40)
   }
 
   @Test("Middleware shapes the upgrade request, and credentials stay out of error text")

@@ -9,7 +9,7 @@
     /// transport's identity and trust), and the bytes are the caller's. `ws` and `wss` URLs
     /// are read as `http` and `https`. The transport's one thread carries every connection,
     /// as it carries requests: a connection costs its socket, and no thread. WebSockets run
-    /// on it (the default ``HTTPTransport/openWebSocket(_:options:)``).
+    /// on it: the client runs their protocol on the channel.
     public func connect(to url: URL, options: TransportOptions) async throws(HTTPError)
       -> any TransportByteChannel
     {

@@ -3,11 +3,11 @@ import Foundation
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 
-  extension URLSessionTransport {
+  extension URLSessionTransport: PlatformWebSocketTransport {
     /// Declines on Linux: FoundationNetworking's `URLSessionWebSocketTask` needs a libcurl
     /// with WebSocket support, which Debian's 7.88 lacks (its tasks fail with "WebSockets
     /// not supported by libcurl"). ``CurlTransport``, the default on Linux, opens them.
-    public func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
+    func openPlatformWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
       async throws(HTTPError) -> TransportWebSocket
     {
       throw .invalidRequest(
@@ -17,7 +17,7 @@ import Foundation
     }
   }
 #else
-  extension URLSessionTransport {
+  extension URLSessionTransport: PlatformWebSocketTransport {
     /// Opens a `URLSessionWebSocketTask` on the transport's session and returns once the
     /// server has accepted the upgrade. The platform reads ahead of the caller as it sees
     /// fit; ``TransportWebSocketOptions/readAhead`` does not apply. A refusal is
@@ -25,7 +25,7 @@ import Foundation
     /// challenges get the transport's rules, as its requests do (its ``TLSChallengeHandler``,
     /// ``ServerTrust`` and ``ClientIdentity``), and a server refused there fails the opening
     /// with the same error as a request, not as cancelled.
-    public func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
+    func openPlatformWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
       async throws(HTTPError) -> TransportWebSocket
     {
       if let refusal { throw refusal }

@@ -1,13 +1,14 @@
 import Foundation
 
-/// A WebSocket connection a transport opened: whole messages in and out, and the close
-/// handshake. ``WebSocket`` is what callers use; this is what a transport provides
-/// (``HTTPTransport/openWebSocket(_:options:)``).
+/// An open WebSocket connection under a ``WebSocket``: whole messages in and out, and the
+/// close handshake. Courier's own protocol on a byte channel (``ChannelWebSocket``) is one;
+/// `URLSessionWebSocketTask`, on Apple platforms, the other. Not for transports: a transport
+/// gets WebSockets by implementing ``HTTPTransport/connect(to:options:)``.
 ///
 /// A connection reads from the network only while it has room: it holds at most
 /// ``TransportWebSocketOptions/readAhead`` bytes of messages nobody has received yet, so a caller that
 /// stops receiving stops the socket being read and the peer is held back by TCP.
-public protocol TransportWebSocketConnection: AnyObject, Sendable {
+protocol TransportWebSocketConnection: AnyObject, Sendable {
   /// Sends one message, whole; returns once it is on its way — queued behind a bounded
   /// amount (a transport's choice; `CurlTransport`'s is 256 KiB) or written — or fails once
   /// the connection has ended. Cancelling the sending task ends the connection, as a message
@@ -34,53 +35,30 @@ public protocol TransportWebSocketConnection: AnyObject, Sendable {
   var peerClosure: WebSocketClosure? { get }
 }
 
-/// A close frame's code and reason.
-public struct WebSocketClosure: Sendable, Hashable {
-  /// The code; ``WebSocketCloseCode/noStatusReceived`` when the frame carried none.
-  public var code: WebSocketCloseCode
-  /// The reason the frame gave (empty when none).
-  public var reason: String
-
-  /// A closure with `code` and `reason`.
-  public init(code: WebSocketCloseCode, reason: String = "") {
-    self.code = code
-    self.reason = reason
-  }
-}
-
-/// What a transport answers an upgrade with: the server's `101` answer and the connection.
-public struct TransportWebSocket: Sendable {
+/// An accepted upgrade: the server's `101` answer and the connection.
+struct TransportWebSocket: Sendable {
   /// The server's answer to the upgrade (status `101` and its headers).
-  public var response: HTTPResponse
+  var response: HTTPResponse
   /// The subprotocol the server chose from those offered, if any.
-  public var subprotocol: String?
+  var subprotocol: String?
   /// The open connection.
-  public var connection: any TransportWebSocketConnection
-
-  /// An upgraded connection, e.g. from a transport of your own.
-  public init(
-    response: HTTPResponse, subprotocol: String?, connection: any TransportWebSocketConnection
-  ) {
-    self.response = response
-    self.subprotocol = subprotocol
-    self.connection = connection
-  }
+  var connection: any TransportWebSocketConnection
 }
 
-/// What an upgrade to a WebSocket asks of the transport, beyond its request.
-public struct TransportWebSocketOptions: Sendable {
+/// What an upgrade to a WebSocket asks, beyond its request.
+struct TransportWebSocketOptions: Sendable {
   /// The subprotocols offered (`Sec-WebSocket-Protocol`), most preferred first.
-  public var subprotocols: [String]
+  var subprotocols: [String]
   /// The largest message accepted, all its frames together; a larger one closes the
   /// connection with 1009 and fails with ``HTTPError/responseTooLarge(limit:)``. 1 MiB by
   /// default, as `URLSessionWebSocketTask`'s.
-  public var maximumMessageSize: Int
+  var maximumMessageSize: Int
   /// How many bytes of received messages may wait for a caller before the connection stops
   /// reading the socket. 1 MiB by default.
-  public var readAhead: Int
+  var readAhead: Int
   /// The handshake's limits: its deadline, the size limit of a refusal's body, and the
   /// names of credential headers.
-  public var transport: TransportOptions
+  var transport: TransportOptions
   /// How long a close frame after which the connection ends may take to go out (the
   /// client's ``WebSocket/Settings/closeTimeout``).
   var closeTimeout: Duration = .seconds(5)
@@ -89,7 +67,7 @@ public struct TransportWebSocketOptions: Sendable {
   var timer: DeadlineTimer?
 
   /// Options with the given values.
-  public init(
+  init(
     subprotocols: [String] = [], maximumMessageSize: Int = 1 << 20, readAhead: Int = 1 << 20,
     transport: TransportOptions = TransportOptions()
   ) {
@@ -100,15 +78,30 @@ public struct TransportWebSocketOptions: Sendable {
   }
 }
 
+/// A transport that opens WebSockets its own way rather than over
+/// ``HTTPTransport/connect(to:options:)``: `URLSessionTransport`, whose WebSockets are
+/// `URLSessionWebSocketTask`s on Apple platforms (and which declines them on Linux).
+protocol PlatformWebSocketTransport: HTTPTransport {
+  /// Runs the opening handshake of `request` and returns the server's `101` answer with the
+  /// open connection; an answer other than `101` is ``HTTPError/unacceptableStatus(_:)``.
+  func openPlatformWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
+    async throws(HTTPError) -> TransportWebSocket
+}
+
 extension HTTPTransport {
-  /// Connects a byte channel to the request's URL (``connect(to:options:)``) and runs
-  /// WebSocket's protocol on it: the upgrade request, the server's answer, then frames,
-  /// masking, UTF-8, limits, pings and the close handshake. `ws` and `wss` URLs are read as
-  /// `http` and `https`. A transport that cannot connect fails here as it fails there.
-  public func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
+  /// Opens a WebSocket to the request's URL: the transport's own way, if it has one
+  /// (``PlatformWebSocketTransport``); else WebSocket's protocol on a byte channel the
+  /// transport connects (``connect(to:options:)``): the upgrade request, the server's answer,
+  /// then frames, masking, UTF-8, limits, pings and the close handshake. `ws` and `wss` URLs
+  /// are read as `http` and `https`. A transport that cannot connect fails here as it fails
+  /// there.
+  func openWebSocket(_ request: TransportRequest, options: TransportWebSocketOptions)
     async throws(HTTPError) -> TransportWebSocket
   {
-    try await ChannelWebSocket.open(request, options: options) {
+    if let platform = self as? any PlatformWebSocketTransport {
+      return try await platform.openPlatformWebSocket(request, options: options)
+    }
+    return try await ChannelWebSocket.open(request, options: options) {
       (url: URL, options: TransportOptions) async throws(HTTPError) -> any TransportByteChannel in
       try await connect(to: url, options: options)
     }
