@@ -30,7 +30,7 @@ extension RedirectPolicy {
   ///   same rule as every other place Courier moves a request (`credentialNames` adds to
   ///   the names Courier recognises).
   ///
-  /// ``following(_:credentialNames:cookies:sendOnce:)`` is the whole loop around it.
+  /// ``following(_:options:credentialNames:cookies:sendOnce:)`` is the whole loop around it.
   func request(
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
@@ -61,8 +61,9 @@ extension RedirectPolicy {
   /// Sends `request` with `sendOnce` within `options`, and after each redirect the request
   /// that ``request(after:to:hops:credentialNames:)`` makes of it, until a response is the
   /// answer: the client's one redirect loop. Each hop's timings say how many redirects came
-  /// before it. A redirect's own body is read and dropped, up to ``drainedBodyLimit`` bytes
-  /// (so that its connection can carry the next request), and cancelled past it.
+  /// before it (``options(_:forHop:)``). A redirect's own body is read and dropped, up to
+  /// ``drainedBodyLimit`` bytes (so that its connection can carry the next request), and
+  /// cancelled past it.
   ///
   /// With a cookie jar, every response's `Set-Cookie` is stored, and each next hop carries
   /// the jar's cookies for its URL in place of the `Cookie` field the request before had
@@ -72,22 +73,28 @@ extension RedirectPolicy {
     credentialNames: Set<String> = [], cookies: CookieJar? = nil,
     sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
+    let response = try await sendOnce(request, self.options(options, forHop: 0))
+    Self.store(cookies, from: response, to: request)
+    return try await following(
+      from: response, to: request, options: options, credentialNames: credentialNames,
+      cookies: cookies, sendOnce: sendOnce)
+  }
+
+  /// The rest of ``following(_:options:credentialNames:cookies:sendOnce:)`` once `response`
+  /// has answered the first hop, `request` (and its cookies are stored): `response` when it
+  /// is the answer, else the answer after the redirects. The client's pipeline sends the
+  /// first hop itself and comes here only when ``follows(_:)`` a response, which saves two
+  /// async frames per request that is not redirected.
+  func following(
+    from response: TransportResponse, to request: TransportRequest,
+    options: TransportOptions = TransportOptions(), credentialNames: Set<String> = [],
+    cookies: CookieJar? = nil,
+    sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
+  ) async throws(HTTPError) -> TransportResponse {
     var request = request
+    var response = response
     var hops = 0
     while true {
-      var hop = options
-      let redirectsBefore = hops
-      if let report = options.timings {
-        hop.timings = { timings in
-          var timings = timings
-          timings.redirects = redirectsBefore
-          report(timings)
-        }
-      }
-      let response = try await sendOnce(request, hop)
-      if let cookies, let url = response.head.url ?? request.head.url {
-        cookies.store(from: response.head.headers, for: url)
-      }
       hops += 1
       guard
         var next = try self.request(
@@ -98,6 +105,29 @@ extension RedirectPolicy {
         next.head.setValue(cookies.header(for: url), forHTTPHeaderField: "Cookie")
       }
       request = next
+      response = try await sendOnce(request, self.options(options, forHop: hops))
+      Self.store(cookies, from: response, to: request)
+    }
+  }
+
+  /// The options of the hop that follows `redirectsBefore` redirects: its timings say so.
+  func options(_ options: TransportOptions, forHop redirectsBefore: Int) -> TransportOptions {
+    guard let report = options.timings else { return options }
+    var hop = options
+    hop.timings = { timings in
+      var timings = timings
+      timings.redirects = redirectsBefore
+      report(timings)
+    }
+    return hop
+  }
+
+  /// Stores the `Set-Cookie` fields of `response` to `request` in `cookies`, if any.
+  static func store(
+    _ cookies: CookieJar?, from response: TransportResponse, to request: TransportRequest
+  ) {
+    if let cookies, let url = response.head.url ?? request.head.url {
+      cookies.store(from: response.head.headers, for: url)
     }
   }
 
