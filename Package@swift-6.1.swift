@@ -58,8 +58,13 @@ let package = Package(
       linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     .target(name: "CourierTesting", dependencies: ["Courier"]),
     .executableTarget(name: "movies", dependencies: ["Courier", "CourierTesting"]),
-    // Helpers shared by the test targets (a watchdog, a signal); not a product.
-    .target(name: "CourierTestSupport", dependencies: ["Courier"], path: "Tests/Support"),
+    // Helpers shared by the test targets and lockcount (a watchdog, a signal); not a product.
+    .target(
+      name: "CourierTestSupport", dependencies: ["Courier", "CourierTesting"],
+      path: "Tests/Support"),
+    // Counts lock acquisitions per GET (`swift run lockcount`); not a product.
+    .executableTarget(
+      name: "lockcount", dependencies: ["Courier", "CourierTesting", "CourierTestSupport"]),
     .testTarget(
       name: "CourierTests",
       dependencies: [

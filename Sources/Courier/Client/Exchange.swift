@@ -101,7 +101,12 @@ struct Exchange: Sendable {
     }
     defer { permits?.release() }
     if case .collect = use {
-      head.body = try await body.collect()
+      // A body in memory (a transport's collected one) is taken without an async call.
+      if let data = try body.inMemory() {
+        head.body = data
+      } else {
+        head.body = try await body.collect()
+      }
       head.trailers = body.trailersAfterEnd
     } else if !acceptable.contains(head.status) {
       head.body = try await Self.start(of: body)

@@ -120,7 +120,7 @@ extension HTTPClient {
     case .sendAgain:
       // The server's 304 named another representation: ask again, without conditions.
       let original = update.original
-      let again = try await sendWithinLimits(original, outgoing, exchange, events)
+      let again = try await withinLimits(original, outgoing, exchange, events)()
       guard
         case .response(let response) = cache.received(
           again, for: original.head, key: update.key, validated: nil, requestTime: cache.clock())

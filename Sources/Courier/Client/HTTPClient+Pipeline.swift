@@ -11,7 +11,7 @@ extension HTTPClient {
   /// the observer, runs the middleware (``runMiddleware(_:exchange:events:)``) down to
   /// ``sendAfterMiddleware(_:exchange:events:)`` — the cache
   /// (``answerThroughCache(_:_:cache:exchange:events:)``), sharing with identical requests
-  /// (``fetchShared(_:_:_:_:update:)``), the limits (``sendWithinLimits(_:_:_:_:)``), the
+  /// (``fetchShared(_:_:_:_:update:)``), the limits (``withinLimits(_:_:_:_:)``), the
   /// transport — and turns the response into the caller's outcome (decoding, a committed
   /// file…). Errors come out with the request's credentials redacted from their
   /// descriptions.
@@ -146,10 +146,15 @@ extension HTTPClient {
     _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange,
     _ events: EventReporter?, update: CacheUpdate? = nil
   ) async throws(HTTPError) -> HTTPResponse {
-    let fetch = { @Sendable () async throws(HTTPError) -> HTTPResponse in
-      let answer = try await self.sendWithinLimits(request, outgoing, exchange, events)
-      guard let update else { return answer }
-      return try await self.updating(update, with: answer, outgoing, exchange, events)
+    let send = withinLimits(request, outgoing, exchange, events)
+    let fetch: Fetch
+    if let update {
+      fetch = { () async throws(HTTPError) -> HTTPResponse in
+        let answer = try await send()
+        return try await self.updating(update, with: answer, outgoing, exchange, events)
+      }
+    } else {
+      fetch = send
     }
     guard case .collect = exchange.use, configuration.coalescesRequests, request.body == nil,
       request.method == .get || request.method == .head
@@ -162,39 +167,58 @@ extension HTTPClient {
       fetch: fetch)
   }
 
-  /// Sends through the transport holding the permits the limits ask for, following
-  /// redirects by the client's policy (the one redirect loop, with the cookie jar and the
-  /// credential rule); the deadline starts once the permits are held and spans every hop.
-  nonisolated func sendWithinLimits(
+  /// A request's network work, run once however many callers share it.
+  typealias Fetch = @Sendable () async throws(HTTPError) -> HTTPResponse
+
+  /// What sends `request` through the transport holding the permits the limits ask for,
+  /// following redirects by the client's policy (the one redirect loop, with the cookie jar
+  /// and the credential rule); the deadline starts once the permits are held and spans every
+  /// hop. The work is the returned closure itself (called by the shared call's task, or at
+  /// once), not a function it calls: one async frame fewer per request.
+  nonisolated func withinLimits(
     _ request: TransportRequest, _ outgoing: OutgoingRequest, _ exchange: Exchange,
     _ events: EventReporter?
-  ) async throws(HTTPError) -> HTTPResponse {
-    var permits: RequestLimiter.Permits?
-    if limiter.isLimiting {
-      let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
-      permits = try await limiter.acquire(
-        host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) })
-    }
-    let options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
-    let jar = configuration.cookies
-    #if Tracing
-      if let tracing = exchange.tracing {
-        return try await tracing.send(
-          request, options: options, credentialNames: outgoing.credentialNames, cookies: jar,
-          redirects: configuration.redirects, transport: transport, exchange: exchange,
-          holding: permits)
+  ) -> Fetch {
+    { () async throws(HTTPError) -> HTTPResponse in
+      var permits: RequestLimiter.Permits?
+      if self.limiter.isLimiting {
+        let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
+        permits = try await self.limiter.acquire(
+          host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) })
       }
-    #endif
-    let response: TransportResponse
-    do throws(HTTPError) {
-      response = try await configuration.redirects.following(
-        request, options: options, credentialNames: outgoing.credentialNames, cookies: jar
-      ) { hop, options throws(HTTPError) in try await transport.send(hop, options: options) }
-    } catch {
-      permits?.release()
-      throw error
+      let configuration = self.configuration
+      let options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
+      let jar = configuration.cookies
+      let redirects = configuration.redirects
+      let transport = self.transport
+      #if Tracing
+        if let tracing = exchange.tracing {
+          return try await tracing.send(
+            request, options: options, credentialNames: outgoing.credentialNames, cookies: jar,
+            redirects: redirects, transport: transport, exchange: exchange, holding: permits)
+        }
+      #endif
+      var response: TransportResponse
+      let (first, timings) = HopTimings.start(options, redirects: 0)
+      do throws(HTTPError) {
+        // The first hop is sent from here, and the redirect loop entered only for a redirect.
+        response = try await transport.send(request, options: first)
+        timings?.answered(response, collected: options.collectsBody)
+        RedirectPolicy.store(jar, from: response, to: request)
+        if redirects.follows(response.head) {
+          response = try await redirects.following(
+            from: response, to: request, options: options,
+            credentialNames: outgoing.credentialNames, cookies: jar
+          ) { hop, options throws(HTTPError) in try await transport.send(hop, options: options) }
+        }
+      } catch {
+        // The first hop's timings, when it failed (once answered, they are reported already).
+        timings?.ended()
+        permits?.release()
+        throw error
+      }
+      return try await exchange.take(response, to: request.method, holding: permits)
     }
-    return try await exchange.take(response, to: request.method, holding: permits)
   }
 
   /// The next request number, from 1.

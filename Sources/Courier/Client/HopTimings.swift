@@ -50,3 +50,24 @@ final class HopTimings: Sendable {
     report(timings)
   }
 }
+
+extension HopTimings {
+  /// What one hop after `redirects` redirects is sent with, and what measures it: `options`
+  /// unchanged, and nothing, when they ask for no timings.
+  static func start(_ options: TransportOptions, redirects: Int) -> (
+    options: TransportOptions, timings: HopTimings?
+  ) {
+    guard let report = options.timings else { return (options, nil) }
+    let timings = HopTimings(redirects: redirects, report: report)
+    var hop = options
+    hop.timings = { timings.measured($0) }
+    return (hop, timings)
+  }
+
+  /// The hop was answered with `response`: measured until its body has been read or let go
+  /// (at once for a `collected` one, which came with its head).
+  func answered(_ response: TransportResponse, collected: Bool) {
+    if !collected { headArrived() }
+    response.body.whenRead { _ in self.ended() }
+  }
+}

@@ -30,7 +30,7 @@ extension RedirectPolicy {
   ///   same rule as every other place Courier moves a request (`credentialNames` adds to
   ///   the names Courier recognises).
   ///
-  /// ``following(_:credentialNames:cookies:sendOnce:)`` is the whole loop around it.
+  /// ``following(_:options:credentialNames:cookies:sendOnce:)`` is the whole loop around it.
   func request(
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
@@ -61,8 +61,8 @@ extension RedirectPolicy {
   /// Sends `request` with `sendOnce` within `options`, and after each redirect the request
   /// that ``request(after:to:hops:credentialNames:)`` makes of it, until a response is the
   /// answer: the client's one redirect loop. With `options.timings`, each hop is measured
-  /// (``HopTimings``: the transport's figures, or the client's clock), with how many
-  /// redirects came before it. A redirect's own body is read and dropped, up to
+  /// (``HopTimings``), with how many redirects came before it. A redirect's own body is read
+  /// and dropped, up to
   /// ``drainedBodyLimit`` bytes (so that its connection can carry the next request), and
   /// cancelled past it.
   ///
@@ -74,26 +74,36 @@ extension RedirectPolicy {
     credentialNames: Set<String> = [], cookies: CookieJar? = nil,
     sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
+    let (first, timings) = HopTimings.start(options, redirects: 0)
+    let response: TransportResponse
+    do throws(HTTPError) {
+      response = try await sendOnce(request, first)
+    } catch {
+      timings?.ended()
+      throw error
+    }
+    timings?.answered(response, collected: options.collectsBody)
+    Self.store(cookies, from: response, to: request)
+    return try await following(
+      from: response, to: request, options: options, credentialNames: credentialNames,
+      cookies: cookies, sendOnce: sendOnce)
+  }
+
+  /// The rest of ``following(_:options:credentialNames:cookies:sendOnce:)`` once `response`
+  /// has answered the first hop, `request` (and its cookies are stored): `response` when it
+  /// is the answer, else the answer after the redirects. The client's pipeline sends the
+  /// first hop itself and comes here only when ``follows(_:)`` a response, which saves two
+  /// async frames per request that is not redirected.
+  func following(
+    from response: TransportResponse, to request: TransportRequest,
+    options: TransportOptions = TransportOptions(), credentialNames: Set<String> = [],
+    cookies: CookieJar? = nil,
+    sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
+  ) async throws(HTTPError) -> TransportResponse {
     var request = request
+    var response = response
     var hops = 0
     while true {
-      var hop = options
-      let timings = options.timings.map { HopTimings(redirects: hops, report: $0) }
-      if let timings { hop.timings = { timings.measured($0) } }
-      let response: TransportResponse
-      do throws(HTTPError) {
-        response = try await sendOnce(request, hop)
-      } catch {
-        timings?.ended()
-        throw error
-      }
-      if let timings {
-        if !options.collectsBody { timings.headArrived() }
-        response.body.whenRead { _ in timings.ended() }
-      }
-      if let cookies, let url = response.head.url ?? request.head.url {
-        cookies.store(from: response.head.headers, for: url)
-      }
       hops += 1
       guard
         var next = try self.request(
@@ -104,6 +114,24 @@ extension RedirectPolicy {
         next.head.setValue(cookies.header(for: url), forHTTPHeaderField: "Cookie")
       }
       request = next
+      let (hop, timings) = HopTimings.start(options, redirects: hops)
+      do throws(HTTPError) {
+        response = try await sendOnce(request, hop)
+      } catch {
+        timings?.ended()
+        throw error
+      }
+      timings?.answered(response, collected: options.collectsBody)
+      Self.store(cookies, from: response, to: request)
+    }
+  }
+
+  /// Stores the `Set-Cookie` fields of `response` to `request` in `cookies`, if any.
+  static func store(
+    _ cookies: CookieJar?, from response: TransportResponse, to request: TransportRequest
+  ) {
+    if let cookies, let url = response.head.url ?? request.head.url {
+      cookies.store(from: response.head.headers, for: url)
     }
   }
 

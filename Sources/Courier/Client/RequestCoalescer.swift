@@ -38,41 +38,99 @@ final class RequestCoalescer: Sendable {
     }
   }
 
+  /// The calls in flight, by key, and each call's state: one lock for all of them, so that a
+  /// caller takes it three times — to join (or start) a call, to wait for it, and, for the
+  /// call, to hand its answer over and be forgotten.
   private let calls = Locked<[Key: SharedCall]>([:])
 
   /// The response for `key`: from a call already in flight, or from `fetch`. `joined` runs
   /// when the caller joins a call already in flight, before it waits. `inline`: `fetch`
   /// never blocks once its transport has answered, so the call's task may continue on the
-  /// thread that resumes it (see ``SharedCall/start(_:inline:forget:)``).
+  /// thread that resumes it (see ``start(_:for:inline:fetch:)``).
+  ///
+  /// A caller that is cancelled leaves at once with ``HTTPError/cancelled``; the last caller
+  /// to leave cancels the call and has it forgotten.
   func response(
     for key: Key, joined: () -> Void = {}, inline: Bool = false,
     fetch: @escaping @Sendable () async throws(HTTPError) -> HTTPResponse
   ) async throws(HTTPError) -> HTTPResponse {
-    let (call, participant, isNew) = calls.withLock { calls in
-      if let call = calls[key], let participant = call.join() {
-        return (call, participant, false)
+    let (call, id, isNew) = calls.withLock { calls in
+      if let call = calls[key], let id = call.state.join() {
+        return (call, id, false)
       }
       let call = SharedCall()
       calls[key] = call
-      guard let participant = call.join() else {
+      guard let id = call.state.join() else {
         preconditionFailure("a new shared call refused its first caller")
       }
-      return (call, participant, true)
+      return (call, id, true)
     }
-    let forget: @Sendable () -> Void = { [calls] in
-      calls.withLock { if $0[key] === call { $0[key] = nil } }
+    // Started here, the call's task has run up to its first suspension (or to its end) when
+    // it is recorded below, together with this caller's wait.
+    let task = isNew ? start(call, for: key, inline: inline, fetch: fetch) : nil
+    if !isNew { joined() }
+    let calls = self.calls
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: SharedCall.Continuation) in
+        let (ready, abandoned) = calls.withLock { _ in
+          let abandoned = task.flatMap { call.state.started($0) }
+          return (call.state.wait(id, continuation), abandoned)
+        }
+        abandoned?.cancel()
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      let (continuation, abandoned) = calls.withLock { calls in
+        let (continuation, abandoned, last) = call.state.leave(id)
+        if last, calls[key] === call { calls[key] = nil }
+        return (continuation, abandoned)
+      }
+      continuation?.resume(returning: .failure(.cancelled))
+      abandoned?.cancel()
     }
-    if isNew { call.start(fetch, inline: inline, forget: forget) } else { joined() }
-    return try await call.wait(participant, forget: forget)
+    return try result.get()
+  }
+
+  /// Starts `call`'s network work, `fetch`, in a task of its own, so that no single caller's
+  /// cancellation reaches it; once it has its answer, the call is forgotten (the next caller
+  /// starts afresh) and its callers are resumed.
+  ///
+  /// Started immediately, the task runs on this thread until its first suspension, which
+  /// saves a thread hop per request (measured: about 7% of a sequential loopback request).
+  /// With `inline`, it also continues on the thread that resumes it (the transport's), up to
+  /// handing the answer to its callers, instead of waking a thread of the global pool for
+  /// that: a second hop saved (session 11: about 4% of a sequential request's wall time and
+  /// CPU, `Benchmarks/compare.sh`).
+  private func start(
+    _ call: SharedCall, for key: Key, inline: Bool,
+    fetch: @escaping @Sendable () async throws(HTTPError) -> HTTPResponse
+  ) -> Task<Void, Never> {
+    let calls = self.calls
+    return immediateTask(inline: inline) {
+      let result: Result<HTTPResponse, HTTPError>
+      do throws(HTTPError) {
+        result = .success(try await fetch())
+      } catch {
+        result = .failure(error)
+      }
+      let waiting = calls.withLock { calls in
+        if calls[key] === call { calls[key] = nil }
+        return call.state.finish(result)
+      }
+      for continuation in waiting { continuation.resume(returning: result) }
+    }
   }
 }
 
 /// One network call and the callers waiting for it.
 ///
-/// Its state is a value (``State``) under a lock; each transition returns what to do once
-/// the lock is released (resume callers, cancel the call), and an impossible transition
-/// traps.
-private final class SharedCall: Sendable {
+/// Its state is a value (``State``) under its coalescer's lock; each transition returns what
+/// to do once the lock is released (resume callers, cancel the call), and an impossible
+/// transition traps.
+///
+/// `@unchecked Sendable`: `state` is only reached inside the `withLock` of the coalescer's
+/// `calls`, which holds the lock for the whole access.
+private final class SharedCall: @unchecked Sendable {
   typealias Continuation = CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>
 
   struct State: Sendable {
@@ -143,59 +201,6 @@ private final class SharedCall: Sendable {
     }
   }
 
-  private let state = Locked(State())
-
-  func join() -> UInt64? {
-    state.withLock { $0.join() }
-  }
-
-  /// Starts the network call; `forget` runs once it has finished.
-  ///
-  /// The call runs in a task of its own so that no single caller's cancellation reaches it.
-  /// Started immediately, it runs on this thread until its first suspension, which saves a
-  /// thread hop per request (measured: about 7% of a sequential loopback request). With
-  /// `inline`, it also continues on the thread that resumes it (the transport's), up to
-  /// handing the answer to its callers, instead of waking a thread of the global pool for
-  /// that: a second hop saved (session 11: about 4% of a sequential request's wall time and
-  /// CPU, `Benchmarks/compare.sh`).
-  func start(
-    _ fetch: @escaping @Sendable () async throws(HTTPError) -> HTTPResponse, inline: Bool,
-    forget: @escaping @Sendable () -> Void
-  ) {
-    let run: @Sendable () async -> Void = {
-      let result: Result<HTTPResponse, HTTPError>
-      do throws(HTTPError) {
-        result = .success(try await fetch())
-      } catch {
-        result = .failure(error)
-      }
-      forget()
-      let waiting = self.state.withLock { $0.finish(result) }
-      for continuation in waiting { continuation.resume(returning: result) }
-    }
-    let task = immediateTask(inline: inline, run)
-    state.withLock { $0.started(task) }?.cancel()
-  }
-
-  /// Waits for the answer as caller `id`; a cancelled caller leaves at once, and the last
-  /// caller to leave cancels the call and runs `forget`.
-  func wait(_ id: UInt64, forget: @escaping @Sendable () -> Void) async throws(HTTPError)
-    -> HTTPResponse
-  {
-    let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: Continuation) in
-        if let ready = state.withLock({ $0.wait(id, continuation) }) {
-          continuation.resume(returning: ready)
-        }
-      }
-    } onCancel: {
-      let (continuation, task, last) = state.withLock { $0.leave(id) }
-      continuation?.resume(returning: .failure(.cancelled))
-      if last {
-        forget()
-        task?.cancel()
-      }
-    }
-    return try result.get()
-  }
+  /// Reached only under the lock of the coalescer that made the call.
+  var state = State()
 }

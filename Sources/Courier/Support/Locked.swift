@@ -10,6 +10,8 @@ import Foundation
 package final class Locked<Value: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
+  /// Where its acquisitions are counted (the counter of the task that made it), if anywhere.
+  private let counter = LockCounter.current
 
   package init(_ value: Value) {
     self.value = value
@@ -18,6 +20,7 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
   /// Runs `body` with exclusive access to the value.
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     lock.lock()
+    counter?.counted()
     defer { lock.unlock() }
     return try body(&value)
   }

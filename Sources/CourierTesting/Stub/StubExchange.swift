@@ -53,7 +53,7 @@ final class StubExchange: Sendable {
     let call = self.call
     let outcome = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        call.start(continuation) { Work(exchange: self, answer: answer) }
+        call.start(continuation, transfer: Work(exchange: self, answer: answer))
       }
     } onCancel: {
       call.end(with: .cancelled)

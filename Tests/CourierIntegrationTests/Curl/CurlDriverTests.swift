@@ -155,6 +155,47 @@
       #expect(underLock.withLock { $0 } == [])
     }
 
+    @Test(
+      "a transfer stopped before the driver put it in (its caller cancelled meanwhile) is let go unsent"
+    )
+    func removedBeforeAdded() async throws {
+      let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+      defer { server.stop() }
+      let curl = CurlTransport()
+      let driver = try curl.driver.get()
+      let url = server.baseURL.appendingPathComponent("never")
+      let transfer = CurlTransfer(
+        request: .get(url), url: url, options: TransportOptions(), driver: driver,
+        timer: curl.deadlines)
+      try transfer.prepare(upload: nil, settings: curl.settings)
+      // The stop's command can reach the driver before the start's (other threads).
+      driver.remove(transfer)
+      driver.add(transfer)
+      await watched { await curl.sleepsIdle() }
+      let after = try await curl.send(URLRequest(url: server.baseURL.appendingPathComponent("a")))
+      #expect(String(decoding: after.body, as: UTF8.self) == "ok")
+      #expect(server.requestCount == 1)
+      await watched { await curl.sleepsIdle() }
+      #expect(transfer.easy == nil)
+    }
+
+    @Test("the handle recycled last is the next one made, passed on without a lock")
+    func handleWithoutLock() throws {
+      try Curl.library.get()
+      let counter = LockCounter()
+      try LockCounter.$current.withValue(counter) {
+        let handles = CurlHandles(maximum: 4)
+        let first = try #require(handles.make())
+        let before = counter.acquisitions
+        handles.recycle(first)
+        let second = handles.make()
+        #expect(second == first)
+        #expect(counter.acquisitions == before)
+        if let second { handles.recycle(second) }
+        handles.close()
+      }
+    }
+
     @Test("a reused easy handle carries nothing of the request before it")
     func reusedHandles() async throws {
       let server = try LoopbackServer { request, response in

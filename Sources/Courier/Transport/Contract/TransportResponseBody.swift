@@ -118,15 +118,23 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
   /// The whole body in memory; past `maximumBytes` (or the body's own limit), fails with
   /// ``HTTPError/responseTooLarge(limit:)`` and stops the transfer.
   public func collect(upTo maximumBytes: Int? = nil) async throws(HTTPError) -> Data {
+    if let data = try inMemory(upTo: maximumBytes) { return data }
     let limit = [maximumBytes, self.limit].compactMap { $0 }.min()
-    if case .data(let data) = storage, transform == nil {
-      if let limit, data.count > limit { throw .responseTooLarge(limit: limit) }
-      return data
-    }
     var data = Data()
     for try await chunk in limited(to: limit) {
       if data.isEmpty { data = chunk } else { data.append(chunk) }
     }
+    return data
+  }
+
+  /// The whole body at once, when it is in memory already (and no ``mapChunks(_:)`` applies);
+  /// `nil` otherwise. Past `maximumBytes` (or the body's own limit), fails with
+  /// ``HTTPError/responseTooLarge(limit:)``. (What ``collect(upTo:)`` does first, without an
+  /// async call.)
+  func inMemory(upTo maximumBytes: Int? = nil) throws(HTTPError) -> Data? {
+    guard case .data(let data) = storage, transform == nil else { return nil }
+    let limit = [maximumBytes, self.limit].compactMap { $0 }.min()
+    if let limit, data.count > limit { throw .responseTooLarge(limit: limit) }
     return data
   }
 

@@ -12,11 +12,17 @@ package protocol ExchangeTransfer: Sendable {
   var bytesMoved: Int64? { get }
   /// The exchange has ended, however: called once, before the last answer.
   func exchangeEnded()
+  /// When a byte last moved, for a transfer that records it itself, without the call's lock,
+  /// instead of calling ``TransportCall/touch()`` for each byte (the timer reads it when it
+  /// looks); `nil` when it touches the call.
+  var lastActivity: ContinuousClock.Instant? { get }
 }
 
 extension ExchangeTransfer {
   /// The transport sees every byte.
   package var bytesMoved: Int64? { nil }
+  /// The transport touches the call.
+  package var lastActivity: ContinuousClock.Instant? { nil }
   /// Nothing to let go.
   package func exchangeEnded() {}
 }
@@ -45,6 +51,8 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   }
 
   private let core: Locked<Core>
+  /// The exchange's deadline and idle timeout as they were made (for scheduling the start).
+  private let rules: TransportDeadlines
   private let timer: DeadlineTimer
   /// Whether the exchange has an idle timeout, so that moving bytes must be recorded.
   package let watchesActivity: Bool
@@ -62,6 +70,7 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   package init(options: TransportOptions, timer: DeadlineTimer, resumer: Resumer? = nil) {
     let deadlines = TransportDeadlines(options, startingAt: timer.clock.now)
     core = Locked(Core(deadlines: deadlines))
+    rules = deadlines
     self.timer = timer
     self.resumer = resumer
     watchesActivity = deadlines.watchesActivity
@@ -72,29 +81,37 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// The caller waits for the answer of the transfer `make` makes: the transfer starts
   /// (its idle period with it) and its deadline is scheduled, unless the exchange ended
   /// first — then the caller has the error at once, and `make` is not called if that was
-  /// known before.
+  /// known before. (For a transfer that costs something to make, a URLSession task.)
   package func start(_ continuation: Continuation, making make: () -> Transfer) {
     let refused = core.withLock { core -> Step? in
       core.machine.refusesStart(continuation).map { Step(action: $0) }
     }
     if let refused { return perform(refused) }
-    let transfer = make()
+    start(continuation, transfer: make())
+  }
+
+  /// The caller waits for the answer of `transfer`: it starts (its idle period with it) and
+  /// its deadline is scheduled, unless the exchange ended first — then the caller has the
+  /// error at once, and the transfer is discarded unstarted.
+  ///
+  /// The deadline is scheduled first, so that its token goes in with the start: the call's
+  /// lock is taken once. A timer that fires before the start finds the exchange not started:
+  /// it ends it when it is overdue (the start is then refused), or looks again later.
+  package func start(_ continuation: Continuation, transfer: Transfer) {
     let now = timer.clock.now
-    let (step, due) = core.withLock { core -> (Step, ContinuousClock.Instant?) in
+    var atStart = rules
+    atStart.touch(at: now)
+    let token = atStart.due.map { timer.schedule(self, at: $0) }
+    let step = core.withLock { core -> Step in
       let action = core.machine.start(continuation, transfer)
-      core.deadlines.touch(at: now)
-      // Refused (ended meanwhile): the unstarted transfer is let go at once.
-      guard !core.machine.isFinished else { return (Step(action: action, ended: transfer), nil) }
-      core.transfer = transfer
-      return (Step(action: action), core.deadlines.due)
-    }
-    if let due {
-      let token = timer.schedule(self, at: due)
-      let ended = core.withLock { core in
-        core.timerToken = token
-        return core.machine.isFinished
+      // Refused (ended meanwhile): the unstarted transfer is let go at once, and the deadline.
+      guard !core.machine.isFinished else {
+        return Step(action: action, timerToken: token, ended: transfer)
       }
-      if ended { timer.cancel(token) }
+      core.deadlines.touch(at: now)
+      core.transfer = transfer
+      core.timerToken = token
+      return Step(action: action)
     }
     perform(step)
   }
@@ -166,9 +183,12 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   // MARK: - The timer
 
   package func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    let transfer = self.transfer
     let moved = transfer?.bytesMoved
+    let active = transfer?.lastActivity
     let overdue = core.withLock { core -> Bool? in
       guard !core.machine.isFinished else { return nil }
+      if let active { core.deadlines.touch(at: active) }
       if let moved, moved != core.bytesSeen {
         // Bytes moved unseen since the last look: a stall is noticed within twice the
         // idle timeout.

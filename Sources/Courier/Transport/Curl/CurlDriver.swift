@@ -2,6 +2,7 @@
 #if canImport(FoundationNetworking)
   import CCourierCurl
   import Foundation
+  import Synchronization
 
   /// A libcurl multi handle in socket mode, and the thread that sleeps on its sockets; and the
   /// transport's byte channels (the connections WebSockets run on), on the same thread.
@@ -16,10 +17,13 @@
   /// response arrives or libcurl's timer is due. (TransportDeadlines and idle timeouts are kept by the
   /// transport's ``DeadlineTimer``, as for every transport.)
   ///
-  /// Requests from other threads (add, remove, resume) go through `commands`; the lock is
-  /// only ever tried from them, never waited for, so a caller's thread is not held up by
-  /// the driver's work. Whoever holds the lock runs the commands, and looks for more after
-  /// letting it go (``release()``), so none is left behind.
+  /// Requests from other threads (add, remove, resume) are run at once by a thread that finds
+  /// the lock free, and otherwise go through `commands`; the lock is only ever tried from
+  /// them, never waited for, so a caller's thread is not held up by the driver's work.
+  /// Whoever holds the lock runs the commands, and looks for more after letting it go
+  /// (``release()``), so none is left behind. Whether any wait is an atomic count, so that
+  /// looking costs no lock: a sequential request takes the driver's lock twice (to be sent,
+  /// and when its answer comes) and the commands' lock never.
   ///
   /// Byte channels connect on a second multi handle (`CURLOPT_CONNECT_ONLY`: libcurl keeps a
   /// finished connect-only connection among its idle ones, and a multi handle with a
@@ -49,6 +53,8 @@
     let loop: OpaquePointer
     let lock = OwnedLock()
     private let commands = Locked<[Command]>([])
+    /// How many commands wait in `commands`: changed under its lock, read without it.
+    private let waiting = Atomic<Int>(0)
     /// Easy handles of finished transfers, for the next ones (freed when the thread ends).
     let handles = CurlHandles(maximum: 64)
     // Under `lock`:
@@ -141,14 +147,40 @@
     /// Ends the loop once the transfers under way have finished; the multi handle is freed.
     func shutdown() { submit(.shutdown, here: false) }
 
-    /// Queues `command`; with `here`, runs it on this thread if the lock is free (otherwise
-    /// its holder runs it before letting go), else wakes the driver's thread for it.
+    /// With `here`, runs `command` on this thread if the lock is free; otherwise queues it,
+    /// and wakes the driver's thread for it unless `here` (then the lock's holder runs it
+    /// before letting go).
     private func submit(_ command: Command, here: Bool) {
-      commands.withLock { $0.append(command) }
+      if here, lock.try() {
+        work(then: command)
+        return release()
+      }
+      commands.withLock { commands in
+        commands.append(command)
+        waiting.add(1, ordering: .sequentiallyConsistent)
+      }
       guard here else { return courier_curl_loop_wake(loop) }
       guard lock.try() else { return }
       work()
       release()
+    }
+
+    /// Whether commands wait in `commands`. A read-modify-write rather than a load: a thread
+    /// that has let the lock go and finds none is ordered before any thread that queued one
+    /// and then found the lock taken (see ``release()``), as the commands' lock would order
+    /// them.
+    private var commandsWaiting: Bool {
+      waiting.add(0, ordering: .sequentiallyConsistent).newValue > 0
+    }
+
+    /// Takes the commands that wait.
+    private func takeCommands() -> [Command] {
+      guard commandsWaiting else { return [] }
+      return commands.withLock { commands in
+        waiting.store(0, ordering: .sequentiallyConsistent)
+        defer { commands.removeAll(keepingCapacity: true) }
+        return commands
+      }
     }
 
     /// Lets the lock go (waking the sleeping driver's thread if something is now due before
@@ -161,7 +193,7 @@
       while true {
         var wake = needsAlarmSooner() || !runnable.isEmpty
         unlock()
-        let pending = commands.withLock { !$0.isEmpty }
+        let pending = commandsWaiting
         if pending && rounds == 4 { wake = true }
         if wake { courier_curl_loop_wake(loop) }
         guard pending, rounds < 4, lock.try() else { return }
@@ -192,16 +224,12 @@
       if lock.isHeldByCurrentThread { later(resume) } else { resume() }
     }
 
-    /// Runs the commands, libcurl's timer if it is due, and finishes what libcurl is done
-    /// with.
-    private func work() {
-      guard !closed else { return endAfterClosing() }
-      for command in commands.withLock({ commands in
-        defer { commands.removeAll(keepingCapacity: true) }
-        return commands
-      }) {
-        handle(command)
-      }
+    /// Runs the commands (those waiting, then `command`), libcurl's timer if it is due, and
+    /// finishes what libcurl is done with.
+    private func work(then command: Command? = nil) {
+      guard !closed else { return endAfterClosing(then: command) }
+      for command in takeCommands() { handle(command) }
+      if let command { handle(command) }
       // libcurl asks for "now" (0) after adding a handle or resuming one: sending starts here.
       timerFired(multi, owner: 0)
       timerFired(sockets, owner: 1)
@@ -223,11 +251,8 @@
 
     /// After the driver's thread has ended (its transport is gone), a command can only be a
     /// late one about a transfer that has ended; one that has not is failed.
-    private func endAfterClosing() {
-      for command in commands.withLock({ commands in
-        defer { commands.removeAll() }
-        return commands
-      }) {
+    private func endAfterClosing(then last: Command? = nil) {
+      for command in takeCommands() + (last.map { [$0] } ?? []) {
         if case .add(let transfer) = command {
           transfer.end(with: Curl.unavailable("CurlTransport: the transport has shut down"))
           transfer.release()
@@ -263,7 +288,8 @@
       switch command {
       case .add(let transfer):
         guard let easy = transfer.easy else { return }
-        guard !transfer.hasEnded else { return transfer.release() }
+        // Stopped before it came in (cancelled, timed out): its removal came first.
+        guard !transfer.removedEarly else { return transfer.release() }
         guard courier_curl_multi_add_handle(multi, easy) == 0 else {
           transfer.end(with: Curl.unavailable("CurlTransport: curl_multi_add_handle failed"))
           transfer.release()
@@ -271,8 +297,13 @@
         }
         active[easy] = transfer
       case .remove(let transfer):
-        // Taking a handle out mid-transfer closes its connection at once.
-        take(transfer)?.release()
+        // Taking a handle out mid-transfer closes its connection at once. One not in yet is
+        // not put in when its `add` comes.
+        guard let taken = take(transfer) else {
+          transfer.removedEarly = true
+          return
+        }
+        taken.release()
       case .resume(let transfer):
         unpause(transfer, receiving: true)
       case .resumeSending(let transfer):
@@ -358,7 +389,7 @@
         for waiter in idle { waiter.resume() }
         // Commands that came while the lock was held are run next, after a look at the
         // sockets; one that comes from now on is run by its own thread (the lock is free).
-        let pending = turnsWaiting || commands.withLock { !$0.isEmpty }
+        let pending = turnsWaiting || commandsWaiting
         now = .now
         let milliseconds = pending ? 0 : ((due - now) / .milliseconds(1)).rounded(.up)
         let count = courier_curl_loop_wait(
@@ -387,7 +418,7 @@
       for waiter in idle { waiter.resume() }
       // A command whose thread found the lock taken just now is run (ended) here; later
       // ones find it free.
-      if commands.withLock({ !$0.isEmpty }), lock.try() {
+      if commandsWaiting, lock.try() {
         work()
         unlock()
       }

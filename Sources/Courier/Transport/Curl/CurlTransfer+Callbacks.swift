@@ -12,7 +12,7 @@
 
     /// A line of the response head.
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
-      call.touch()
+      moved()
       // After the final head come only trailers (and their blank line): they are not the
       // head's, and must not end it again; they are kept for the end of the body.
       guard head == nil else { return trailerLine(bytes) }
@@ -130,7 +130,7 @@
     func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Int {
       guard failure == nil, sink != nil else { return 0 }
       guard var decoder = chunks else { return take(bytes) }
-      call.touch()
+      moved()
       let decoded: Data
       do throws(HTTPError) {
         decoded = try decoder.decode(bytes)
@@ -183,7 +183,7 @@
         }
       }
       received += count
-      call.touch()
+      moved()
       if received == expected { responseEnded() }
       return bytes.count
     }
@@ -194,7 +194,7 @@
       guard let upload else { return 0 }
       switch upload.read(into: buffer) {
       case .bytes(let count):
-        if count > 0 { call.touch() } else { bodySent = true }
+        if count > 0 { moved() } else { bodySent = true }
         return count
       case .waits:
         // The wait is the body's producer's, not the network's: not idle meanwhile.
@@ -211,7 +211,7 @@
     func progressed(uploaded: Int64, of total: Int64) {
       guard uploaded > sent else { return }
       sent = uploaded
-      call.touch()
+      moved()
       options.uploadProgress?(uploaded, total > 0 ? total : nil)
     }
 

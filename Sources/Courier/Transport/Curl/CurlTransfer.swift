@@ -4,6 +4,7 @@
   import Foundation
   import FoundationNetworking
   import Glibc
+  import Synchronization
 
   /// One request on libcurl: its easy handle, set up on the caller's thread and then driven
   /// by the ``CurlDriver`` (under its lock, on whichever thread holds it), whose callbacks
@@ -29,6 +30,7 @@
       func begin() { transfer.driver.add(transfer) }
       func stop() { transfer.driver.remove(transfer) }
       func discard() { transfer.release() }
+      var lastActivity: ContinuousClock.Instant? { transfer.lastActivity }
     }
 
     /// Where the body of the response goes.
@@ -77,6 +79,14 @@
     /// here, to know where it ends while the body is still being sent.
     var chunks: ChunkedDecoder?
     let startedAt: ContinuousClock.Instant
+    /// When a byte last moved, in nanoseconds after `madeAt` on the exchange's clock (0: none
+    /// yet): recorded by the callbacks without the exchange's lock, read by its timer.
+    private let activity = Atomic<Int64>(0)
+    private let clock: any TransportClock
+    private let madeAt: ContinuousClock.Instant
+    /// Whether the driver was told to take the transfer out before it had put it in (the
+    /// exchange ended first): then it is not put in. Under the driver's lock.
+    var removedEarly = false
 
     init(
       request: TransportRequest, url: URL, options: TransportOptions, driver: CurlDriver,
@@ -88,13 +98,15 @@
       self.driver = driver
       call = TransportCall(options: options, timer: timer) { driver.outsideLock($0) }
       startedAt = .now
+      clock = timer.clock
+      madeAt = timer.clock.now
     }
 
     // MARK: - The caller's side
 
     /// Waits for the answer; the transfer is handed to the driver unless it ended first.
     func start(_ continuation: Continuation) {
-      call.start(continuation) { Handle(transfer: self) }
+      call.start(continuation, transfer: Handle(transfer: self))
     }
 
     /// Ends the exchange now with `error` (cancelled, timed out, stopped by the reader),
@@ -105,6 +117,23 @@
 
     /// Whether the caller has its answer and the body, if any, has ended.
     var hasEnded: Bool { call.isFinished }
+
+    // MARK: - Activity (the driver's thread)
+
+    /// A byte moved, for the idle timeout: recorded here rather than under the exchange's
+    /// lock at each callback (a GET's head alone is a dozen), and read when its timer looks.
+    func moved() {
+      guard call.watchesActivity else { return }
+      let (seconds, attoseconds) = (clock.now - madeAt).components
+      let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+      activity.store(max(1, nanoseconds), ordering: .releasing)
+    }
+
+    /// When a byte last moved, if one has.
+    var lastActivity: ContinuousClock.Instant? {
+      let nanoseconds = activity.load(ordering: .acquiring)
+      return nanoseconds == 0 ? nil : madeAt + .nanoseconds(nanoseconds)
+    }
 
     // MARK: - The end (under the driver's lock)
 

@@ -15,15 +15,19 @@
   final class OwnedLock: @unchecked Sendable {
     private let base = NSLock()
     private let holder = Atomic<UInt>(0)
+    /// Where its acquisitions are counted (see ``LockCounter``), if anywhere.
+    private let counter = LockCounter.current
 
     func lock() {
       base.lock()
+      counter?.counted()
       holder.store(UInt(pthread_self()), ordering: .relaxed)
     }
 
     /// Takes the lock if it is free; returns whether it did.
     func `try`() -> Bool {
       guard base.try() else { return false }
+      counter?.counted()
       holder.store(UInt(pthread_self()), ordering: .relaxed)
       return true
     }

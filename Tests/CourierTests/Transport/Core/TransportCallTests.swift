@@ -192,4 +192,40 @@ struct TransportCallTests {
     }
     guard case .failure(.timedOut) = result else { return #expect(Bool(false), "\(result)") }
   }
+  @Test(
+    "started with a transfer made already, after the exchange ended: the transfer is discarded unstarted"
+  )
+  func endedBeforeStartWithTransfer() async {
+    let call = call(TransportOptions(deadline: clock.now + .seconds(30)))
+    call.end(with: .cancelled)
+    let transfer = Recorder()
+    let result = await withCheckedContinuation { continuation in
+      call.start(continuation, transfer: transfer)
+    }
+    guard case .failure(.cancelled) = result else { return #expect(Bool(false), "\(result)") }
+    #expect(transfer.entries == ["ended", "discard"])
+  }
+
+  @Test("a transfer that records its own activity: the timer reads it when it looks")
+  func selfRecordedActivity() async {
+    struct SelfTimed: ExchangeTransfer {
+      let last: Locked<ContinuousClock.Instant?>
+      var lastActivity: ContinuousClock.Instant? { last.withLock { $0 } }
+      func begin() {}
+      func stop() {}
+      func discard() {}
+    }
+    let start = clock.now
+    let last = Locked<ContinuousClock.Instant?>(nil)
+    let call = TransportCall<SelfTimed>(
+      options: TransportOptions(idleTimeout: .seconds(10)), timer: DeadlineTimer(clock: clock))
+    let result = await withCheckedContinuation { continuation in
+      call.start(continuation, transfer: SelfTimed(last: last))
+      // A byte after 7 s, recorded by the transfer alone: at 10 s the call names 17 s.
+      last.withLock { $0 = start + .seconds(7) }
+      #expect(call.timerFired(now: start + .seconds(10)) == start + .seconds(17))
+      #expect(call.timerFired(now: start + .seconds(17)) == nil)
+    }
+    guard case .failure(.timedOut) = result else { return #expect(Bool(false), "\(result)") }
+  }
 }
