@@ -27,10 +27,15 @@ struct PartialDownload {
   private func findOnce() -> URL? {
     let directory = URL(fileURLWithPath: NSTemporaryDirectory())
     let files =
-      (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil))
-      ?? []
+      (try? FileManager.default.contentsOfDirectory(
+        at: directory, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey])) ?? []
     return files.first { file in
-      guard let handle = try? FileHandle(forReadingFrom: file) else {
+      // Only a file at least as long as the marker can be it: the folders and empty files a
+      // shared temporary directory fills with (thousands, from builds) are not opened.
+      let values = try? file.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
+      guard values?.isRegularFile == true, (values?.fileSize ?? 0) >= marker.count,
+        let handle = try? FileHandle(forReadingFrom: file)
+      else {
         return false
       }
       defer { try? handle.close() }
