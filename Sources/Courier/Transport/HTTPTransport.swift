@@ -60,7 +60,9 @@ public protocol HTTPTransport: Sendable {
   /// A transport that connects gets WebSockets without a line of WebSocket code:
   /// ``HTTPClient/webSocket(_:subprotocols:settings:reconnection:)`` runs the whole protocol
   /// on the channel (the upgrade, framing, masking, UTF-8, limits, pings and the close
-  /// handshake). One that cannot connect declines them as its `connect` does.
+  /// handshake). One that cannot connect declines them as its `connect` does, but for
+  /// ``URLSessionTransport``: as a client's own transport it opens them with
+  /// `URLSessionWebSocketTask` on Apple platforms, and its `connect` always declines.
   func connect(to url: URL, options: TransportOptions) async throws(HTTPError)
     -> any TransportByteChannel
 }

@@ -29,7 +29,7 @@ extension HTTPClient {
   ///     never).
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` for a URL that is not `ws`, `wss`,
   ///   `http` or `https`, or a transport that cannot open WebSockets (`URLSessionTransport`
-  ///   on Linux); ``HTTPError/unacceptableStatus(_:)`` with the body when the server answers
+  ///   on Linux, or wrapped in a transport of your own); ``HTTPError/unacceptableStatus(_:)`` with the body when the server answers
   ///   other than `101`; ``HTTPError/transport(_:)`` when the answer is not a valid
   ///   handshake; ``HTTPError/timedOut`` past the endpoint's or client's timeout.
   public nonisolated func webSocket<E: Endpoint>(

@@ -376,4 +376,37 @@ struct WebSocketClientTests {
       #expect(reason.contains("CurlTransport"))
     }
   #endif
+
+  /// A transport of one's own that wraps another and forwards everything it can.
+  struct Forwarding: HTTPTransport {
+    let base: any HTTPTransport
+
+    func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+      -> TransportResponse
+    {
+      try await base.send(request, options: options)
+    }
+
+    func connect(to url: URL, options: TransportOptions) async throws(HTTPError)
+      -> any TransportByteChannel
+    {
+      try await base.connect(to: url, options: options)
+    }
+  }
+
+  @Test(
+    "URLSessionTransport wrapped in a transport of one's own: declined, saying why, nothing sent")
+  func wrappedURLSessionDeclines() async throws {
+    let client = HTTPClient(
+      baseURL: URL(string: "ws://127.0.0.1:9")!,
+      transport: Forwarding(base: URLSessionTransport()))
+    let error = await #expect(throws: HTTPError.self) {
+      _ = try await client.webSocket(Request<Data>(path: "x"))
+    }
+    guard case .invalidRequest(let reason) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(reason.contains("not wrapped in another"))
+  }
 }

@@ -38,8 +38,9 @@ import Foundation
         )
       }
       if let deadline = options.transport.deadline {
-        let seconds = Double((deadline - .now).components.seconds)
-        head.timeoutInterval = max(1, seconds)
+        let left = (deadline - .now).components
+        let seconds = Double(left.seconds) + Double(left.attoseconds) / 1e18
+        head.timeoutInterval = max(0.001, seconds)
       }
       let task = session.webSocketTask(with: head)
       task.maximumMessageSize = options.maximumMessageSize
