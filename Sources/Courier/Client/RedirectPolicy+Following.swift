@@ -74,15 +74,7 @@ extension RedirectPolicy {
     credentialNames: Set<String> = [], cookies: CookieJar? = nil,
     sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
-    let (first, timings) = HopTimings.start(options, redirects: 0)
-    let response: TransportResponse
-    do throws(HTTPError) {
-      response = try await sendOnce(request, first)
-    } catch {
-      timings?.ended()
-      throw error
-    }
-    timings?.answered(response, collected: options.collectsBody)
+    let response = try await Self.send(request, options, redirects: 0, with: sendOnce)
     Self.store(cookies, from: response, to: request)
     return try await following(
       from: response, to: request, options: options, credentialNames: credentialNames,
@@ -114,16 +106,29 @@ extension RedirectPolicy {
         next.head.setValue(cookies.header(for: url), forHTTPHeaderField: "Cookie")
       }
       request = next
-      let (hop, timings) = HopTimings.start(options, redirects: hops)
-      do throws(HTTPError) {
-        response = try await sendOnce(request, hop)
-      } catch {
-        timings?.ended()
-        throw error
-      }
-      timings?.answered(response, collected: options.collectsBody)
+      response = try await Self.send(request, options, redirects: hops, with: sendOnce)
       Self.store(cookies, from: response, to: request)
     }
+  }
+
+  /// Sends one hop, `request`, after `redirects` redirects, with `sendOnce`: measured
+  /// (``HopTimings``) when `options` ask for timings. (The pipeline sends a request's first
+  /// hop itself, inline, by the same steps.)
+  static func send(
+    _ request: TransportRequest, _ options: TransportOptions, redirects: Int,
+    with sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) ->
+      TransportResponse
+  ) async throws(HTTPError) -> TransportResponse {
+    let (hop, timings) = HopTimings.start(options, redirects: redirects)
+    let response: TransportResponse
+    do throws(HTTPError) {
+      response = try await sendOnce(request, hop)
+    } catch {
+      timings?.ended()
+      throw error
+    }
+    timings?.answered(response, collected: options.collectsBody)
+    return response
   }
 
   /// Stores the `Set-Cookie` fields of `response` to `request` in `cookies`, if any.
