@@ -33,9 +33,9 @@
       clientKey = directory.appendingPathComponent("client.key")
       let script = """
         cd '\(path)' &&
-        openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=courier-test-ca \
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=courier-test-ca \
           -keyout ca.key -out ca.pem &&
-        openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout server.key \
+        openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=127.0.0.1 -keyout server.key \
           -out server.csr &&
         printf 'subjectAltName=IP:127.0.0.1' > server.ext &&
         openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 \

@@ -84,7 +84,7 @@
       let certificate = directory.appendingPathComponent("cert.pem")
       let key = directory.appendingPathComponent("key.pem")
       _ = try shell(
-        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
+        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1"
           + " -addext subjectAltName=IP:127.0.0.1 -keyout '\(key.path)' -out '\(certificate.path)'"
           + " 2>/dev/null")
       return (certificate, key)
