@@ -20,7 +20,7 @@ import Foundation
 ///   func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
 ///     -> TransportResponse
 ///   {
-///     log("\(request.method.rawValue) \(request.url?.path ?? "")")
+///     log("\(request.method.rawValue) \(request.head.url?.path ?? "")")
 ///     return try await base.send(request, options: options)
 ///   }
 /// }

@@ -55,7 +55,7 @@ final class SessionStreamTransport: HTTPTransport {
       var collected: Data?
       var head: HTTPResponse?
       var failure: HTTPError?
-      var deadlines: TransportDeadlines
+      var lastActivity = ContinuousClock.now  // when a byte last moved either way
       var watchdog: Task<Void, Never>?
     }
     let task: URLSessionTask
@@ -67,7 +67,7 @@ final class SessionStreamTransport: HTTPTransport {
       self.task = task
       self.method = method
       self.options = options
-      state = Lock(State(deadlines: TransportDeadlines(options, startingAt: .now)))
+      state = Lock(State())
     }
 
     /// Starts the task, and a watchdog for its deadline and idle timeout; a caller cancelled
@@ -92,11 +92,18 @@ final class SessionStreamTransport: HTTPTransport {
 
     /// Wakes when the deadline or idle timeout may be due, until the exchange is overdue.
     func watchTheClock() async {
-      while let due = state.withLock({ $0.deadlines.due }) {
+      while let due = state.withLock({ due(after: $0.lastActivity) }) {
+        guard due > .now else { return end(.timedOut) }
         try? await Task.sleep(until: due, clock: .continuous)
         if Task.isCancelled { return }
-        if state.withLock({ $0.deadlines.isOverdue(at: .now) }) { return end(.timedOut) }
       }
+    }
+
+    /// When the exchange runs out of time: at its deadline, or once no byte has moved for
+    /// the idle timeout; `nil` for never.
+    func due(after lastActivity: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+      let idleEnd = options.idleTimeout.map { lastActivity + $0 }
+      return [options.deadline, idleEnd].compactMap { $0 }.min()
     }
 
     func received(_ response: URLResponse) {
@@ -114,7 +121,7 @@ final class SessionStreamTransport: HTTPTransport {
           return end(.responseTooLarge(limit: options.bufferSize))
         }
         state.withLock {
-          $0.deadlines.touch(at: .now)
+          $0.lastActivity = .now
           $0.head = head
           $0.collected = Data()
         }
@@ -125,7 +132,7 @@ final class SessionStreamTransport: HTTPTransport {
       }
       let waiter = state.withLock { state -> CheckedContinuation<TransportResponse, any Error>? in
         guard state.failure == nil else { return nil }  // a head after cancel() comes too late
-        state.deadlines.touch(at: .now)
+        state.lastActivity = .now
         state.writer = writer
         defer { state.waiter = nil }
         return state.waiter
@@ -136,7 +143,7 @@ final class SessionStreamTransport: HTTPTransport {
     func received(_ data: Data) {
       let (writer, tooLarge) = state.withLock { state -> (TransportResponseBody.Writer?, Bool) in
         guard state.failure == nil else { return (nil, false) }
-        state.deadlines.touch(at: .now)
+        state.lastActivity = .now
         guard var collected = state.collected else { return (state.writer, false) }
         guard collected.count + data.count <= options.bufferSize else { return (nil, true) }
         collected.append(data)
@@ -148,7 +155,7 @@ final class SessionStreamTransport: HTTPTransport {
     }
 
     func sent(_ bytes: Int64, of expected: Int64) {
-      state.withLock { $0.deadlines.touch(at: .now) }
+      state.withLock { $0.lastActivity = .now }
       options.uploadProgress?(bytes, expected > 0 ? expected : nil)
     }
 

@@ -32,6 +32,6 @@ public struct TransportRequest: Sendable {
   /// The method.
   public var method: HTTPMethod { HTTPMethod(rawValue: head.httpMethod ?? "GET") }
 
-  /// The URL.
-  public var url: URL? { head.url }
+  /// The URL: `package`, the head's own `url` for a transport of your own.
+  package var url: URL? { head.url }
 }

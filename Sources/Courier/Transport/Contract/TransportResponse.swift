@@ -15,9 +15,9 @@ public struct TransportResponse: Sendable {
     self.body = body
   }
 
-  /// A whole response in memory: for a transport that has the body at once (a cache, a
-  /// fixture, a recording).
-  public init(_ response: HTTPResponse) {
+  /// A whole response in memory (the stub's answers, tests): `package`, a transport of your
+  /// own writes `TransportResponse(head: response, body: TransportResponseBody(data))`.
+  package init(_ response: HTTPResponse) {
     self.init(head: response, body: TransportResponseBody(response.body))
   }
 }

@@ -1,23 +1,12 @@
 /// The deadline and idle timeout of one exchange, as a value over a clock's instants: the
-/// one rule every transport (URLSession's, libcurl's, the stub) times requests by, public so
-/// that a transport of your own times them alike. It reads no clock itself; its owner passes
-/// `now`, so tests drive it with any instants they like.
+/// one rule Courier's transports (libcurl's, URLSession's, the stub) time requests by. It
+/// reads no clock itself; its owner passes `now`, so tests drive it with any instants they
+/// like. A transport of your own honours ``TransportOptions/deadline`` and
+/// ``TransportOptions/idleTimeout`` as those say, with its own timer or its library's.
 ///
 /// A transport makes one when it starts an exchange, calls ``touch(at:)`` whenever bytes
 /// move, ``pause()`` and ``resume(at:)`` around waits on its caller, and ends the exchange with
-/// ``HTTPError/timedOut`` once ``isOverdue(at:)``; ``due`` says when to look next:
-///
-/// ```swift
-/// var deadlines = TransportDeadlines(options, startingAt: .now)
-/// for try await chunk in network.chunks {
-///   guard !deadlines.isOverdue(at: .now) else { throw HTTPError.timedOut }
-///   deadlines.touch(at: .now)
-///   try writer.write(chunk)
-/// }
-/// ```
-///
-/// (A loop like this only looks when a chunk comes; a real transport also wakes at ``due``,
-/// as Courier's transports do with one timer for all their exchanges.)
+/// ``HTTPError/timedOut`` once ``isOverdue(at:)``; ``due`` says when to look next.
 ///
 /// The rules:
 /// - The **deadline** is an instant: the whole exchange, head and body (and the redirects a
@@ -29,7 +18,7 @@
 ///   limit do. A transfer paused because its reader has fallen behind, or because its
 ///   streamed request body has nothing to send yet, is not idle: the wait is the caller's
 ///   own, and the idle period starts again when the last pause ends.
-public struct TransportDeadlines: Sendable, Equatable {
+package struct TransportDeadlines: Sendable, Equatable {
   /// When the exchange must have ended; `nil` for no deadline.
   package let deadline: ContinuousClock.Instant?
   /// How long no byte may move; `nil` for no limit.
@@ -53,7 +42,7 @@ public struct TransportDeadlines: Sendable, Equatable {
   }
 
   /// The rules of `options`, for an exchange that starts at `start`.
-  public init(_ options: TransportOptions, startingAt start: ContinuousClock.Instant) {
+  package init(_ options: TransportOptions, startingAt start: ContinuousClock.Instant) {
     self.init(deadline: options.deadline, idleTimeout: options.idleTimeout, startingAt: start)
   }
 
@@ -61,19 +50,19 @@ public struct TransportDeadlines: Sendable, Equatable {
   package var watchesActivity: Bool { idleTimeout != nil }
 
   /// A byte moved at `now`: the idle period starts again.
-  public mutating func touch(at now: ContinuousClock.Instant) {
+  package mutating func touch(at now: ContinuousClock.Instant) {
     if now > lastActivity { lastActivity = now }
   }
 
   /// The transfer waits on its caller from now on (one more reason): idle time does not
   /// count.
-  public mutating func pause() {
+  package mutating func pause() {
     pauses += 1
   }
 
   /// One reason to wait on the caller ended at `now`; when it was the last, the idle period
   /// starts afresh.
-  public mutating func resume(at now: ContinuousClock.Instant) {
+  package mutating func resume(at now: ContinuousClock.Instant) {
     pauses = max(0, pauses - 1)
     touch(at: now)
   }
@@ -86,7 +75,7 @@ public struct TransportDeadlines: Sendable, Equatable {
 
   /// The first instant at which the exchange may be overdue: the deadline or the end of the
   /// idle period, whichever is sooner; `nil` when neither runs.
-  public var due: ContinuousClock.Instant? {
+  package var due: ContinuousClock.Instant? {
     switch (deadline, idleEnd) {
     case (let deadline?, let idleEnd?): min(deadline, idleEnd)
     case (let deadline?, nil): deadline
@@ -97,7 +86,7 @@ public struct TransportDeadlines: Sendable, Equatable {
 
   /// Whether the exchange has run out of time at `now`: past its deadline, or idle for the
   /// whole idle timeout. (At the very instant either ends, it has.)
-  public func isOverdue(at now: ContinuousClock.Instant) -> Bool {
+  package func isOverdue(at now: ContinuousClock.Instant) -> Bool {
     guard let due else { return false }
     return now >= due
   }
