@@ -19,6 +19,10 @@ import WSClient
 //
 //   WebSocketConnections courier|wsclient ws://127.0.0.1:PORT [N (10000)]
 //
+// With ROUNDS=R (Courier only), the whole open–echo–close cycle runs R times and the resident
+// memory after each round's close is reported too: memory freed but kept by malloc is used
+// again by the next round, and a leak grows round by round.
+//
 // Run under `ulimit -n 16384` (Benchmarks/websocket-connections.sh does).
 
 let arguments = CommandLine.arguments
@@ -127,6 +131,8 @@ struct Report: Encodable {
   var echoRoundSeconds: Double
   var closeSeconds: Double
   var echoed: Int
+  /// Resident memory after each round's close, with ROUNDS > 1.
+  var residentKiBAfterRounds: [Int] = []
 }
 
 func seconds(_ duration: Duration) -> Double {
@@ -202,8 +208,12 @@ func courier() async throws -> Report {
     try await spread(sockets.count, width: 128) { index in await sockets[index].close() }
     report.closeSeconds = seconds(.now - closeStart)
   }
-  try await run()
-  try await Task.sleep(for: .milliseconds(500))
+  let rounds = max(1, Int(ProcessInfo.processInfo.environment["ROUNDS"] ?? "") ?? 1)
+  for _ in 1...rounds {
+    try await run()
+    try await Task.sleep(for: .milliseconds(500))
+    if rounds > 1 { report.residentKiBAfterRounds.append(ProcessMemory.residentKiB) }
+  }
   report.afterClose = .now
   report.trimmedResidentKiB = Counts.trimmedResidentKiB
   return report

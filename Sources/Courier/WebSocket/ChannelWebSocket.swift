@@ -113,8 +113,9 @@ final class ChannelWebSocket: TransportWebSocketConnection {
     return (response, subprotocol, rest)
   }
 
-  /// The timer of connections whose options name none: one, on the continuous clock.
-  private static let timer = DeadlineTimer()
+  /// The timer of connections whose options name none (and of every WebSocket's close
+  /// timeout): one, on the continuous clock.
+  static let timer = DeadlineTimer()
 }
 
 /// The deadline of an opening: once due, the channel (once connected) is closed, and the

@@ -175,18 +175,18 @@ public final class WebSocket: Sendable {
       return (state.current.connection, state.keepAlive)
     }
     keepAlive?.cancel()
-    let clock = clock
-    let timeout = settings.closeTimeout
     // 1005, 1006 and 1015 only report; they never go in a close frame.
     let code = code.isSendable ? code : .normalClosure
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask { await connection.close(code, reason: reason) }
-      group.addTask { try? await clock.wait(for: timeout) }
-      await group.next()
-      // Ends a close still waiting for the server's answer, or a connection already over.
-      connection.cancel()
-      group.cancelAll()
-    }
+    // Past the timeout the connection is dropped, which ends the close. An entry in a timer
+    // shared by every connection (a test clock's own), not a sleeping task per close: on
+    // Linux a cancelled sleep holds its memory until it would have ended.
+    let timer = clock is ContinuousClock ? ChannelWebSocket.timer : DeadlineTimer(clock: clock)
+    let giveUp = timer.schedule(
+      DroppedAtTimeout(connection), at: clock.now.advanced(by: settings.closeTimeout))
+    await connection.close(code, reason: reason)
+    timer.cancel(giveUp)
+    // Ends a connection already over, or one whose close was given up.
+    connection.cancel()
   }
 
   // MARK: - Receiving
@@ -201,5 +201,17 @@ public final class WebSocket: Sendable {
     as type: Value.Type, decoder: JSONDecoder = JSONDecoder()
   ) -> DecodedMessages<Value> {
     DecodedMessages(messages: messages, decoder: decoder, response: response)
+  }
+}
+
+/// A connection whose close has not ended by its timeout: dropped then.
+private final class DroppedAtTimeout: DeadlineTimed {
+  let connection: any TransportWebSocketConnection
+
+  init(_ connection: any TransportWebSocketConnection) { self.connection = connection }
+
+  func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    connection.cancel()
+    return nil
   }
 }
