@@ -169,7 +169,10 @@ final class Sockets: @unchecked Sendable {
 
 func courier() async throws -> Report {
   let client = HTTPClient(baseURL: url, transport: CurlTransport())
-  let settings = WebSocket.Settings(pingInterval: nil)
+  // PINGS=1: the default settings, a ping every 30 seconds (none comes during a run).
+  let settings =
+    ProcessInfo.processInfo.environment["PINGS"] == "1"
+    ? WebSocket.Settings() : WebSocket.Settings(pingInterval: nil)
   // One connection first: libcurl loaded, the task pool's threads started.
   let first = try await client.webSocket(Request<Data>(path: "warm"), settings: settings)
   await first.close()
