@@ -114,7 +114,6 @@
     // MARK: Info (CURLINFO_*: a type base plus a number)
 
     enum Info {
-      static let responseCode: Int32 = 0x20_0002
       static let numConnects: Int32 = 0x20_001A
       static let httpVersion: Int32 = 0x20_002E
       static let totalTime: Int32 = 0x60_0032
@@ -128,8 +127,6 @@
     static let pauseTransfer = 0x1000_0001
     /// `CURL_READFUNC_ABORT`.
     static let abortRead = 0x1000_0000
-    /// `CURLPAUSE_CONT`.
-    static let continueTransfer: Int32 = 0
     /// `CURLPAUSE_RECV`: receiving stays paused (the reader has no room).
     static let pauseReceiving: Int32 = 1
     /// `CURLPAUSE_SEND`: sending stays paused (the body has nothing to send yet).

@@ -29,8 +29,6 @@ final class DataTaskCall: Sendable {
     /// The 401 whose authentication challenge Courier declined: the answer, whatever the
     /// task then completes with.
     var declinedChallenge: URLResponse?
-    /// The bytes a download had written when last reported.
-    var written: Int64 = 0
   }
 
   let state = Locked(State())
