@@ -72,7 +72,6 @@
       static let connectOnly: Int32 = 141
       static let noBody: Int32 = 44
       static let post: Int32 = 47
-      static let followLocation: Int32 = 52
       static let xferInfoData: Int32 = 10_057
       static let caPath: Int32 = 10_097
       static let caInfoBlob: Int32 = 40_309

@@ -41,7 +41,6 @@
       try set(Curl.Option.url, httpURL.absoluteString)
       if let unix { try set(Curl.Option.unixSocketPath, unix.socketPath) }
       try set(Curl.Option.noSignal, 1)
-      try set(Curl.Option.followLocation, 0)  // Courier follows redirects by its own policy
       try set(Curl.Option.tcpNoDelay, 1)
       // A proxy's answer to CONNECT (https_proxy) is not the response: keep it from the head.
       try set(Curl.Option.suppressConnectHeaders, 1)
