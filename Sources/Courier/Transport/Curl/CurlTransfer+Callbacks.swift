@@ -111,7 +111,7 @@
     /// reader now, and the exchange with it. The transfer is taken out of the driver (closing
     /// its connection, which libcurl cannot reuse mid-request) and the body's producer stopped.
     func responseEnded() {
-      guard case .stream(let writer) = sink, upload?.feed != nil, !bodySent, !hasEnded else {
+      guard case .stream(let writer) = sink, upload?.feed != nil, !bodySent, !call.isFinished else {
         return
       }
       reportTimings()

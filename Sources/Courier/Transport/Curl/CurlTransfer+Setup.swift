@@ -16,7 +16,6 @@
       }
       self.easy = easy
       self.upload = upload
-      offline = settings.offline
       if let feed = upload?.feed, let body = request.body {
         let driver = self.driver
         feed.start(reading: body) { [weak self] in

@@ -63,8 +63,6 @@
     var received: Int64 = 0
     var expected: Int64?
     var sent: Int64 = 0
-    /// Asked whether the machine is offline when a connection could not be made.
-    var offline = OfflineProbe.system
     /// A failure a callback decided (over the limit, a malformed head): the transfer's result.
     var failure: HTTPError?
     /// Whether the reader's buffer is full and receiving paused until it drains.
@@ -115,9 +113,6 @@
       call.end(with: error)
     }
 
-    /// Whether the caller has its answer and the body, if any, has ended.
-    var hasEnded: Bool { call.isFinished }
-
     // MARK: - Activity (the driver's thread)
 
     /// A byte moved, for the idle timeout: recorded here rather than under the exchange's
@@ -143,11 +138,10 @@
       // The handle goes back and the upload's file is closed before the caller is answered,
       // so that it finds nothing of the exchange left.
       release()
-      var outcome: HTTPError? = failure
-      if outcome == nil && code != 0 {
-        outcome = HTTPError(curlCode: code, url: url, offline: offline)
+      var outcome = failure
+      if outcome == nil, code != 0 {
+        outcome = HTTPError(curlCode: code, url: url, offline: settings?.offline ?? .system)
       }
-      if outcome == nil && head == nil { outcome = .transport(URLError(.badServerResponse)) }
       let body = collected
       collected = Data()
       guard let head, outcome == nil else {
