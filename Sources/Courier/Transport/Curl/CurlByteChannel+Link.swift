@@ -67,7 +67,6 @@
       /// An easy handle that connects to the channel's URL (`CURLOPT_CONNECT_ONLY`: DNS,
       /// proxy tunnel and TLS), for the driver's connect-only multi handle.
       func makeHandle() throws(HTTPError) -> UnsafeMutableRawPointer {
-        try Curl.library.get()
         guard let url, let easy = courier_curl_easy_init() else {
           throw Curl.unavailable("CurlTransport: libcurl made no handle")
         }
@@ -124,9 +123,9 @@
         }
         fd = active
         plain = url.scheme?.lowercased() == "http" && !Self.proxyHasTLS
-        driver.adopt(channel, fd: fd)
+        driver.watched[fd] = channel
         phase = .open
-        channel.connected()
+        channel.state.withLock { $0.isConnecting = false }
         let connected = self.connected
         self.connected = nil
         driver.later { connected?(.success(())) }
@@ -207,7 +206,7 @@
               return watch(reading: keepsReading, writing: blockedWriting)
             }
           }
-          driver.runAgain(channel)
+          driver.runnable.append(channel)
         } catch {
           fail(error)
           finish()

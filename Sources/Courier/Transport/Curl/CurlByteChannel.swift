@@ -81,10 +81,6 @@
       return nil
     }
 
-    func connected() {
-      state.withLock { $0.isConnecting = false }
-    }
-
     // MARK: - TransportByteChannel
 
     func read() async throws(HTTPError) -> Data? {
