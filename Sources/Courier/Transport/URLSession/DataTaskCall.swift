@@ -20,8 +20,6 @@ final class DataTaskCall: Sendable {
     var response: URLResponse?
     /// The body collected so far (when collecting).
     var body = Data()
-    /// Body bytes received since the last head.
-    var count = 0
     /// Bytes to reserve for the body once it takes more than one chunk.
     var capacity = 0
     /// The error to report when the task completes, whatever it completes with.
@@ -46,14 +44,6 @@ final class DataTaskCall: Sendable {
     call = TransportCall(options: options, timer: timer)
     self.options = options
     self.method = method
-  }
-
-  /// Whether `response` announces a body too large to collect.
-  func refuses(_ response: HTTPResponse) -> Bool {
-    guard options.collectsBody, let length = response.announcedBodyLength(for: method) else {
-      return false
-    }
-    return length > Int64(options.bufferSize)
   }
 
   // MARK: - Callbacks
@@ -81,7 +71,9 @@ final class DataTaskCall: Sendable {
     case .success(let value): head = value
     case .failure(let error): return end(with: error)
     }
-    if refuses(head) {
+    if options.collectsBody, let length = head.announcedBodyLength(for: method),
+      length > Int64(options.bufferSize)
+    {
       return end(with: .responseTooLarge(limit: options.bufferSize))
     }
     call.touch()
@@ -89,7 +81,6 @@ final class DataTaskCall: Sendable {
     state.withLock { state in
       state.response = response
       state.body = Data()
-      state.count = 0
       // Room for the announced body (within the buffer, and at most 64 MiB ahead of the bytes:
       // a length is a claim), taken when the second chunk comes.
       state.capacity = announced > 0 ? min(announced, options.bufferSize, 1 << 26) : 0
@@ -106,8 +97,7 @@ final class DataTaskCall: Sendable {
     guard let writer = call.writer else {
       let limit = options.bufferSize
       let tooLarge = state.withLock { state -> Bool in
-        guard state.count + data.count <= limit else { return true }
-        state.count += data.count
+        guard state.body.count + data.count <= limit else { return true }
         if state.body.isEmpty {
           state.body = data  // the first chunk is adopted, not copied
         } else {
