@@ -40,8 +40,7 @@
     private enum Command {
       case add(CurlTransfer)
       case remove(CurlTransfer)
-      case resume(CurlTransfer)
-      case resumeSending(CurlTransfer)
+      case resume(CurlTransfer, receiving: Bool)
       case connect(CurlByteChannel)
       case turn(CurlByteChannel)
       case shutdown
@@ -117,11 +116,11 @@
     /// here: this runs from cancellation handlers, and working here would run other
     /// transfers' callbacks on the cancelling thread.)
     func remove(_ transfer: CurlTransfer) { submit(.remove(transfer), here: false) }
-    /// Unpauses `transfer` once its reader has room: the driver's thread is woken for it.
-    func resume(_ transfer: CurlTransfer) { submit(.resume(transfer), here: false) }
-    /// Unpauses sending once a streamed body has bytes again: the driver's thread is woken
-    /// for it.
-    func resumeSending(_ transfer: CurlTransfer) { submit(.resumeSending(transfer), here: false) }
+    /// Unpauses receiving once `transfer`'s reader has room, or sending once its streamed
+    /// body has bytes again: the driver's thread is woken for it.
+    func resume(_ transfer: CurlTransfer, receiving: Bool) {
+      submit(.resume(transfer, receiving: receiving), here: false)
+    }
 
     /// Starts connecting `socket` (its link prepared): from this thread when the lock is free,
     /// as ``add(_:)``.
@@ -304,10 +303,8 @@
           return
         }
         taken.release()
-      case .resume(let transfer):
-        unpause(transfer, receiving: true)
-      case .resumeSending(let transfer):
-        unpause(transfer, receiving: false)
+      case .resume(let transfer, let receiving):
+        unpause(transfer, receiving: receiving)
       case .connect(let socket):
         channels += 1
         do throws(HTTPError) {

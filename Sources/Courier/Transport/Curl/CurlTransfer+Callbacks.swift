@@ -165,7 +165,7 @@
             try writer.buffer.offer(
               Data(bytes),
               whenRoom: { [weak self] in
-                if let self { driver.resume(self) }
+                if let self { driver.resume(self, receiving: true) }
               })
           else {
             pausedForReader = true

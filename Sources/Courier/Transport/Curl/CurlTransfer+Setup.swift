@@ -19,7 +19,7 @@
       if let feed = upload?.feed, let body = request.body {
         let driver = self.driver
         feed.start(reading: body) { [weak self] in
-          if let self { driver.resumeSending(self) }
+          if let self { driver.resume(self, receiving: false) }
         }
       }
       do {
