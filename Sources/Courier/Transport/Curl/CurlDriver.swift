@@ -350,8 +350,7 @@
       return transfer
     }
 
-    /// When libcurl's timer is due (at most a second away). TransportDeadlines and idle timeouts are
-    /// the transport's ``DeadlineTimer``'s, which ends a transfer through its exchange.
+    /// When libcurl's timer is due (at most a second away).
     private func nextDue(now: ContinuousClock.Instant) -> ContinuousClock.Instant {
       let timer = courier_curl_loop_timer(loop)
       return now + .milliseconds(timer >= 0 ? min(timer, 1000) : 1000)

@@ -8,8 +8,6 @@
   /// libcurl's callbacks for a transfer, under the driver's lock: the response head line by
   /// line, body bytes (taken, paused or refused), request body bytes, upload progress.
   extension CurlTransfer {
-    // MARK: - libcurl's callbacks (under the driver's lock)
-
     /// A line of the response head.
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
       moved()

@@ -7,8 +7,6 @@
 
   /// Setting up a transfer's easy handle, on the caller's thread before the driver has it.
   extension CurlTransfer {
-    // MARK: - Set-up (the caller's thread)
-
     /// Makes and configures the easy handle; throws (and frees it) if libcurl refuses.
     func prepare(upload: CurlUpload?, settings: CurlTransport.Settings) throws(HTTPError) {
       guard let easy = driver.handles.make() else {

@@ -8,14 +8,8 @@
 
   /// One request on libcurl: its easy handle, set up on the caller's thread and then driven
   /// by the ``CurlDriver`` (under its lock, on whichever thread holds it), whose callbacks
-  /// build the head and take the body.
-  ///
-  /// The caller is answered exactly once, by whichever comes first: the head (streaming),
-  /// the whole exchange (collected), a failure, the caller's
-  /// cancellation, or a timeout. Cancellation and timeouts answer at once and then have the
-  /// driver take the handle out of the multi handle, which closes its connection; so does a
-  /// streamed response that has all come while a streamed request body is still being sent
-  /// (``responseEnded()``), since libcurl would end the transfer only with the body.
+  /// build the head and take the body. Its ``TransportCall`` answers the caller; an exchange
+  /// that ends early has the driver take the handle out, which closes its connection.
   ///
   /// `@unchecked Sendable`: what the callers' threads and the driver share is `call`, whose
   /// state is lock-guarded; everything else is touched under the driver's lock alone once the

@@ -4,15 +4,9 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Maps one URLSession task's callbacks to its exchange's ``TransportCall``, which answers
-/// the caller exactly once by whichever comes first: the head (streamed), the whole body
-/// (collected), a failure, the caller's cancellation or a timeout.
-///
-/// What it keeps beside the call is URLSession's own: the body collected so far, a failure
-/// decided before the task completes, a declined challenge's 401.
-/// Cancellation and timeouts answer the caller at once and cancel the task on another
-/// queue: URLSession on Linux can deliver the completion a second late when busy, and the
-/// late completion then finds the exchange over and does nothing.
+/// Maps one URLSession task's callbacks to its exchange's ``TransportCall``. What it keeps
+/// beside the call is URLSession's own: the body collected so far, a failure decided before
+/// the task completes, a declined challenge's 401.
 final class DataTaskCall: Sendable {
   typealias Continuation = TransportCall<SessionTransfer>.Continuation
 
