@@ -14,25 +14,21 @@
   /// it. So the thread that submits a request usually takes the lock at once and has libcurl
   /// send the request right there, instead of waking the driver's thread to do it: a
   /// sequential request costs one thread wake-up fewer, and the driver wakes only when the
-  /// response arrives or libcurl's timer is due. (TransportDeadlines and idle timeouts are kept by the
-  /// transport's ``DeadlineTimer``, as for every transport.)
+  /// response arrives or libcurl's timer is due. (Deadlines and idle timeouts are the
+  /// transport's ``DeadlineTimer``'s.)
   ///
   /// Requests from other threads (add, remove, resume) are run at once by a thread that finds
-  /// the lock free, and otherwise go through `commands`; the lock is only ever tried from
-  /// them, never waited for, so a caller's thread is not held up by the driver's work.
-  /// Whoever holds the lock runs the commands, and looks for more after letting it go
-  /// (``release()``), so none is left behind. Whether any wait is an atomic count, so that
-  /// looking costs no lock: a sequential request takes the driver's lock twice (to be sent,
-  /// and when its answer comes) and the commands' lock never.
+  /// the lock free, and otherwise go through `commands`, which whoever holds the lock runs
+  /// (``release()``); the lock is only ever tried from them, never waited for. Whether any
+  /// wait is an atomic count, so that a sequential request takes the driver's lock twice (to
+  /// be sent, and when its answer comes) and the commands' lock never.
   ///
   /// Byte channels connect on a second multi handle (`CURLOPT_CONNECT_ONLY`: libcurl keeps a
   /// finished connect-only connection among its idle ones, and a multi handle with a
   /// per-host limit closes idle ones to make room, so they are kept apart from the requests');
-  /// once connected, the driver watches each one's socket in the same epoll set and, when it
-  /// is ready (or a caller waits to read or write, through a `turn` command), moves its bytes
-  /// without blocking (``CurlByteChannel/Link``). No thread and no descriptor but the socket
-  /// per connection. Continuations are resumed once the lock is let go (``later(_:)``), so
-  /// that no caller's code runs under it.
+  /// once connected, the driver watches each one's socket in the same epoll set and moves its
+  /// bytes without blocking (``CurlByteChannel/Link``): no thread and no descriptor but the
+  /// socket per connection. No caller's code runs under the lock (``later(_:)``).
   ///
   /// `@unchecked Sendable`: `commands` is a lock-guarded box; everything else is used under
   /// `lock` (`multi`, `sockets` and `loop` are set once).
