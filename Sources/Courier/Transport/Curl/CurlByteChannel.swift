@@ -133,11 +133,7 @@
         guard !state.isFinished, state.failure == nil else { return nil }
         state.failure = error
         state.stopsNow = true
-        defer {
-          state.reader = nil
-          state.writer = nil
-        }
-        return (state.reader, state.writer)
+        return (state.reader.take(), state.writer.take())
       }
       guard let waiting else { return }
       waiting.0?.resume(returning: .failure(error))

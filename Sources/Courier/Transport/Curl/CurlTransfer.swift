@@ -186,12 +186,9 @@
 
     /// Gives the handle back to the driver, for the next transfer, and frees what it points at.
     func release() {
-      if let easy { driver.handles.recycle(easy) }
-      easy = nil
-      if let headerList { courier_curl_slist_free_all(headerList) }
-      headerList = nil
-      upload?.close()
-      upload = nil
+      if let easy = easy.take() { driver.handles.recycle(easy) }
+      if let headerList = headerList.take() { courier_curl_slist_free_all(headerList) }
+      upload.take()?.close()
     }
   }
 #endif

@@ -220,10 +220,7 @@
         _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
         didOpenWithProtocol protocol: String?
       ) {
-        state.withLock { state in
-          defer { state.opened = nil }
-          return state.opened
-        }?.resume(returning: .success(`protocol`))
+        state.withLock { $0.opened.take() }?.resume(returning: .success(`protocol`))
       }
 
       func urlSession(
