@@ -172,16 +172,13 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// Whether every party has had its answer.
   package var isFinished: Bool { core.withLock { $0.machine.isFinished } }
 
-  /// The transfer, while it runs.
-  var transfer: Transfer? { core.withLock { $0.machine.transfer } }
-
   /// The body's writer, while the body streams.
   package var writer: TransportResponseBody.Writer? { core.withLock { $0.machine.writer } }
 
   // MARK: - The timer
 
   package func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-    let transfer = self.transfer
+    let transfer = core.withLock { $0.machine.transfer }
     let moved = transfer?.bytesMoved
     let active = transfer?.lastActivity
     let overdue = core.withLock { core -> Bool? in

@@ -15,8 +15,6 @@
   /// state is lock-guarded; everything else is touched under the driver's lock alone once the
   /// transfer is submitted (and by the submitting thread alone before).
   final class CurlTransfer: @unchecked Sendable {
-    typealias Continuation = TransportCall<Handle>.Continuation
-
     /// The transfer as its exchange starts and stops it: handed to the driver, taken out of
     /// it (which closes its connection), or given back unsent.
     struct Handle: ExchangeTransfer {
@@ -95,11 +93,6 @@
     }
 
     // MARK: - The caller's side
-
-    /// Waits for the answer; the transfer is handed to the driver unless it ended first.
-    func start(_ continuation: Continuation) {
-      call.start(continuation, transfer: Handle(transfer: self))
-    }
 
     /// Ends the exchange now with `error` (cancelled, timed out, stopped by the reader),
     /// unless it has ended, and has the driver stop the transfer.

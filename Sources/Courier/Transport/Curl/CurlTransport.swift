@@ -119,7 +119,7 @@
       try transfer.prepare(upload: request.body.map(CurlUpload.init), settings: settings)
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
-          transfer.start(continuation)
+          transfer.call.start(continuation, transfer: CurlTransfer.Handle(transfer: transfer))
         }
       } onCancel: {
         transfer.end(with: .cancelled)

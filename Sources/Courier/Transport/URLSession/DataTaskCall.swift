@@ -138,12 +138,8 @@ final class DataTaskCall: Sendable {
     } else {
       result = Self.result(data: data, response: response, error: error)
     }
-    complete(result.map { TransportResponse(head: $0, body: TransportResponseBody($0.body)) })
-  }
-
-  /// The task completed with `result`.
-  func complete(_ result: Result<TransportResponse, HTTPError>) {
-    call.complete(result)
+    call.complete(
+      result.map { TransportResponse(head: $0, body: TransportResponseBody($0.body)) })
   }
 
   /// Ends the call now with `error` (`.cancelled`, `.timedOut`, `.responseTooLarge`…)
