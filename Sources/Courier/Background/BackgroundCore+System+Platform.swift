@@ -242,12 +242,7 @@
     }
 
     static func response(of task: URLSessionTask) -> HTTPResponse {
-      guard let http = task.response as? HTTPURLResponse else { return HTTPResponse(status: 0) }
-      var headers = HTTPHeaders()
-      for (name, value) in http.allHeaderFields {
-        if let name = name as? String, let value = value as? String { headers.add(name, value) }
-      }
-      return HTTPResponse(status: http.statusCode, headers: headers, url: http.url)
+      (task.response as? HTTPURLResponse).map(HTTPResponse.init(head:)) ?? HTTPResponse(status: 0)
     }
   }
 #endif

@@ -94,8 +94,6 @@ struct RequestBuilder: Sendable {
   /// deadline, because Linux truncates fractions (0.5 s fires at once) and times idleness.
   /// The client enforces the exact deadline itself.
   static func transportTimeout(for timeout: Duration) -> TimeInterval {
-    let seconds =
-      Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
-    return max(1, seconds.rounded(.up))
+    max(1, timeout.seconds.rounded(.up))
   }
 }

@@ -18,11 +18,11 @@ struct HTTPTimingsTests {
   @Test("a new connection: DNS, connect, TLS and the first byte, each from its own points")
   func newConnection() {
     let transaction = HTTPTimings.Transaction(
-      fetchStart: at(0), domainLookupStart: at(1), domainLookupEnd: at(5), connectStart: at(5),
+      domainLookupStart: at(1), domainLookupEnd: at(5), connectStart: at(5),
       secureConnectionStart: at(9), secureConnectionEnd: at(20), connectEnd: at(20),
       responseStart: at(42), networkProtocol: "h2", reusedConnection: false)
     let timings = HTTPTimings(
-      interval: DateInterval(start: start, end: at(50)), last: transaction, redirects: 1)
+      interval: DateInterval(start: start, end: at(50)), last: transaction)
     #expect(timings.source == .platform)
     #expect(ms(timings.total) == 50)
     #expect(ms(timings.domainLookup) == 4)
@@ -31,17 +31,16 @@ struct HTTPTimingsTests {
     #expect(ms(timings.firstByte) == 42)
     #expect(timings.networkProtocol == "h2")
     #expect(timings.reusedConnection == false)
-    #expect(timings.redirects == 1)
   }
 
   @Test("a reused connection, or no transaction at all: the phases not seen are nil")
   func phasesNotSeen() {
     let reused = HTTPTimings.Transaction(
-      fetchStart: at(0), domainLookupStart: nil, domainLookupEnd: nil, connectStart: nil,
+      domainLookupStart: nil, domainLookupEnd: nil, connectStart: nil,
       secureConnectionStart: nil, secureConnectionEnd: nil, connectEnd: nil,
       responseStart: at(3), networkProtocol: "http/1.1", reusedConnection: true)
     let timings = HTTPTimings(
-      interval: DateInterval(start: start, end: at(4)), last: reused, redirects: 0)
+      interval: DateInterval(start: start, end: at(4)), last: reused)
     #expect(timings.domainLookup == nil)
     #expect(timings.connect == nil)
     #expect(timings.secureConnection == nil)
@@ -49,7 +48,7 @@ struct HTTPTimingsTests {
     #expect(timings.reusedConnection == true)
 
     let none = HTTPTimings(
-      interval: DateInterval(start: start, end: at(4)), last: nil, redirects: 0)
+      interval: DateInterval(start: start, end: at(4)), last: nil)
     #expect(ms(none.total) == 4)
     #expect(none.firstByte == nil)
     #expect(none.networkProtocol == nil)

@@ -126,7 +126,7 @@ struct URLSessionConnectionSettingsTests {
         .contains("Configuration.minimumTLSVersion") == true)
     // A trust that asks for nothing is the default everywhere.
     #expect(reason(Settings(trust: ServerTrust()), .foundationNetworking) == nil)
-    #expect(Settings(trust: ServerTrust(trustsSystemRoots: true)).trust == nil)
+    #expect(Settings(trust: ServerTrust(trustsSystemRoots: true)).resolvedTrust == nil)
 
     #expect(reason(Settings(trust: pinned, minimumTLSVersion: .tls13), .apple) == nil)
     #expect(

@@ -101,7 +101,7 @@ struct ChunkedDecoder: Sendable {
       guard trailerBytes <= Self.maximumTrailerBytes else {
         throw Self.malformed("trailer fields past \(Self.maximumTrailerBytes) bytes")
       }
-      if let field = Self.field(line) { trailers.append(field) }
+      if let field = line.withUnsafeBytes(ResponseHeadReader.field) { trailers.append(field) }
     case .data, .done:
       break
     }
@@ -132,20 +132,6 @@ struct ChunkedDecoder: Sendable {
     case 97...102: Int64(byte - 87)
     default: nil
     }
-  }
-
-  /// A trailer line as a field, or `nil` for one that is not `name: value` (a folded line).
-  private static func field(_ line: [UInt8]) -> HTTPHeaders.Field? {
-    guard let colon = line.firstIndex(of: 58), colon > 0,
-      !line[..<colon].contains(where: { $0 == 32 || $0 == 9 })
-    else { return nil }
-    var start = colon + 1
-    var end = line.count
-    while start < end, line[start] == 32 || line[start] == 9 { start += 1 }
-    while end > start, line[end - 1] == 32 || line[end - 1] == 9 { end -= 1 }
-    return HTTPHeaders.Field(
-      name: String(decoding: line[..<colon], as: UTF8.self),
-      value: String(decoding: line[start..<end], as: UTF8.self))
   }
 
   private static func malformed(_ what: String) -> HTTPError {

@@ -78,10 +78,8 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
 
   // MARK: - Events
 
-  /// The caller waits for the answer of the transfer `make` makes: the transfer starts
-  /// (its idle period with it) and its deadline is scheduled, unless the exchange ended
-  /// first — then the caller has the error at once, and `make` is not called if that was
-  /// known before. (For a transfer that costs something to make, a URLSession task.)
+  /// As ``start(_:transfer:)``, but `make` is not called when the exchange is known to have
+  /// ended already (for a transfer that costs something to make, a URLSession task).
   package func start(_ continuation: Continuation, making make: () -> Transfer) {
     let refused = core.withLock { core -> Step? in
       core.machine.refusesStart(continuation).map { Step(action: $0) }
@@ -174,16 +172,13 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// Whether every party has had its answer.
   package var isFinished: Bool { core.withLock { $0.machine.isFinished } }
 
-  /// The transfer, while it runs.
-  var transfer: Transfer? { core.withLock { $0.machine.transfer } }
-
   /// The body's writer, while the body streams.
   package var writer: TransportResponseBody.Writer? { core.withLock { $0.machine.writer } }
 
   // MARK: - The timer
 
   package func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-    let transfer = self.transfer
+    let transfer = core.withLock { $0.machine.transfer }
     let moved = transfer?.bytesMoved
     let active = transfer?.lastActivity
     let overdue = core.withLock { core -> Bool? in

@@ -72,7 +72,6 @@
       static let connectOnly: Int32 = 141
       static let noBody: Int32 = 44
       static let post: Int32 = 47
-      static let followLocation: Int32 = 52
       static let xferInfoData: Int32 = 10_057
       static let caPath: Int32 = 10_097
       static let caInfoBlob: Int32 = 40_309
@@ -114,7 +113,6 @@
     // MARK: Info (CURLINFO_*: a type base plus a number)
 
     enum Info {
-      static let responseCode: Int32 = 0x20_0002
       static let numConnects: Int32 = 0x20_001A
       static let httpVersion: Int32 = 0x20_002E
       static let totalTime: Int32 = 0x60_0032
@@ -128,8 +126,6 @@
     static let pauseTransfer = 0x1000_0001
     /// `CURL_READFUNC_ABORT`.
     static let abortRead = 0x1000_0000
-    /// `CURLPAUSE_CONT`.
-    static let continueTransfer: Int32 = 0
     /// `CURLPAUSE_RECV`: receiving stays paused (the reader has no room).
     static let pauseReceiving: Int32 = 1
     /// `CURLPAUSE_SEND`: sending stays paused (the body has nothing to send yet).

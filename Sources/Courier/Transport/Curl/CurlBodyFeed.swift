@@ -66,8 +66,7 @@
         state.buffered -= copied
         if copied > 0 {
           if state.buffered < limit {
-            producer = state.producer
-            state.producer = nil
+            producer = state.producer.take()
           }
           return .bytes(copied)
         }
@@ -83,8 +82,7 @@
       let producer = state.withLock { state in
         state.closed = true
         state.chunks = []
-        defer { state.producer = nil }
-        return state.producer
+        return state.producer.take()
       }
       producer?.resume()
       task.withLock { $0?.cancel() }

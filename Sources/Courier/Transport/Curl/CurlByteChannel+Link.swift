@@ -67,7 +67,6 @@
       /// An easy handle that connects to the channel's URL (`CURLOPT_CONNECT_ONLY`: DNS,
       /// proxy tunnel and TLS), for the driver's connect-only multi handle.
       func makeHandle() throws(HTTPError) -> UnsafeMutableRawPointer {
-        try Curl.library.get()
         guard let url, let easy = courier_curl_easy_init() else {
           throw Curl.unavailable("CurlTransport: libcurl made no handle")
         }
@@ -124,11 +123,10 @@
         }
         fd = active
         plain = url.scheme?.lowercased() == "http" && !Self.proxyHasTLS
-        driver.adopt(channel, fd: fd)
+        driver.watched[fd] = channel
         phase = .open
-        channel.connected()
-        let connected = self.connected
-        self.connected = nil
+        channel.state.withLock { $0.isConnecting = false }
+        let connected = self.connected.take()
         driver.later { connected?(.success(())) }
         exchange()
       }
@@ -141,8 +139,7 @@
           return state.failure ?? error
         }
         release()
-        let connected = self.connected
-        self.connected = nil
+        let connected = self.connected.take()
         driver.later { connected?(.failure(failure)) }
       }
 
@@ -207,7 +204,7 @@
               return watch(reading: keepsReading, writing: blockedWriting)
             }
           }
-          driver.runAgain(channel)
+          driver.runnable.append(channel)
         } catch {
           fail(error)
           finish()
@@ -232,10 +229,7 @@
 
       /// Tells the writer its bytes are written.
       private func written() {
-        let writer = channel.state.withLock { state in
-          defer { state.writer = nil }
-          return state.writer
-        }
+        let writer = channel.state.withLock { $0.writer.take() }
         if let writer { driver.later { writer.resume(returning: .success(())) } }
       }
 
@@ -243,8 +237,7 @@
       private func delivered(_ bytes: Data?) {
         let reader = channel.state.withLock { state in
           if bytes == nil { state.peerEnded = true }
-          defer { state.reader = nil }
-          return state.reader
+          return state.reader.take()
         }
         if let reader { driver.later { reader.resume(returning: .success(bytes)) } }
       }
@@ -263,9 +256,7 @@
         let answers = channel.state.withLock { state -> @Sendable () -> Void in
           state.isFinished = true
           let failure = state.failure ?? CurlByteChannel.lostConnection
-          let (reader, writer) = (state.reader, state.writer)
-          state.reader = nil
-          state.writer = nil
+          let (reader, writer) = (state.reader.take(), state.writer.take())
           state.outgoing = []
           return {
             reader?.resume(returning: .failure(failure))
@@ -352,8 +343,7 @@
         phase = .done
         driver.connected(sockets)
         sockets = []
-        driver.letGo(channel, easy: easy, fd: lost ? -1 : fd)
-        easy = nil
+        driver.letGo(channel, easy: easy.take(), fd: lost ? -1 : fd)
         fd = -1
         batch = []
       }

@@ -4,9 +4,8 @@
   import FoundationNetworking
 
   /// A connection over a connect-only libcurl handle: libcurl connects (through any proxy,
-  /// with TLS), then the channel's bytes move on the transport's driver, which watches every
-  /// channel's socket in its one epoll set (``CurlByteChannel/Link``): no thread and no
-  /// descriptor but the socket per connection.
+  /// with TLS), then the channel's bytes move on the transport's driver
+  /// (``CurlByteChannel/Link``).
   ///
   /// Callers meet it here, under one lock: a read waits as `reader` (the socket is read only
   /// while one does), bytes to write wait in `outgoing` with their writer, and the driver
@@ -81,10 +80,6 @@
       return nil
     }
 
-    func connected() {
-      state.withLock { $0.isConnecting = false }
-    }
-
     // MARK: - TransportByteChannel
 
     func read() async throws(HTTPError) -> Data? {
@@ -138,11 +133,7 @@
         guard !state.isFinished, state.failure == nil else { return nil }
         state.failure = error
         state.stopsNow = true
-        defer {
-          state.reader = nil
-          state.writer = nil
-        }
-        return (state.reader, state.writer)
+        return (state.reader.take(), state.writer.take())
       }
       guard let waiting else { return }
       waiting.0?.resume(returning: .failure(error))

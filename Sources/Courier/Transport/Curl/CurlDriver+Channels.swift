@@ -7,11 +7,6 @@
   /// The driver's side of byte channels, always under its lock: their sockets in the driver's
   /// epoll set once connected, those libcurl makes while connecting, and their turns.
   extension CurlDriver {
-    /// Watches the socket of `socket`, connected, from now on: libcurl no longer does.
-    func adopt(_ socket: CurlByteChannel, fd: Int32) {
-      watched[fd] = socket
-    }
-
     func watch(_ fd: Int32, reading: Bool, writing: Bool) {
       _ = courier_curl_loop_watch(loop, fd, reading ? 1 : 0, writing ? 1 : 0)
     }
@@ -26,11 +21,6 @@
     /// connected or ended.
     func connected(_ sockets: Set<Int32>) {
       for fd in sockets { made[fd] = nil }
-    }
-
-    /// Gives the turn to `socket` again after the driver's other work.
-    func runAgain(_ socket: CurlByteChannel) {
-      runnable.append(socket)
     }
 
     /// Ends `socket`'s part in the driver: its socket unwatched, its handle out of the multi

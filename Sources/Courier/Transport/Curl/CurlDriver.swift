@@ -14,25 +14,21 @@
   /// it. So the thread that submits a request usually takes the lock at once and has libcurl
   /// send the request right there, instead of waking the driver's thread to do it: a
   /// sequential request costs one thread wake-up fewer, and the driver wakes only when the
-  /// response arrives or libcurl's timer is due. (TransportDeadlines and idle timeouts are kept by the
-  /// transport's ``DeadlineTimer``, as for every transport.)
+  /// response arrives or libcurl's timer is due. (Deadlines and idle timeouts are the
+  /// transport's ``DeadlineTimer``'s.)
   ///
   /// Requests from other threads (add, remove, resume) are run at once by a thread that finds
-  /// the lock free, and otherwise go through `commands`; the lock is only ever tried from
-  /// them, never waited for, so a caller's thread is not held up by the driver's work.
-  /// Whoever holds the lock runs the commands, and looks for more after letting it go
-  /// (``release()``), so none is left behind. Whether any wait is an atomic count, so that
-  /// looking costs no lock: a sequential request takes the driver's lock twice (to be sent,
-  /// and when its answer comes) and the commands' lock never.
+  /// the lock free, and otherwise go through `commands`, which whoever holds the lock runs
+  /// (``release()``); the lock is only ever tried from them, never waited for. Whether any
+  /// wait is an atomic count, so that a sequential request takes the driver's lock twice (to
+  /// be sent, and when its answer comes) and the commands' lock never.
   ///
   /// Byte channels connect on a second multi handle (`CURLOPT_CONNECT_ONLY`: libcurl keeps a
   /// finished connect-only connection among its idle ones, and a multi handle with a
   /// per-host limit closes idle ones to make room, so they are kept apart from the requests');
-  /// once connected, the driver watches each one's socket in the same epoll set and, when it
-  /// is ready (or a caller waits to read or write, through a `turn` command), moves its bytes
-  /// without blocking (``CurlByteChannel/Link``). No thread and no descriptor but the socket
-  /// per connection. Continuations are resumed once the lock is let go (``later(_:)``), so
-  /// that no caller's code runs under it.
+  /// once connected, the driver watches each one's socket in the same epoll set and moves its
+  /// bytes without blocking (``CurlByteChannel/Link``): no thread and no descriptor but the
+  /// socket per connection. No caller's code runs under the lock (``later(_:)``).
   ///
   /// `@unchecked Sendable`: `commands` is a lock-guarded box; everything else is used under
   /// `lock` (`multi`, `sockets` and `loop` are set once).
@@ -40,8 +36,7 @@
     private enum Command {
       case add(CurlTransfer)
       case remove(CurlTransfer)
-      case resume(CurlTransfer)
-      case resumeSending(CurlTransfer)
+      case resume(CurlTransfer, receiving: Bool)
       case connect(CurlByteChannel)
       case turn(CurlByteChannel)
       case shutdown
@@ -117,11 +112,11 @@
     /// here: this runs from cancellation handlers, and working here would run other
     /// transfers' callbacks on the cancelling thread.)
     func remove(_ transfer: CurlTransfer) { submit(.remove(transfer), here: false) }
-    /// Unpauses `transfer` once its reader has room: the driver's thread is woken for it.
-    func resume(_ transfer: CurlTransfer) { submit(.resume(transfer), here: false) }
-    /// Unpauses sending once a streamed body has bytes again: the driver's thread is woken
-    /// for it.
-    func resumeSending(_ transfer: CurlTransfer) { submit(.resumeSending(transfer), here: false) }
+    /// Unpauses receiving once `transfer`'s reader has room, or sending once its streamed
+    /// body has bytes again: the driver's thread is woken for it.
+    func resume(_ transfer: CurlTransfer, receiving: Bool) {
+      submit(.resume(transfer, receiving: receiving), here: false)
+    }
 
     /// Starts connecting `socket` (its link prepared): from this thread when the lock is free,
     /// as ``add(_:)``.
@@ -304,10 +299,8 @@
           return
         }
         taken.release()
-      case .resume(let transfer):
-        unpause(transfer, receiving: true)
-      case .resumeSending(let transfer):
-        unpause(transfer, receiving: false)
+      case .resume(let transfer, let receiving):
+        unpause(transfer, receiving: receiving)
       case .connect(let socket):
         channels += 1
         do throws(HTTPError) {
@@ -353,8 +346,7 @@
       return transfer
     }
 
-    /// When libcurl's timer is due (at most a second away). TransportDeadlines and idle timeouts are
-    /// the transport's ``DeadlineTimer``'s, which ends a transfer through its exchange.
+    /// When libcurl's timer is due (at most a second away).
     private func nextDue(now: ContinuousClock.Instant) -> ContinuousClock.Instant {
       let timer = courier_curl_loop_timer(loop)
       return now + .milliseconds(timer >= 0 ? min(timer, 1000) : 1000)

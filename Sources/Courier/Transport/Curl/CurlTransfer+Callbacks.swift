@@ -8,24 +8,27 @@
   /// libcurl's callbacks for a transfer, under the driver's lock: the response head line by
   /// line, body bytes (taken, paused or refused), request body bytes, upload progress.
   extension CurlTransfer {
-    // MARK: - libcurl's callbacks (under the driver's lock)
-
     /// A line of the response head.
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
       moved()
-      // After the final head come only trailers (and their blank line): they are not the
-      // head's, and must not end it again; they are kept for the end of the body.
-      guard head == nil else { return trailerLine(bytes) }
       // Read as bytes: Character-level string work here cost 7 % of a small request.
       var end = bytes.count
       while end > 0, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
+      let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
+      // After the final head come only trailers (and their blank line): they are not the
+      // head's, and must not end it again; they are kept for the end of the body (a folded
+      // or malformed line is dropped).
+      if head != nil {
+        if let field = ResponseHeadReader.field(line) { trailers.append(field) }
+        return bytes.count
+      }
       if end == 0 {
         // The end of a head: an interim one (100 Continue) is skipped.
         let status = headReader.status
         if (100..<200).contains(status) && status != 101 { return bytes.count }
         return headEnded() ? bytes.count : 0
       }
-      headReader.read(UnsafeRawBufferPointer(rebasing: bytes[0..<end]))
+      headReader.read(line)
       return bytes.count
     }
 
@@ -106,23 +109,12 @@
     /// reader now, and the exchange with it. The transfer is taken out of the driver (closing
     /// its connection, which libcurl cannot reuse mid-request) and the body's producer stopped.
     func responseEnded() {
-      guard case .stream(let writer) = sink, upload?.feed != nil, !bodySent, !hasEnded else {
+      guard case .stream(let writer) = sink, upload?.feed != nil, !bodySent, !call.isFinished else {
         return
       }
       reportTimings()
       if !trailers.isEmpty { writer.buffer.trailers = HTTPHeaders(trailers) }
       call.responseEndedFirst()
-    }
-
-    /// A trailer line after the body: a field kept (a folded or malformed line is dropped).
-    func trailerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
-      var end = bytes.count
-      while end > 0, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
-      let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
-      if line.first != 32, line.first != 9, let field = ResponseHeadReader.field(line) {
-        trailers.append(field)
-      }
-      return bytes.count
     }
 
     /// Body bytes, decoded by libcurl or, read raw, by ``chunks``: `bytes.count` when taken,
@@ -171,7 +163,7 @@
             try writer.buffer.offer(
               Data(bytes),
               whenRoom: { [weak self] in
-                if let self { driver.resume(self) }
+                if let self { driver.resume(self, receiving: true) }
               })
           else {
             pausedForReader = true

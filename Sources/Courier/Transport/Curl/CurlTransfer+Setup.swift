@@ -7,8 +7,6 @@
 
   /// Setting up a transfer's easy handle, on the caller's thread before the driver has it.
   extension CurlTransfer {
-    // MARK: - Set-up (the caller's thread)
-
     /// Makes and configures the easy handle; throws (and frees it) if libcurl refuses.
     func prepare(upload: CurlUpload?, settings: CurlTransport.Settings) throws(HTTPError) {
       guard let easy = driver.handles.make() else {
@@ -16,11 +14,10 @@
       }
       self.easy = easy
       self.upload = upload
-      offline = settings.offline
       if let feed = upload?.feed, let body = request.body {
         let driver = self.driver
         feed.start(reading: body) { [weak self] in
-          if let self { driver.resumeSending(self) }
+          if let self { driver.resume(self, receiving: false) }
         }
       }
       do {
@@ -41,7 +38,6 @@
       try set(Curl.Option.url, httpURL.absoluteString)
       if let unix { try set(Curl.Option.unixSocketPath, unix.socketPath) }
       try set(Curl.Option.noSignal, 1)
-      try set(Curl.Option.followLocation, 0)  // Courier follows redirects by its own policy
       try set(Curl.Option.tcpNoDelay, 1)
       // A proxy's answer to CONNECT (https_proxy) is not the response: keep it from the head.
       try set(Curl.Option.suppressConnectHeaders, 1)

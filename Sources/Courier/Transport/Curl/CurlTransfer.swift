@@ -8,21 +8,13 @@
 
   /// One request on libcurl: its easy handle, set up on the caller's thread and then driven
   /// by the ``CurlDriver`` (under its lock, on whichever thread holds it), whose callbacks
-  /// build the head and take the body.
-  ///
-  /// The caller is answered exactly once, by whichever comes first: the head (streaming),
-  /// the whole exchange (collected), a failure, the caller's
-  /// cancellation, or a timeout. Cancellation and timeouts answer at once and then have the
-  /// driver take the handle out of the multi handle, which closes its connection; so does a
-  /// streamed response that has all come while a streamed request body is still being sent
-  /// (``responseEnded()``), since libcurl would end the transfer only with the body.
+  /// build the head and take the body. Its ``TransportCall`` answers the caller; an exchange
+  /// that ends early has the driver take the handle out, which closes its connection.
   ///
   /// `@unchecked Sendable`: what the callers' threads and the driver share is `call`, whose
   /// state is lock-guarded; everything else is touched under the driver's lock alone once the
   /// transfer is submitted (and by the submitting thread alone before).
   final class CurlTransfer: @unchecked Sendable {
-    typealias Continuation = TransportCall<Handle>.Continuation
-
     /// The transfer as its exchange starts and stops it: handed to the driver, taken out of
     /// it (which closes its connection), or given back unsent.
     struct Handle: ExchangeTransfer {
@@ -63,8 +55,6 @@
     var received: Int64 = 0
     var expected: Int64?
     var sent: Int64 = 0
-    /// Asked whether the machine is offline when a connection could not be made.
-    var offline = OfflineProbe.system
     /// A failure a callback decided (over the limit, a malformed head): the transfer's result.
     var failure: HTTPError?
     /// Whether the reader's buffer is full and receiving paused until it drains.
@@ -104,19 +94,11 @@
 
     // MARK: - The caller's side
 
-    /// Waits for the answer; the transfer is handed to the driver unless it ended first.
-    func start(_ continuation: Continuation) {
-      call.start(continuation, transfer: Handle(transfer: self))
-    }
-
     /// Ends the exchange now with `error` (cancelled, timed out, stopped by the reader),
     /// unless it has ended, and has the driver stop the transfer.
     func end(with error: HTTPError) {
       call.end(with: error)
     }
-
-    /// Whether the caller has its answer and the body, if any, has ended.
-    var hasEnded: Bool { call.isFinished }
 
     // MARK: - Activity (the driver's thread)
 
@@ -143,11 +125,10 @@
       // The handle goes back and the upload's file is closed before the caller is answered,
       // so that it finds nothing of the exchange left.
       release()
-      var outcome: HTTPError? = failure
-      if outcome == nil && code != 0 {
-        outcome = HTTPError(curlCode: code, url: url, offline: offline)
+      var outcome = failure
+      if outcome == nil, code != 0 {
+        outcome = HTTPError(curlCode: code, url: url, offline: settings?.offline ?? .system)
       }
-      if outcome == nil && head == nil { outcome = .transport(URLError(.badServerResponse)) }
       let body = collected
       collected = Data()
       guard let head, outcome == nil else {
@@ -198,12 +179,9 @@
 
     /// Gives the handle back to the driver, for the next transfer, and frees what it points at.
     func release() {
-      if let easy { driver.handles.recycle(easy) }
-      easy = nil
-      if let headerList { courier_curl_slist_free_all(headerList) }
-      headerList = nil
-      upload?.close()
-      upload = nil
+      if let easy = easy.take() { driver.handles.recycle(easy) }
+      if let headerList = headerList.take() { courier_curl_slist_free_all(headerList) }
+      upload.take()?.close()
     }
   }
 #endif

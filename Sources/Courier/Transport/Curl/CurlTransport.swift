@@ -114,22 +114,12 @@
         scheme == "http" || scheme == "https" || UnixSocketURL.isUnix(scheme),
         url.host?.isEmpty == false
       else { throw .transport(URLError(.unsupportedURL)) }
-      var upload: CurlUpload?
-      if let body = request.body {
-        if let data = body.data {
-          upload = CurlUpload(data: data)
-        } else if let segments = body.segments {
-          upload = CurlUpload(segments: segments)
-        } else {
-          upload = CurlUpload(feed: CurlBodyFeed(), length: body.length)
-        }
-      }
       let transfer = CurlTransfer(
         request: request, url: url, options: options, driver: driver, timer: deadlines)
-      try transfer.prepare(upload: upload, settings: settings)
+      try transfer.prepare(upload: request.body.map(CurlUpload.init), settings: settings)
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
-          transfer.start(continuation)
+          transfer.call.start(continuation, transfer: CurlTransfer.Handle(transfer: transfer))
         }
       } onCancel: {
         transfer.end(with: .cancelled)

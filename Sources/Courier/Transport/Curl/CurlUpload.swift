@@ -29,21 +29,15 @@
     /// body of unknown length chunked).
     let length: Int64?
 
-    init(data: Data) {
-      source = .data(data)
-      length = Int64(data.count)
-    }
-
-    /// A body of bytes and files, read from its start.
-    init(segments: [TransportRequestBody.Segment]) {
-      source = .segments(SegmentReader(segments))
-      length = TransportRequestBody.length(of: segments)
-    }
-
-    /// A body sent as `feed` is given it.
-    init(feed: CurlBodyFeed, length: Int64?) {
-      source = .stream(feed)
-      self.length = length
+    init(_ body: TransportRequestBody) {
+      length = body.length
+      if let data = body.data {
+        source = .data(data)
+      } else if let segments = body.segments {
+        source = .segments(SegmentReader(segments))
+      } else {
+        source = .stream(CurlBodyFeed())
+      }
     }
 
     /// The feed of a streamed body.

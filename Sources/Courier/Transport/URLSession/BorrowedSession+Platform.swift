@@ -83,7 +83,7 @@ extension TransportOptions {
     /// chunks and deleted with the body, unless it is to be collected and is over the buffer.
     func finishedSpooling(at location: URL, response: URLResponse?) {
       let body = TransportResponseBody(spooledFile: location)
-      if let failure = state.withLock({ $0.failure }) { return complete(.failure(failure)) }
+      if let failure = state.withLock({ $0.failure }) { return call.complete(.failure(failure)) }
       let result = Self.result(data: nil, response: response, error: nil).flatMap {
         head -> Result<TransportResponse, HTTPError> in
         let size =
@@ -94,7 +94,7 @@ extension TransportOptions {
         }
         return .success(TransportResponse(head: head, body: body))
       }
-      complete(result)
+      call.complete(result)
     }
   }
 #endif

@@ -47,3 +47,15 @@ extension DataTaskCall {
     return Set(values).count > 1
   }
 }
+
+extension HTTPResponse {
+  /// The head of `http` as URLSession hands it over, its fields unsorted and unparted, and no
+  /// body: for the Apple WebSocket's upgrade and a background transfer's response.
+  init(head http: HTTPURLResponse) {
+    var headers = HTTPHeaders()
+    for (name, value) in http.allHeaderFields {
+      if let name = name as? String, let value = value as? String { headers.add(name, value) }
+    }
+    self.init(status: http.statusCode, headers: headers, url: http.url)
+  }
+}

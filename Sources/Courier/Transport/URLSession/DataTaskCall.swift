@@ -4,15 +4,9 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Maps one URLSession task's callbacks to its exchange's ``TransportCall``, which answers
-/// the caller exactly once by whichever comes first: the head (streamed), the whole body
-/// (collected), a failure, the caller's cancellation or a timeout.
-///
-/// What it keeps beside the call is URLSession's own: the body collected so far, a failure
-/// decided before the task completes, a declined challenge's 401.
-/// Cancellation and timeouts answer the caller at once and cancel the task on another
-/// queue: URLSession on Linux can deliver the completion a second late when busy, and the
-/// late completion then finds the exchange over and does nothing.
+/// Maps one URLSession task's callbacks to its exchange's ``TransportCall``. What it keeps
+/// beside the call is URLSession's own: the body collected so far, a failure decided before
+/// the task completes, a declined challenge's 401.
 final class DataTaskCall: Sendable {
   typealias Continuation = TransportCall<SessionTransfer>.Continuation
 
@@ -20,8 +14,6 @@ final class DataTaskCall: Sendable {
     var response: URLResponse?
     /// The body collected so far (when collecting).
     var body = Data()
-    /// Body bytes received since the last head.
-    var count = 0
     /// Bytes to reserve for the body once it takes more than one chunk.
     var capacity = 0
     /// The error to report when the task completes, whatever it completes with.
@@ -29,8 +21,6 @@ final class DataTaskCall: Sendable {
     /// The 401 whose authentication challenge Courier declined: the answer, whatever the
     /// task then completes with.
     var declinedChallenge: URLResponse?
-    /// The bytes a download had written when last reported.
-    var written: Int64 = 0
   }
 
   let state = Locked(State())
@@ -48,14 +38,6 @@ final class DataTaskCall: Sendable {
     call = TransportCall(options: options, timer: timer)
     self.options = options
     self.method = method
-  }
-
-  /// Whether `response` announces a body too large to collect.
-  func refuses(_ response: HTTPResponse) -> Bool {
-    guard options.collectsBody, let length = response.announcedBodyLength(for: method) else {
-      return false
-    }
-    return length > Int64(options.bufferSize)
   }
 
   // MARK: - Callbacks
@@ -83,7 +65,9 @@ final class DataTaskCall: Sendable {
     case .success(let value): head = value
     case .failure(let error): return end(with: error)
     }
-    if refuses(head) {
+    if options.collectsBody, let length = head.announcedBodyLength(for: method),
+      length > Int64(options.bufferSize)
+    {
       return end(with: .responseTooLarge(limit: options.bufferSize))
     }
     call.touch()
@@ -91,7 +75,6 @@ final class DataTaskCall: Sendable {
     state.withLock { state in
       state.response = response
       state.body = Data()
-      state.count = 0
       // Room for the announced body (within the buffer, and at most 64 MiB ahead of the bytes:
       // a length is a claim), taken when the second chunk comes.
       state.capacity = announced > 0 ? min(announced, options.bufferSize, 1 << 26) : 0
@@ -108,8 +91,7 @@ final class DataTaskCall: Sendable {
     guard let writer = call.writer else {
       let limit = options.bufferSize
       let tooLarge = state.withLock { state -> Bool in
-        guard state.count + data.count <= limit else { return true }
-        state.count += data.count
+        guard state.body.count + data.count <= limit else { return true }
         if state.body.isEmpty {
           state.body = data  // the first chunk is adopted, not copied
         } else {
@@ -156,12 +138,8 @@ final class DataTaskCall: Sendable {
     } else {
       result = Self.result(data: data, response: response, error: error)
     }
-    complete(result.map { TransportResponse(head: $0, body: TransportResponseBody($0.body)) })
-  }
-
-  /// The task completed with `result`.
-  func complete(_ result: Result<TransportResponse, HTTPError>) {
-    call.complete(result)
+    call.complete(
+      result.map { TransportResponse(head: $0, body: TransportResponseBody($0.body)) })
   }
 
   /// Ends the call now with `error` (`.cancelled`, `.timedOut`, `.responseTooLarge`…)

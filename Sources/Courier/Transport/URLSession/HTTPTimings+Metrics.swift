@@ -9,7 +9,6 @@ extension HTTPTimings {
   /// answered): a plain value, so that the arithmetic is tested where URLSession collects no
   /// metrics (Linux).
   struct Transaction: Equatable {
-    var fetchStart: Date?
     var domainLookupStart: Date?
     var domainLookupEnd: Date?
     var connectStart: Date?
@@ -25,19 +24,18 @@ extension HTTPTimings {
   init(_ metrics: URLSessionTaskMetrics) {
     let transaction = metrics.transactionMetrics.last.map { last in
       Transaction(
-        fetchStart: last.fetchStartDate, domainLookupStart: last.domainLookupStartDate,
-        domainLookupEnd: last.domainLookupEndDate, connectStart: last.connectStartDate,
+        domainLookupStart: last.domainLookupStartDate, domainLookupEnd: last.domainLookupEndDate,
+        connectStart: last.connectStartDate,
         secureConnectionStart: last.secureConnectionStartDate,
         secureConnectionEnd: last.secureConnectionEndDate, connectEnd: last.connectEndDate,
         responseStart: last.responseStartDate, networkProtocol: last.networkProtocolName,
         reusedConnection: last.isReusedConnection)
     }
-    self.init(
-      interval: metrics.taskInterval, last: transaction, redirects: metrics.redirectCount)
+    self.init(interval: metrics.taskInterval, last: transaction)
   }
 
   /// Timings from a task's interval and its last transaction's points in time.
-  init(interval: DateInterval, last: Transaction?, redirects: Int) {
+  init(interval: DateInterval, last: Transaction?) {
     func between(_ start: Date?, _ end: Date?) -> Duration? {
       guard let start, let end, end >= start else { return nil }
       return .seconds(end.timeIntervalSince(start))
@@ -48,7 +46,6 @@ extension HTTPTimings {
       connect: between(last?.connectStart, last?.connectEnd),
       secureConnection: between(last?.secureConnectionStart, last?.secureConnectionEnd),
       firstByte: between(interval.start, last?.responseStart),
-      networkProtocol: last?.networkProtocol, reusedConnection: last?.reusedConnection,
-      redirects: redirects)
+      networkProtocol: last?.networkProtocol, reusedConnection: last?.reusedConnection)
   }
 }

@@ -17,13 +17,6 @@ struct SessionTransfer: ExchangeTransfer {
   /// task); otherwise the idle timeout watches the task's byte counters.
   let seesBytes: Bool
 
-  init(task: URLSessionTask, call: DataTaskCall, upload: Upload?, seesBytes: Bool) {
-    self.task = task
-    self.call = call
-    self.upload = upload
-    self.seesBytes = seesBytes
-  }
-
   func begin() {
     task.resume()
   }

@@ -41,16 +41,11 @@ class TaskDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
   ) {
     rules.urlSession(session, task: task, didFinishCollecting: metrics)
   }
-
 }
 
-/// The delegate of a task on a session ``URLSessionTransport`` borrows, where the platform
-/// calls task delegates for everything (Apple platforms): hands every callback to the
-/// ``SessionDelegate``'s rules, so that such a task streams like one of the transport's own
-/// session. FoundationNetworking
-/// calls task delegates only for redirects and challenges
-/// (its issue 5187), so on Linux borrowed sessions use ``TaskDelegate`` and a completion
-/// handler instead.
+/// The delegate of a task on a session ``URLSessionTransport`` borrows on Apple platforms,
+/// which call task delegates for everything: hands every callback to the ``SessionDelegate``'s
+/// rules, so that such a task streams like one of the transport's own session.
 final class StreamingTaskDelegate: TaskDelegate, URLSessionDataDelegate, @unchecked Sendable {
   func urlSession(
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,

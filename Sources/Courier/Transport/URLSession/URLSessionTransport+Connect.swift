@@ -8,12 +8,9 @@ extension URLSessionTransport {
   public func connect(to url: URL, options: TransportOptions) async throws(HTTPError)
     -> any TransportByteChannel
   {
-    throw .invalidRequest(reason: Self.connectRefusal)
+    throw .invalidRequest(
+      reason: "URLSessionTransport opens no connections of its own: its WebSockets"
+        + " (URLSessionWebSocketTask, Apple platforms) need it as the client's own transport,"
+        + " not wrapped in another; on Linux, CurlTransport opens WebSockets")
   }
-
-  /// Why ``connect(to:options:)`` declines.
-  static let connectRefusal =
-    "URLSessionTransport opens no connections of its own: its WebSockets"
-    + " (URLSessionWebSocketTask, Apple platforms) need it as the client's own transport,"
-    + " not wrapped in another; on Linux, CurlTransport opens WebSockets"
 }

@@ -9,24 +9,21 @@ import Foundation
 /// URLSession cannot honour them.
 extension URLSessionTransport {
   struct ConnectionSettings: Sendable {
-    /// The trust, `nil` when it asks for nothing beyond the system's default.
-    let trust: ServerTrust?
     let minimumTLSVersion: TLSVersion?
     let clientIdentity: ClientIdentity?
     let proxy: ProxyConfiguration?
-    /// `trust` read and checked, once (its files are read here).
+    /// The trust read and checked, once (its files are read here); `nil` when it asks for
+    /// nothing beyond the system's default.
     let resolvedTrust: Result<ResolvedTrust, HTTPError>?
 
     init(
       trust: ServerTrust? = nil, minimumTLSVersion: TLSVersion? = nil,
       clientIdentity: ClientIdentity? = nil, proxy: ProxyConfiguration? = nil
     ) {
-      let trust = trust.flatMap { $0.changesDefault ? $0 : nil }
-      self.trust = trust
       self.minimumTLSVersion = minimumTLSVersion
       self.clientIdentity = clientIdentity
       self.proxy = proxy
-      resolvedTrust = trust?.resolved()
+      resolvedTrust = trust.flatMap { $0.changesDefault ? $0.resolved() : nil }
     }
 
     /// Why no request can go through a transport with these settings on `platform`, if none
@@ -54,7 +51,7 @@ extension URLSessionTransport {
             "use a configured proxy", because: "ignores connectionProxyDictionary",
             instead: "Configuration.proxy")
         }
-        if trust != nil {
+        if resolvedTrust != nil {
           return Self.linuxRefusal(
             "apply a ServerTrust (certificate authorities, pinned keys)",
             because: "has no server-trust challenge", instead: "Configuration.trust")

@@ -38,9 +38,7 @@ import Foundation
         )
       }
       if let deadline = options.transport.deadline {
-        let left = (deadline - .now).components
-        let seconds = Double(left.seconds) + Double(left.attoseconds) / 1e18
-        head.timeoutInterval = max(0.001, seconds)
+        head.timeoutInterval = max(0.001, (deadline - .now).seconds)
       }
       let task = session.webSocketTask(with: head)
       task.maximumMessageSize = options.maximumMessageSize

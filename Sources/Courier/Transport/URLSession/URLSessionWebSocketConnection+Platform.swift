@@ -32,9 +32,8 @@
         task.cancel()
         throw .transport(URLError(.badServerResponse))
       }
-      let response = HTTPResponse(
-        status: http.statusCode, headers: Self.headers(of: http), url: http.url)
-      return TransportWebSocket(response: response, subprotocol: subprotocol, connection: self)
+      return TransportWebSocket(
+        response: HTTPResponse(head: http), subprotocol: subprotocol, connection: self)
     }
 
     var peerClosure: WebSocketClosure? {
@@ -150,14 +149,6 @@
       task.cancel(
         with: URLSessionWebSocketTask.CloseCode(rawValue: code) ?? .normalClosure, reason: nil)
     }
-
-    static func headers(of http: HTTPURLResponse) -> HTTPHeaders {
-      var headers = HTTPHeaders()
-      for (name, value) in http.allHeaderFields {
-        if let name = name as? String, let value = value as? String { headers.add(name, value) }
-      }
-      return headers
-    }
   }
 
   extension URLSessionWebSocketConnection {
@@ -229,10 +220,7 @@
         _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
         didOpenWithProtocol protocol: String?
       ) {
-        state.withLock { state in
-          defer { state.opened = nil }
-          return state.opened
-        }?.resume(returning: .success(`protocol`))
+        state.withLock { $0.opened.take() }?.resume(returning: .success(`protocol`))
       }
 
       func urlSession(
@@ -277,10 +265,7 @@
         if let opened {
           let refusal: HTTPError
           if let http = task.response as? HTTPURLResponse, http.statusCode != 101 {
-            refusal = .unacceptableStatus(
-              HTTPResponse(
-                status: http.statusCode, headers: URLSessionWebSocketConnection.headers(of: http),
-                url: http.url))
+            refusal = .unacceptableStatus(HTTPResponse(head: http))
           } else {
             refusal = failure ?? .transport(URLError(.badServerResponse))
           }
