@@ -39,11 +39,13 @@ final class LoopbackAcceptor: Sendable {
     LoopbackSocket.wake(wakeWriter)
   }
 
-  /// Stops accepting on `socket` and shuts it down, which frees its port at once on Linux;
-  /// it is closed before the thread next waits. Nothing happens if it was removed already.
-  func remove(_ socket: Int32) {
+  /// Stops accepting on `socket` for `listener` and shuts it down, which frees its port at
+  /// once on Linux; it is closed before the thread next waits. Nothing happens if it was
+  /// removed already: the descriptor may be another server's by now.
+  func remove(_ socket: Int32, of listener: LoopbackListener) {
     let removed = state.withLock { state in
-      guard state.listeners.removeValue(forKey: socket) != nil else { return false }
+      guard state.listeners[socket] === listener else { return false }
+      state.listeners[socket] = nil
       LoopbackSocket.shutDown(socket, wholly: true)
       state.retired.append(socket)
       return true
@@ -75,7 +77,7 @@ final class LoopbackAcceptor: Sendable {
       case .connection(let fd): listener.accepted(fd)
       case .noneWaiting: return
       case .failed:
-        remove(socket)
+        remove(socket, of: listener)
         return
       }
     }

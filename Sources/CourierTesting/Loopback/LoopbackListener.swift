@@ -50,14 +50,16 @@ final class LoopbackListener: Sendable {
 
   /// Stops accepting and closes every connection. Safe to call more than once.
   func stop() {
-    let connections = state.withLock { state in
-      guard !state.isStopped else { return [LoopbackConnection]() }
+    let connections = state.withLock { state -> [LoopbackConnection]? in
+      guard !state.isStopped else { return nil }
       state.isStopped = true
       return Array(state.connections.values)
     }
+    // Once only: by now the descriptor may be another server's.
+    guard let connections else { return }
     // Shuts the socket down (on Linux this frees the port at once), unless the acceptor
     // has let it go already; the acceptor closes it.
-    if case .success(let acceptor) = LoopbackAcceptor.shared { acceptor.remove(socket) }
+    if case .success(let acceptor) = LoopbackAcceptor.shared { acceptor.remove(socket, of: self) }
     for connection in connections { connection.stop() }
   }
 
