@@ -5,6 +5,12 @@ import Testing
 
 @testable import Courier
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// URLSession's own partial file for a download, found by the unique bytes its body starts
 /// with. On Linux, FoundationNetworking writes it to the temporary directory and, after a
 /// failure or a cancellation, leaves it there for good unless Courier deletes it; Apple
@@ -14,33 +20,45 @@ struct PartialDownload {
   let marker = Data("courier-partial-\(UUID().uuidString)".utf8)
 
   /// The temporary file whose first bytes are `marker` (URLSession's or Courier's), if
-  /// there is one now. The directory is
-  /// listed again if a listing fails or misses it: other tests create and delete files there
-  /// meanwhile, and a file deleted while being listed can fail the whole listing.
-  func find() -> URL? {
-    for _ in 0..<20 {
-      if let found = findOnce() { return found }
+  /// there is one now. Looked for on a thread of its own: a shared temporary directory holds
+  /// thousands of entries (from builds), and looking through them held a thread of the
+  /// cooperative pool for seconds, which stalled every other test of the run meanwhile.
+  ///
+  /// The directory is listed again if a listing misses it: other tests create and delete
+  /// files there meanwhile.
+  func find() async -> URL? {
+    let marker = marker
+    return await onOwnThread {
+      for _ in 0..<3 {
+        if let found = Self.find(marker) { return found }
+      }
+      return nil
     }
-    return nil
   }
 
-  private func findOnce() -> URL? {
-    let directory = URL(fileURLWithPath: NSTemporaryDirectory())
-    let files =
-      (try? FileManager.default.contentsOfDirectory(
-        at: directory, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey])) ?? []
-    return files.first { file in
-      // Only a file at least as long as the marker can be it: the folders and empty files a
-      // shared temporary directory fills with (thousands, from builds) are not opened.
-      let values = try? file.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
-      guard values?.isRegularFile == true, (values?.fileSize ?? 0) >= marker.count,
-        let handle = try? FileHandle(forReadingFrom: file)
-      else {
-        return false
+  /// One look through the temporary directory with `readdir(3)`, which lists names and types
+  /// only (Foundation's resource values also read every entry's extended attributes and its
+  /// owner's name in the user database): only a regular file at least as long as the marker
+  /// is opened.
+  private static func find(_ marker: Data) -> URL? {
+    let directory = NSTemporaryDirectory()
+    guard let listing = opendir(directory) else { return nil }
+    defer { closedir(listing) }
+    while let entry = readdir(listing) {
+      guard entry.pointee.d_type == UInt8(DT_REG) || entry.pointee.d_type == UInt8(DT_UNKNOWN)
+      else { continue }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
       }
+      let file = URL(fileURLWithPath: directory).appendingPathComponent(name)
+      var status = stat()
+      guard stat(file.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        status.st_size >= marker.count, let handle = try? FileHandle(forReadingFrom: file)
+      else { continue }
       defer { try? handle.close() }
-      return (try? handle.read(upToCount: marker.count)) == marker
+      if (try? handle.read(upToCount: marker.count)) == marker { return file }
     }
+    return nil
   }
 }
 
@@ -160,9 +178,9 @@ struct DownloadTests {
     // transport has stopped, which nothing announces: looked for every 10 ms, under the
     // watchdog.
     await watched {
-      while partial.find() != nil { try? await Task.sleep(for: .milliseconds(10)) }
+      while await partial.find() != nil { try? await Task.sleep(for: .milliseconds(10)) }
     }
-    #expect(partial.find() == nil)
+    #expect(await partial.find() == nil)
   }
 
   @Test("a connection closed mid-body fails the download and leaves no file anywhere")
@@ -192,7 +210,7 @@ struct DownloadTests {
         guard case .progress(let progress) = event, progress.completedBytes >= markerSize,
           leftover == nil
         else { continue }
-        leftover = partial.find()
+        leftover = await partial.find()
         cut.open()
       }
     } catch {
@@ -202,7 +220,7 @@ struct DownloadTests {
     #expect(scratch.contents.isEmpty)
     // The failure reaches the caller only after the partial file, if any, is deleted.
     if let leftover { #expect(!FileManager.default.fileExists(atPath: leftover.path)) }
-    #expect(partial.find() == nil)
+    #expect(await partial.find() == nil)
   }
 
   @Test("an existing file is replaced whole, only once the new body is complete")
@@ -276,7 +294,7 @@ struct DownloadTests {
     #expect(streamed == content)
     // On Linux, FoundationNetworking's download task spooled each body to a temporary file:
     // the body owned it, and deleted it when it went.
-    #expect(partial.find() == nil)
+    #expect(await partial.find() == nil)
     let refused = await #expect(throws: HTTPError.self) {
       try await client.download(
         Request<Data>(path: "f"), to: scratch.file("g"),
@@ -284,7 +302,7 @@ struct DownloadTests {
       ).finished()
     }
     #expect(refused == .responseTooLarge(limit: 1_000_000))
-    #expect(partial.find() == nil)
+    #expect(await partial.find() == nil)
   }
 
   #if canImport(FoundationNetworking)
@@ -304,7 +322,7 @@ struct DownloadTests {
         for try await _ in try await client.bytes(Request<Data>(path: "f")) {}
       }
       // FoundationNetworking names its file where nothing public says (PlatformNotes).
-      let left = try #require(partial.find())
+      let left = try #require(await partial.find())
       try FileManager.default.removeItem(at: left)
     }
   #endif

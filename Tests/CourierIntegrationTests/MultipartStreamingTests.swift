@@ -132,7 +132,7 @@ struct MultipartStreamingTests {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
     let bytes = patternBytes(6 * 1024 * 1024, from: 5)
-    try bytes.write(to: scratch.file("film.bin"))
+    try await bytes.write(offPoolTo: scratch.file("film.bin"))
     let (form, wire) = form(with: scratch.file("film.bin"), bytes: bytes)
     let seen = Locked(ReceivedForm())
     let loopback = try Loopback(transport: transport.make()) { request, response in
@@ -163,7 +163,7 @@ struct MultipartStreamingTests {
     defer { scratch.remove() }
     // A start no other test's file has.
     let bytes = Data(UUID().uuidString.utf8) + patternBytes(3 * 1024 * 1024)
-    try bytes.write(to: scratch.file("film.bin"))
+    try await bytes.write(offPoolTo: scratch.file("film.bin"))
     let seen = Locked(ReceivedForm())
     let loopback = try Loopback(transport: transport.make()) { request, response in
       let copies = temporaryBodyFiles(startingWith: bytes.prefix(36))
@@ -187,7 +187,7 @@ struct MultipartStreamingTests {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
     let bytes = patternBytes(300 * 1024, from: 9)
-    try bytes.write(to: scratch.file("poster.bin"))
+    try await bytes.write(offPoolTo: scratch.file("poster.bin"))
     let (form, wire) = form(with: scratch.file("poster.bin"), bytes: bytes)
     let bodies = Locked<[String: Data]>([:])
     let loopback = try Loopback(transport: transport.make()) { request, response in
@@ -228,7 +228,7 @@ struct MultipartStreamingTests {
     defer { loopback.stop() }
 
     for body in [RequestBody.multipart(form), .file(file)] {
-      try bytes.write(to: file)
+      try await bytes.write(offPoolTo: file)
       let error = await #expect(throws: HTTPError.self) {
         try await loopback.client.send(
           Request<EmptyResponse>(method: .post, path: "up", body: body))
@@ -254,7 +254,7 @@ struct MultipartStreamingTests {
     defer { scratch.remove() }
     let file = scratch.file("film.bin")
     // Far more than the socket buffers hold: the server reads none of it.
-    try patternBytes(24 * 1024 * 1024).write(to: file)
+    try await patternBytes(24 * 1024 * 1024).write(offPoolTo: file)
     let (form, _) = form(with: file, bytes: try Data(contentsOf: file))
     let started = Signal()
     let cancelled = Signal()
@@ -308,7 +308,7 @@ struct MultipartStreamingTests {
     // Far more than the socket buffers hold: the server reads no byte of the body before
     // the file has grown, so the file cannot have been read to its end by then.
     let bytes = patternBytes(24 * 1024 * 1024)
-    try bytes.write(to: file)
+    try await bytes.write(offPoolTo: file)
     let (form, wire) = form(with: file, bytes: bytes)
     let received = Locked<Data?>(nil)
     let server = try LoopbackServer(streamsRequestBodies: true) { request, response in

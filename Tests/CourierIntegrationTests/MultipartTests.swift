@@ -55,7 +55,7 @@ struct MultipartTests {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(
       "courier-\(UUID()).bin")
     let bytes = Data((0..<(1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-    try bytes.write(to: file)
+    try await bytes.write(offPoolTo: file)
     defer { try? FileManager.default.removeItem(at: file) }
     let seen = Locked<(String, Data)>(("", Data()))
     let loopback = try Loopback { request, response in
@@ -88,7 +88,7 @@ struct MultipartTests {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
     let bytes = patternBytes(50 * 1024 * 1024, from: 3)
-    try bytes.write(to: scratch.file("film.bin"))
+    try await bytes.write(offPoolTo: scratch.file("film.bin"))
     let seen = Locked<(String, Data, String)>(("", Data(), ""))
     let loopback = try Loopback { request, response in
       seen.withLock {

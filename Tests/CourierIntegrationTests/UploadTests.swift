@@ -66,7 +66,7 @@ struct UploadTests {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
     let data = patternBytes(5_000_000, from: 7)
-    try data.write(to: scratch.file("video.bin"))
+    try await data.write(offPoolTo: scratch.file("video.bin"))
     let (progress, answer) = try await run(
       loopback.client.upload(
         Request<Received>(

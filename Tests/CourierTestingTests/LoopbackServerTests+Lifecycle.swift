@@ -169,6 +169,24 @@ extension LoopbackServerTests {
     #expect(error?.code == .cannotConnectToHost)
   }
 
+  @Test("a server stopped again later leaves alone the servers made after its first stop")
+  func stoppedAgainLeavesOthersAlone() async throws {
+    let client = URLSessionTestClient()
+    defer { client.invalidate() }
+    // A stopped server's socket is closed soon after, and a server made next is often given
+    // its descriptor: stopping the first again (as its deinit does) must not shut that one
+    // down.
+    for round in 0..<50 {
+      let first = try LoopbackServer { _, response in try await response.send(text: "first") }
+      first.stop()
+      await Task.yield()
+      let next = try LoopbackServer { _, response in try await response.send(text: "\(round)") }
+      defer { next.stop() }
+      first.stop()
+      #expect(try await client.get(next.baseURL).text == "\(round)")
+    }
+  }
+
   @Test("closedPort() gives a port that refuses connections")
   func closedPort() async throws {
     let port = try LoopbackServer.closedPort()

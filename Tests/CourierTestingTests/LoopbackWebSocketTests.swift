@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -30,7 +31,7 @@ struct LoopbackWebSocketTests {
     }
     defer { server.stop() }
 
-    let head = try await RawHTTPConnection.onOwnThread {
+    let head = try await onOwnThread {
       var client = try RawWebSocketClient(port: server.port)
       defer { client.disconnect() }
       return try client.handshake(Self.upgradeRequest(extra: "Sec-WebSocket-Protocol: chat\r\n"))
@@ -56,7 +57,7 @@ struct LoopbackWebSocketTests {
     }
     defer { server.stop() }
 
-    let answers = try await RawHTTPConnection.onOwnThread {
+    let answers = try await onOwnThread {
       var client = try RawWebSocketClient(port: server.port)
       defer { client.disconnect() }
       // The frames come right behind the request head, before the 101.
@@ -93,7 +94,7 @@ struct LoopbackWebSocketTests {
     }
     defer { server.stop() }
 
-    let pong = try await RawHTTPConnection.onOwnThread {
+    let pong = try await onOwnThread {
       var client = try RawWebSocketClient(port: server.port)
       defer { client.disconnect() }
       _ = try client.handshake(Self.upgradeRequest())
@@ -170,7 +171,7 @@ struct LoopbackWebSocketTests {
     }
     defer { server.stop() }
 
-    try await RawHTTPConnection.onOwnThread {
+    try await onOwnThread {
       var client = try RawWebSocketClient(port: server.port)
       _ = try client.handshake(Self.upgradeRequest())
       try client.sendFrame(WebSocketFrame(opcode: .binary, payload: [9]))
@@ -201,7 +202,7 @@ struct LoopbackWebSocketTests {
     }
     defer { server.stop() }
 
-    let bytes = try await RawHTTPConnection.onOwnThread {
+    let bytes = try await onOwnThread {
       var client = try RawWebSocketClient(port: server.port)
       defer { client.disconnect() }
       _ = try client.handshake(Self.upgradeRequest())
@@ -230,7 +231,7 @@ struct LoopbackWebSocketTests {
     }
     defer { server.stop() }
 
-    try await RawHTTPConnection.onOwnThread {
+    try await onOwnThread {
       var client = try RawWebSocketClient(port: server.port)
       defer { client.disconnect() }
       _ = try client.handshake(Self.upgradeRequest())
@@ -258,7 +259,7 @@ struct LoopbackWebSocketTests {
     }
     defer { server.stop() }
 
-    let sentBeforeStall = try await RawHTTPConnection.onOwnThread {
+    let sentBeforeStall = try await onOwnThread {
       var client = try RawWebSocketClient(port: server.port)
       defer { client.disconnect() }
       _ = try client.handshake(Self.upgradeRequest())

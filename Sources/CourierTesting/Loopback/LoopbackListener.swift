@@ -1,10 +1,10 @@
 import Courier
 import Foundation
 
-/// The shared part of a `LoopbackServer`: the listening socket and its accepting thread,
-/// the open connections, the handler and the counters.
+/// The shared part of a `LoopbackServer`: the listening socket (accepted on by the
+/// process's ``LoopbackAcceptor``), the open connections, the handler and the counters.
 ///
-/// Threads and connections hold this, never the `LoopbackServer`, so dropping the server
+/// The acceptor and connections hold this, never the `LoopbackServer`, so dropping the server
 /// runs its `deinit`, which stops everything.
 final class LoopbackListener: Sendable {
   /// What the server has counted so far.
@@ -37,44 +37,46 @@ final class LoopbackListener: Sendable {
     state.withLock { $0.counters }
   }
 
-  /// Starts the accepting thread.
-  func start() {
-    let thread = Thread { [self] in acceptUntilStopped() }
-    thread.name = "LoopbackServer accept"
-    thread.start()
+  /// Starts accepting connections (on the process's one accepting thread). On failure the
+  /// socket is closed.
+  func start() throws(LoopbackError) {
+    do {
+      try LoopbackAcceptor.shared.get().add(socket, for: self)
+    } catch {
+      LoopbackSocket.release(socket)
+      throw error
+    }
   }
 
   /// Stops accepting and closes every connection. Safe to call more than once.
   func stop() {
-    let connections = state.withLock { state in
-      guard !state.isStopped else { return [LoopbackConnection]() }
+    let connections = state.withLock { state -> [LoopbackConnection]? in
+      guard !state.isStopped else { return nil }
       state.isStopped = true
-      // On Linux this frees the port at once and wakes the accepting thread, which closes
-      // the descriptor; Darwin may not wake, so that thread also polls `isStopped`.
-      LoopbackSocket.shutDown(socket, wholly: true)
       return Array(state.connections.values)
     }
+    // Once only: by now the descriptor may be another server's.
+    guard let connections else { return }
+    // Shuts the socket down (on Linux this frees the port at once), unless the acceptor
+    // has let it go already; the acceptor closes it.
+    if case .success(let acceptor) = LoopbackAcceptor.shared { acceptor.remove(socket, of: self) }
     for connection in connections { connection.stop() }
   }
 
-  private func acceptUntilStopped() {
-    while !state.withLock({ $0.isStopped }) {
-      guard LoopbackSocket.waitReadable(socket, milliseconds: 100) else { continue }
-      guard let fd = LoopbackSocket.acceptConnection(socket) else { break }
-      let connection = LoopbackConnection(socket: fd, listener: self)
-      let accepted = state.withLock { state in
-        guard !state.isStopped else { return false }
-        state.connections[ObjectIdentifier(connection)] = connection
-        state.counters.connections += 1
-        return true
-      }
-      if accepted {
-        connection.start()
-      } else {
-        LoopbackSocket.release(fd)
-      }
+  /// Takes a connection accepted on this listener's socket, and starts its thread.
+  func accepted(_ fd: Int32) {
+    let connection = LoopbackConnection(socket: fd, listener: self)
+    let accepted = state.withLock { state in
+      guard !state.isStopped else { return false }
+      state.connections[ObjectIdentifier(connection)] = connection
+      state.counters.connections += 1
+      return true
     }
-    LoopbackSocket.release(socket)
+    if accepted {
+      connection.start()
+    } else {
+      LoopbackSocket.release(fd)
+    }
   }
 
   // MARK: - Used by connections

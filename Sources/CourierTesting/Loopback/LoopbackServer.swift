@@ -44,8 +44,9 @@ public final class LoopbackServer: Sendable {
     socketPath = nil
     let listener = LoopbackListener(
       socket: socket, streamsBodies: streamsRequestBodies, handler: handler)
+    // Before the server is whole: if it throws, no deinit stops a listener never started.
+    try listener.start()
     backing = .sockets(listener)
-    listener.start()
   }
 
   /// Listens on a new Unix domain socket at `socketPath` (which must not exist; it is removed
@@ -60,8 +61,9 @@ public final class LoopbackServer: Sendable {
     self.socketPath = socketPath
     let listener = LoopbackListener(
       socket: socket, streamsBodies: streamsRequestBodies, handler: handler)
+    // Before the server is whole: if it throws, no deinit stops a listener never started.
+    try listener.start()
     backing = .sockets(listener)
-    listener.start()
   }
 
   /// A server on `network`, in memory: reachable only through a ``StubTransport`` serving

@@ -15,8 +15,8 @@ import Foundation
 /// instead, as Apple's `setsockopt(2)` man page describes), and `sockaddr_in` has a length
 /// field to fill in.
 ///
-/// Calls that can block (`acceptConnection`, `receive`, `sendAll`) belong on dedicated
-/// threads or, for short sends, on the task answering a request.
+/// Calls that can block (`waitReadable`, `receive`, `sendAll`) belong on dedicated threads
+/// or, for short sends, on the task answering a request. Listening sockets do not block.
 enum LoopbackSocket {
   #if canImport(Darwin)
     private static let streamType = SOCK_STREAM
@@ -36,6 +36,7 @@ enum LoopbackSocket {
       _ = close(fd)
       throw error
     }
+    setNonBlocking(fd, true)  // one thread accepts for every server (LoopbackAcceptor)
     return (fd, port)
   }
 
@@ -68,6 +69,7 @@ enum LoopbackSocket {
       _ = close(fd)
       throw error
     }
+    setNonBlocking(fd, true)  // one thread accepts for every server (LoopbackAcceptor)
     return fd
   }
 
@@ -78,8 +80,19 @@ enum LoopbackSocket {
     return port
   }
 
-  /// The next connection on `listener`, or nil once the listener is shut down or fails.
-  static func acceptConnection(_ listener: Int32) -> Int32? {
+  /// What accepting on a listening socket that does not block gave.
+  enum Accepted {
+    /// A connection, its socket blocking and sending without delay.
+    case connection(Int32)
+    /// No connection is waiting.
+    case noneWaiting
+    /// The listener failed (or was shut down): it accepts nothing more.
+    case failed
+  }
+
+  /// The next connection waiting on `listener`, a socket made by ``makeListener()`` (or its
+  /// Unix domain form) that does not block.
+  static func acceptConnection(_ listener: Int32) -> Accepted {
     while true {
       let fd = accept(listener, nil, nil)
       if fd >= 0 {
@@ -89,21 +102,57 @@ enum LoopbackSocket {
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, size)
         #if canImport(Darwin)
           _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, size)
+          // Darwin's accepted sockets inherit the listener's O_NONBLOCK (Linux's do not);
+          // a connection's thread blocks on its socket.
+          setNonBlocking(fd, false)
         #endif
-        return fd
+        return .connection(fd)
       }
-      if errno != EINTR && errno != ECONNABORTED { return nil }
+      switch errno {
+      case EINTR, ECONNABORTED: continue
+      case EAGAIN, EWOULDBLOCK: return .noneWaiting
+      default: return .failed
+      }
     }
   }
 
-  /// Waits up to `milliseconds` for `fd` to be readable or hung up; false on timeout.
-  static func waitReadable(_ fd: Int32, milliseconds: Int32) -> Bool {
-    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+  /// Waits until any of `fds` is readable or hung up, and returns those that are.
+  static func waitReadable(_ fds: [Int32]) -> [Int32] {
+    var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
     while true {
-      let ready = poll(&entry, 1, milliseconds)
-      if ready >= 0 { return ready > 0 }
-      if errno != EINTR { return true }  // let the caller's next call report the error
+      let ready = poll(&entries, nfds_t(entries.count), -1)
+      if ready >= 0 { return entries.filter { $0.revents != 0 }.map(\.fd) }
+      if errno != EINTR { return fds }  // let the callers' next calls report the error
     }
+  }
+
+  /// A pipe for waking a thread that waits in ``waitReadable(_:)``: neither end blocks.
+  static func makeWakePipe() throws(LoopbackError) -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { throw failure("pipe") }
+    for fd in fds {
+      setNonBlocking(fd, true)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    return (fds[0], fds[1])
+  }
+
+  /// Makes the read end of a wake pipe readable. (A full pipe is readable already.)
+  static func wake(_ pipe: Int32) {
+    var byte: UInt8 = 1
+    _ = write(pipe, &byte, 1)
+  }
+
+  /// Reads every byte waiting in the read end of a wake pipe.
+  static func drain(_ pipe: Int32) {
+    var bytes = [UInt8](repeating: 0, count: 256)
+    while read(pipe, &bytes, bytes.count) > 0 {}
+  }
+
+  /// Sets or clears `O_NONBLOCK` on `fd`.
+  static func setNonBlocking(_ fd: Int32, _ nonBlocking: Bool) {
+    let flags = fcntl(fd, F_GETFL)
+    _ = fcntl(fd, F_SETFL, nonBlocking ? flags | O_NONBLOCK : flags & ~O_NONBLOCK)
   }
 
   /// Reads what has arrived into `buffer`: the byte count, 0 at end of stream, or -1 on error.

@@ -1,5 +1,6 @@
 #if canImport(FoundationNetworking)
   import Courier
+  import CourierTestSupport
   import CourierTesting
   import Foundation
   import Glibc
@@ -41,17 +42,9 @@
       let child = try ChildProcess.spawn([
         "node", "--no-warnings", checkout + "/test-engine/cli.mjs",
       ])
-      let output = await withCheckedContinuation { continuation in
-        Thread.detachNewThread {
-          var all = Data()
-          while true {
-            let chunk = TLSTestServer.read(child.output)
-            if chunk.isEmpty { break }
-            all.append(chunk)
-          }
-          child.reap()
-          continuation.resume(returning: all)
-        }
+      let output = await onOwnThread {
+        defer { child.reap() }
+        return ChildProcess.readAll(child.output)
       }
       let results = try JSONSerialization.jsonObject(with: output) as? [String: Any]
       #expect((results?.count ?? 0) > 300)

@@ -1,9 +1,12 @@
 #if canImport(FoundationNetworking)
+  import CourierTestSupport
   import Foundation
   import Glibc
 
   /// A child process started with `posix_spawn`, its standard output (and, if asked, input) a
-  /// pipe, for the tests that run `openssl`, `gzip`, `nginx` or this test binary.
+  /// pipe, for the tests that run `openssl`, `gzip`, `nginx` or this test binary. Spawning
+  /// does not block; waiting for a child and reading its pipe do, so they run on threads of
+  /// their own (``shell(_:input:)``, `onOwnThread`).
   ///
   /// Not Foundation's `Process`: its `run()` on Linux crashed this suite now and then
   /// (Swift 6.3.1; a read past a buffer while it lists `/proc/self/fd`,
@@ -51,10 +54,10 @@
       return ChildProcess(pid: pid, output: output[0], input: wantsInput ? input[1] : nil)
     }
 
-    /// Kills the child and reaps it.
+    /// Kills the child, and reaps it on a thread of its own (its exit is not waited for).
     func kill() {
       _ = Glibc.kill(pid, SIGKILL)
-      reap()
+      Thread.detachNewThread { reap() }
     }
 
     /// Waits for the child to exit (it has, or is about to) and closes its output.
@@ -62,6 +65,67 @@
       var status: Int32 = 0
       while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
       close(output)
+    }
+
+    /// What `command` prints (`sh -c`), once it has printed everything and exited; `input`,
+    /// if given, is its standard input. Waited for on threads of their own, never on the
+    /// cooperative pool.
+    static func shell(_ command: String, input: Data? = nil) async throws -> Data {
+      try await onOwnThread {
+        let process = try spawn(["/bin/sh", "-c", command], input: input != nil)
+        defer { process.reap() }
+        if let input, let feed = process.input {
+          // Fed from another thread, so that a command that writes as it reads cannot block;
+          // joined (on this thread, not the pool's) before the child is reaped.
+          let fed = DispatchSemaphore(value: 0)
+          Thread {
+            write(input, to: feed)
+            close(feed)
+            fed.signal()
+          }.start()
+          defer { fed.wait() }
+          return readAll(process.output)
+        }
+        return readAll(process.output)
+      }
+    }
+
+    // POSIX reads and writes that go on after a signal (EINTR: a child exiting), where
+    // FileHandle's non-throwing calls trap. They block: call them on a thread of your own.
+
+    /// Everything `descriptor` gives until its end.
+    static func readAll(_ descriptor: Int32) -> Data {
+      var all = Data()
+      while true {
+        let chunk = read(descriptor)
+        if chunk.isEmpty { return all }
+        all.append(chunk)
+      }
+    }
+
+    /// The next bytes of `descriptor`; empty at its end or on an error.
+    static func read(_ descriptor: Int32) -> Data {
+      var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+      while true {
+        let count = Glibc.read(descriptor, &buffer, buffer.count)
+        if count >= 0 { return Data(buffer[..<count]) }
+        if errno != EINTR { return Data() }
+      }
+    }
+
+    /// Writes all of `data` to `descriptor`, or as much as the reader takes.
+    static func write(_ data: Data, to descriptor: Int32) {
+      data.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+          if count > 0 {
+            offset += count
+          } else if errno != EINTR {
+            return
+          }
+        }
+      }
     }
   }
 #endif

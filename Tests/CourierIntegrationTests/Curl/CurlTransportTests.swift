@@ -211,13 +211,9 @@
       #expect(try await streamed.body.collect() == Data("ok".utf8))
     }
 
-    /// `data` compressed by `gzip`, run on a thread of its own.
+    /// `data` compressed by `gzip`.
     private func gzipped(_ data: Data) async throws -> Data {
-      try await withCheckedThrowingContinuation { continuation in
-        Thread {
-          continuation.resume(with: Result { try TLSTestServer.shell("gzip -c", input: data) })
-        }.start()
-      }
+      try await ChildProcess.shell("gzip -c", input: data)
     }
   }
 

@@ -10,7 +10,7 @@
   /// HTTP/2 over TLS with CurlTransport, against nginx (where it is installed).
   @Suite(
     "CurlTransport over HTTP/2", .timeLimit(.minutes(1)),
-    .enabled(if: NginxTLSServer.isInstalled && CurlTransport.isAvailable, "needs nginx"))
+    .enabled("needs nginx") { await NginxTLSServer.isInstalled && CurlTransport.isAvailable })
   struct HTTP2Tests {
     @Test("libcurl negotiates h2 over TLS, and concurrent requests share the connection")
     func negotiatesHTTP2() async throws {

@@ -1,4 +1,5 @@
 #if canImport(FoundationNetworking)
+  import CourierTestSupport
   import CourierTesting
   import Foundation
   import Glibc
@@ -7,70 +8,77 @@
   /// for the test (`IP:127.0.0.1`), for what `openssl s_server` cannot show: an exchange in
   /// HTTP/2. nginx is not part of the package: the tests that use it run only where it is
   /// installed (``isInstalled``; `Benchmarks/run.sh` installs it). Call `stop()` when done.
-  final class NginxTLSServer: @unchecked Sendable {
-    // `@unchecked Sendable`: every property is set in `init` and never changed.
+  final class NginxTLSServer: Sendable {
     let directory: URL
     let certificate: URL
     let port: Int
 
-    /// The nginx executable, when there is one built with HTTP/2.
-    static let executable: String? = {
+    /// The nginx executable, when there is one built with HTTP/2 (asked once per process).
+    static var executable: String? {
+      get async { await foundExecutable.value }
+    }
+
+    private static let foundExecutable = Task { () -> String? in
       let path = "/usr/sbin/nginx"
       guard FileManager.default.isExecutableFile(atPath: path),
-        let built = try? TLSTestServer.shell("\(path) -V 2>&1"),
+        let built = try? await ChildProcess.shell("\(path) -V 2>&1"),
         String(decoding: built, as: UTF8.self).contains("http_v2_module")
       else { return nil }
       return path
-    }()
+    }
 
     /// Whether nginx with HTTP/2 is installed.
-    static var isInstalled: Bool { executable != nil }
+    static var isInstalled: Bool {
+      get async { await executable != nil }
+    }
 
-    /// A server of `files` (name → bytes), listening. Made on a thread of its own: it waits
-    /// for child processes.
+    /// A server of `files` (name → bytes), listening.
     static func start(serving files: [String: Data]) async throws -> NginxTLSServer {
-      try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try NginxTLSServer(files) }) }.start()
+      guard let nginx = await executable else { throw CocoaError(.executableNotLoadable) }
+      let directory = try await TestCertificates.selfSigned.install("courier-nginx")
+      do {
+        let root = directory.appendingPathComponent("root")
+        try await onOwnThread {
+          chmod(directory.path, 0o755)  // nginx's workers run as another user
+          try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+          chmod(root.path, 0o755)
+          for (name, bytes) in files {
+            try bytes.write(to: root.appendingPathComponent(name))
+            chmod(root.appendingPathComponent(name).path, 0o644)
+          }
+        }
+        let certificate = directory.appendingPathComponent("cert.pem")
+        let key = directory.appendingPathComponent("key.pem")
+        // A port the OS had free a moment ago; another test may take it before nginx binds
+        // it, so nginx is started again on another port until it runs (its pid file says so).
+        for _ in 0..<5 {
+          let probe = try LoopbackServer { _, _ in }
+          let candidate = probe.port
+          probe.stop()
+          let file = try await onOwnThread {
+            try Self.configure(
+              directory: directory, port: candidate, root: root, certificate: certificate,
+              key: key)
+          }
+          _ = try await ChildProcess.shell(
+            "'\(nginx)' -e '\(directory.path)/error.log' -c '\(file.path)' 2>&1")
+          if FileManager.default.fileExists(
+            atPath: directory.appendingPathComponent("nginx.pid").path)
+          {
+            return NginxTLSServer(directory: directory, certificate: certificate, port: candidate)
+          }
+        }
+        throw CocoaError(.executableLoad)
+      } catch {
+        try? FileManager.default.removeItem(at: directory)
+        throw error
       }
     }
 
-    private init(_ files: [String: Data]) throws {
-      guard let nginx = Self.executable else { throw CocoaError(.executableNotLoadable) }
-      directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "courier-nginx-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      chmod(directory.path, 0o755)  // nginx's workers run as another user
-      let root = directory.appendingPathComponent("root")
-      try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-      chmod(root.path, 0o755)
-      for (name, bytes) in files {
-        try bytes.write(to: root.appendingPathComponent(name))
-        chmod(root.appendingPathComponent(name).path, 0o644)
-      }
-      let key: URL
-      (certificate, key) = try TLSTestServer.makeCertificate(in: directory)
-      // A port the OS had free a moment ago; another test may take it before nginx binds
-      // it, so nginx is started again on another port until it runs (its pid file says so).
-      var started: Int?
-      for _ in 0..<5 where started == nil {
-        let probe = try LoopbackServer { _, _ in }
-        let candidate = probe.port
-        probe.stop()
-        let file = try Self.configure(
-          directory: directory, port: candidate, root: root, certificate: certificate, key: key)
-        _ = try TLSTestServer.shell(
-          "'\(nginx)' -e '\(directory.path)/error.log' -c '\(file.path)' 2>&1")
-        if FileManager.default.fileExists(
-          atPath: directory.appendingPathComponent("nginx.pid").path)
-        {
-          started = candidate
-        }
-      }
-      guard let started else {
-        try? FileManager.default.removeItem(at: directory)
-        throw CocoaError(.executableLoad)
-      }
-      port = started
+    private init(directory: URL, certificate: URL, port: Int) {
+      self.directory = directory
+      self.certificate = certificate
+      self.port = port
     }
 
     /// Writes nginx's configuration for `port` and returns its file.

@@ -36,16 +36,9 @@
       #expect(targets.withLock { $0 } == ["http://\(Self.host)/through-proxy"])
     }
 
-    /// What `command` prints, run by `sh` on a thread of its own (it blocks).
+    /// What `command` prints, run by `sh`, as text.
     static func run(_ command: String) async throws -> String {
-      try await withCheckedThrowingContinuation { continuation in
-        Thread {
-          continuation.resume(
-            with: Result {
-              String(decoding: try TLSTestServer.shell(command), as: UTF8.self)
-            })
-        }.start()
-      }
+      String(decoding: try await ChildProcess.shell(command), as: UTF8.self)
     }
   }
 

@@ -1,4 +1,5 @@
 #if canImport(FoundationNetworking)
+  import CourierTestSupport
   import Foundation
   import Glibc
 
@@ -52,11 +53,7 @@
     /// Starts `script` (which defines `serve(client)`, reading its settings from
     /// `sys.argv[1...]`, given as `arguments`) and waits for its port, on a thread of its own.
     static func start(_ script: String, arguments: [String]) async throws -> PythonRelay {
-      try await withCheckedThrowingContinuation { continuation in
-        Thread {
-          continuation.resume(with: Result { try PythonRelay(script, arguments: arguments) })
-        }.start()
-      }
+      try await onOwnThread { try PythonRelay(script, arguments: arguments) }
     }
 
     private init(_ script: String, arguments: [String]) throws {
@@ -64,7 +61,7 @@
         ["python3", "-c", Self.prelude + script + Self.listen] + arguments)
       var seen = Data()
       while !seen.contains(UInt8(ascii: "\n")) {
-        let chunk = TLSTestServer.read(process.output)
+        let chunk = ChildProcess.read(process.output)
         guard !chunk.isEmpty else {
           process.kill()
           throw CocoaError(.fileReadUnknown)

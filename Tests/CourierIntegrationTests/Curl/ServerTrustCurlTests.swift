@@ -50,9 +50,7 @@
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       try FileManager.default.copyItem(
         at: server.authority, to: directory.appendingPathComponent("authority.pem"))
-      _ = try await TLSTestServer.onThread {
-        try TLSTestServer.shell("openssl rehash '\(directory.path)' 2>&1")
-      }
+      _ = try await ChildProcess.shell("openssl rehash '\(directory.path)' 2>&1")
       let bundle = try Data(contentsOf: server.authority)
       func transport(trustsSystemRoots: Bool, directory: String?) -> CurlTransport {
         var configuration = CurlTransport.Configuration()

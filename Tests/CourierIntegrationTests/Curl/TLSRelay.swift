@@ -1,9 +1,9 @@
 #if canImport(FoundationNetworking)
   import Foundation
 
-  /// A TLS front for a loopback server: accepts TLS with a fresh self-signed certificate and
-  /// relays the bytes, both ways, to `upstream` over plain TCP. For `wss` tests, whose upgrade
-  /// and frames must pass through TLS untouched.
+  /// A TLS front for a loopback server: accepts TLS with a self-signed certificate
+  /// (``TestCertificates/selfSigned``) and relays the bytes, both ways, to `upstream` over
+  /// plain TCP. For `wss` tests, whose upgrade and frames must pass through TLS untouched.
   final class TLSRelay: Sendable {
     let directory: URL
     let certificate: URL
@@ -24,13 +24,17 @@
       """
 
     static func start(upstream: Int) async throws -> TLSRelay {
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "courier-relay-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      let (certificate, key) = try TLSTestServer.makeCertificate(in: directory)
-      let relay = try await PythonRelay.start(
-        script, arguments: [certificate.path, key.path, "\(upstream)"])
-      return TLSRelay(directory: directory, certificate: certificate, relay: relay)
+      let directory = try await TestCertificates.selfSigned.install("courier-relay")
+      let certificate = directory.appendingPathComponent("cert.pem")
+      let key = directory.appendingPathComponent("key.pem")
+      do {
+        let relay = try await PythonRelay.start(
+          script, arguments: [certificate.path, key.path, "\(upstream)"])
+        return TLSRelay(directory: directory, certificate: certificate, relay: relay)
+      } catch {
+        try? FileManager.default.removeItem(at: directory)
+        throw error
+      }
     }
 
     private init(directory: URL, certificate: URL, relay: PythonRelay) {

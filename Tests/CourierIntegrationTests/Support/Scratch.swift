@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierTesting
 import Foundation
 
@@ -21,6 +22,16 @@ struct ScratchDirectory {
 
   func remove() {
     try? FileManager.default.removeItem(at: url)
+  }
+}
+
+extension Data {
+  /// Writes the bytes to `url` on a thread of its own, for a test's files of megabytes:
+  /// Foundation syncs every file it writes (fsync), which holds the thread until the disk has
+  /// it, long with a build writing beside the run, and the cooperative pool has as few
+  /// threads as cores.
+  func write(offPoolTo url: URL) async throws {
+    try await onOwnThread { try self.write(to: url) }
   }
 }
 

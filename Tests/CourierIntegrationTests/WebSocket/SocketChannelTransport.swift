@@ -1,6 +1,7 @@
 // POSIX sockets as Linux spells them (Glibc).
 #if canImport(Glibc)
   import Courier
+  import CourierTestSupport
   import Foundation
   import Glibc
 
@@ -71,7 +72,7 @@
     }
 
     func read() async throws(HTTPError) -> Data? {
-      let result = await blocking { [self] () -> Result<Data?, HTTPError> in
+      let result = await onOwnThread { [self] () -> Result<Data?, HTTPError> in
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
           if closed.withLock({ $0 }) { return .failure(.cancelled) }
@@ -86,7 +87,7 @@
     }
 
     func write(_ bytes: Data) async throws(HTTPError) {
-      let result = await blocking { [self] () -> Result<Void, HTTPError> in
+      let result = await onOwnThread { [self] () -> Result<Void, HTTPError> in
         var offset = 0
         while offset < bytes.count {
           if closed.withLock({ $0 }) { return .failure(.cancelled) }
@@ -111,13 +112,6 @@
         return !closed
       }
       if first { shutdown(fd, Int32(SHUT_RDWR)) }
-    }
-
-    /// Runs `work` on a thread of its own and returns what it returns.
-    private func blocking<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-      await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: work()) }.start()
-      }
     }
   }
 #endif

@@ -77,7 +77,10 @@
       await #expect(throws: HTTPError.timedOut) {
         _ = try await client.webSocket(Request<Data>(path: "quiet"))
       }
-      await left.wait()
+      // The server sees the client leave, when the upgrade request reached it: under load the
+      // time limit can pass before the request is even sent, and then no handler runs (the
+      // test waited for it for its whole minute, once in about fifteen loaded runs).
+      if server.requestCount > 0 { await watched { await left.wait() } }
     }
 
     @Test("Cancelling the upgrade while the server is quiet ends it at once")

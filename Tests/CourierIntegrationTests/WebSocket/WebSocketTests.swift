@@ -29,13 +29,21 @@ struct WebSocketServer {
   }
 
   /// The transport that runs WebSockets on this platform.
+  /// The client's transport: on Linux one `CurlTransport` for every WebSocket test, as clients
+  /// given none share one (each test making its own, the hundred-odd WebSocket and Autobahn
+  /// cases of a run held as many driver threads at once); on Apple platforms a new
+  /// `URLSessionTransport`.
   static var transport: any HTTPTransport {
     #if canImport(FoundationNetworking)
-      CurlTransport()
+      sharedCurl
     #else
       URLSessionTransport()
     #endif
   }
+
+  #if canImport(FoundationNetworking)
+    private static let sharedCurl = CurlTransport()
+  #endif
 
   func stop() {
     server.stop()

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -49,14 +50,6 @@ enum RawHTTPConnection {
         }
       }
       return String(decoding: received, as: UTF8.self)
-    }
-  }
-
-  /// Runs blocking work on a new thread and returns its result.
-  static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T
-  {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread { continuation.resume(with: Result { try work() }) }.start()
     }
   }
 
