@@ -81,12 +81,8 @@ extension HTTPTransport {
   public func send(_ request: URLRequest, options: TransportOptions = TransportOptions())
     async throws(HTTPError) -> HTTPResponse
   {
-    var options = options
-    if !options.collectsBody {
-      options.collectsBody = true
-      options.bufferSize = .max
-    }
-    let response = try await send(TransportRequest(head: request), options: options)
+    let response = try await send(
+      TransportRequest(head: request), options: options.withoutStreaming)
     var whole = response.head
     whole.body = try await response.body.collect()
     return whole

@@ -51,3 +51,17 @@ public struct TransportOptions: Sendable {
     self.uploadProgress = uploadProgress
   }
 }
+
+extension TransportOptions {
+  /// These options for a transfer whose body arrives whole: the head waits for it. A body
+  /// not collected before has no buffer limit here: its size limit is the caller's, counted
+  /// as it is read (URLSession's spooled one is on disk, not in memory).
+  package var withoutStreaming: TransportOptions {
+    var options = self
+    if !collectsBody {
+      options.collectsBody = true
+      options.bufferSize = .max
+    }
+    return options
+  }
+}

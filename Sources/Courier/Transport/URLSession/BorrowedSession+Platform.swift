@@ -62,20 +62,6 @@ extension URLSessionTransport {
   #endif
 }
 
-extension TransportOptions {
-  /// These options for a transfer whose body arrives whole: the head waits for it. A body
-  /// the caller reads as a stream has no buffer limit here: its size limit is the client's,
-  /// counted as it is read (a spooled one is on disk, not in memory).
-  var withoutStreaming: TransportOptions {
-    var options = self
-    if !collectsBody {
-      options.collectsBody = true
-      options.bufferSize = .max
-    }
-    return options
-  }
-}
-
 #if canImport(FoundationNetworking)
   extension DataTaskCall {
     /// A spooling download task finished writing the body to `location` (Linux, where
