@@ -9,6 +9,12 @@
 #   Benchmarks/websocket-connections.sh                 # 10,000 connections, each client
 #   COUNTS="1000 10000" Benchmarks/websocket-connections.sh
 #   CLIENTS=courier Benchmarks/websocket-connections.sh
+#   CLIENTS=courier ROUNDS=10 COUNTS=1000 Benchmarks/websocket-connections.sh  # memory after each round
+#   PINGS=1 Benchmarks/websocket-connections.sh         # Courier with its default keep-alive
+#
+# ROUNDS and PINGS go to WebSocketConnections (Courier only): ROUNDS=R repeats open, echo and
+# close R times (the JSON line's residentKiBAfterRounds); PINGS=1 keeps the default ping every
+# 30 seconds, which the runs otherwise turn off, as WSClient's default does.
 set -euo pipefail
 cd "$(dirname "$0")"
 ulimit -n 16384
@@ -41,6 +47,10 @@ for r in rows:
           f" | {r['openSeconds']:.2f} s | {r['echoRoundSeconds'] * 1000:.0f} ms{echoed} | {r['closeSeconds']:.2f} s"
           f" | {mib(c['residentKiB'] - b['residentKiB'])} ({mib(r['trimmedResidentKiB'] - b['residentKiB'])}),"
           f" {c['descriptors'] - b['descriptors']:+d}, {c['threads'] - b['threads']:+d} |")
+for r in rows:
+    if r.get("residentKiBAfterRounds"):
+        rounds = ", ".join(f"{(k - r['before']['residentKiB']) / 1024:+.1f}" for k in r["residentKiBAfterRounds"])
+        print(f"\n{r['client']}, {r['connections']:,}: resident MiB after each round's close: {rounds}")
 PY
 echo
 echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
