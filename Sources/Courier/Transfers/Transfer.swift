@@ -141,8 +141,7 @@ final class TransferChannel<Outcome: Sendable>: Sendable {
     let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
       guard state.outcome == nil else { return nil }
       state.progress = progress
-      defer { state.waiter = nil }
-      return state.waiter
+      return state.waiter.take()
     }
     waiter?.resume()
   }
@@ -153,8 +152,7 @@ final class TransferChannel<Outcome: Sendable>: Sendable {
       guard state.outcome == nil else { return nil }
       state.outcome = outcome
       if case .failure = outcome { state.progress = nil }
-      defer { state.waiter = nil }
-      return state.waiter
+      return state.waiter.take()
     }
     waiter?.resume()
   }

@@ -154,10 +154,7 @@ extension ChannelWebSocket {
         }
       } onCancel: {
         // This reader is answered at once, even while a close frame still goes out.
-        let waiter = state.withLock { state in
-          defer { state.receiver = nil }
-          return state.receiver
-        }
+        let waiter = state.withLock { $0.receiver.take() }
         waiter?.resume(returning: .failure(.cancelled))
         cancel()
       }
@@ -243,10 +240,7 @@ extension ChannelWebSocket {
 
     /// Resumes the reading task, waiting for room, if it still waits.
     private func resumeReading() {
-      let waiter = state.withLock { state in
-        defer { state.roomWaiter = nil }
-        return state.roomWaiter
-      }
+      let waiter = state.withLock { $0.roomWaiter.take() }
       waiter?.resume(returning: true)
     }
   }

@@ -150,8 +150,7 @@ private final class Opening: DeadlineTimed {
     let channel = state.withLock { state -> (any TransportByteChannel)? in
       guard !state.ended else { return nil }
       state.expired = true
-      defer { state.channel = nil }
-      return state.channel
+      return state.channel.take()
     }
     channel?.close()
     return nil

@@ -70,8 +70,7 @@ final class LoopbackConnection: Sendable {
     }
     let (unfinished, webSocket) = state.withLock { state in
       state.isReading = false
-      defer { state.body = nil }
-      return (state.body, state.webSocket)
+      return (state.body.take(), state.webSocket)
     }
     unfinished?.finish(throwing: LoopbackError("the client closed the connection mid-body"))
     webSocket?.feed.finish()

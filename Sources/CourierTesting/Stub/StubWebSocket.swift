@@ -239,8 +239,7 @@ public final class StubWebSocket: Sendable {
 
   private static func takeRoom(_ state: inout State) -> Waiter? {
     guard state.inboxBytes < readAhead else { return nil }
-    defer { state.roomWaiter = nil }
-    return state.roomWaiter
+    return state.roomWaiter.take()
   }
 
   private func post(_ frame: WebSocketFrame) {

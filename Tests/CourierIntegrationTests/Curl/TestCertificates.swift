@@ -59,37 +59,39 @@
 
     private static let madeChain = Task {
       try await make(
-        """
-        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 \
-          -subj /CN=courier-trust-ca -keyout ca.key -out ca.pem &&
-        openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=127.0.0.1 \
-          -keyout server.key -out server.csr &&
-        printf 'subjectAltName=IP:127.0.0.1' > server.ext &&
-        openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 \
-          -extfile server.ext -out server.pem &&
-        openssl x509 -in ca.pem -outform der -out ca.der
-        """, files: ["ca.pem", "ca.der", "server.pem", "server.key"],
+        caAndServer(ca: "courier-trust-ca") + """
+           &&
+          openssl x509 -in ca.pem -outform der -out ca.der
+          """, files: ["ca.pem", "ca.der", "server.pem", "server.key"],
         pinning: ["server.pem", "ca.pem"])
+    }
+
+    /// A P-256 certificate authority named `ca` (`ca.pem`, `ca.key`) and a server certificate
+    /// for 127.0.0.1 that it signed (`server.pem`, `server.key`).
+    private static func caAndServer(ca: String) -> String {
+      """
+      openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 \
+        -subj /CN=\(ca) -keyout ca.key -out ca.pem &&
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=127.0.0.1 \
+        -keyout server.key -out server.csr &&
+      printf 'subjectAltName=IP:127.0.0.1' > server.ext &&
+      openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 \
+        -extfile server.ext -out server.pem
+      """
     }
 
     /// The client's key is RSA, the common case; the others P-256 (quicker to make).
     private static let madeMutual = Task {
       try await make(
-        """
-        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 \
-          -subj /CN=courier-test-ca -keyout ca.key -out ca.pem &&
-        openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=127.0.0.1 \
-          -keyout server.key -out server.csr &&
-        printf 'subjectAltName=IP:127.0.0.1' > server.ext &&
-        openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 \
-          -extfile server.ext -out server.pem &&
-        openssl req -newkey rsa:2048 -subj /CN=courier-client -passout pass:\(passphrase) \
-          -keyout client.key -out client.csr &&
-        openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 \
-          -out client.pem &&
-        openssl pkcs12 -export -in client.pem -inkey client.key -passin pass:\(passphrase) \
-          -passout pass:\(passphrase) -out client.p12
-        """,
+        caAndServer(ca: "courier-test-ca") + """
+             &&
+          openssl req -newkey rsa:2048 -subj /CN=courier-client -passout pass:\(passphrase) \
+            -keyout client.key -out client.csr &&
+          openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 \
+            -out client.pem &&
+          openssl pkcs12 -export -in client.pem -inkey client.key -passin pass:\(passphrase) \
+            -passout pass:\(passphrase) -out client.p12
+          """,
         files: ["ca.pem", "server.pem", "server.key", "client.pem", "client.key", "client.p12"],
         pinning: [])
     }

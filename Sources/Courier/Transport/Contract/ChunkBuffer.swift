@@ -122,8 +122,7 @@ final class ChunkBuffer: Sendable {
       let wake = state.withLock { state -> CheckedContinuation<Void, Never>? in
         state.writing = false
         if written { state.spillWritten += Int64(chunk.count) }
-        defer { state.reader = nil }
-        return state.reader
+        return state.reader.take()
       }
       wake?.resume()
       if !written {
@@ -164,8 +163,7 @@ final class ChunkBuffer: Sendable {
     state.memory.append(chunk)
     state.memoryBytes += chunk.count
     state.peakMemoryBytes = max(state.peakMemoryBytes, state.memoryBytes)
-    defer { state.reader = nil }
-    return .kept(wake: state.reader)
+    return .kept(wake: state.reader.take())
   }
 
   /// Ends the stream after the bytes already in it: normally, or with `error`. The first
@@ -193,8 +191,7 @@ final class ChunkBuffer: Sendable {
         guard state.onRoom != nil, state.memoryBytes <= memoryLimit / 2 else {
           return (take, nil as (@Sendable () -> Void)?)
         }
-        defer { state.onRoom = nil }
-        return (take, state.onRoom)
+        return (take, state.onRoom.take())
       }
       room?()
       switch take {
