@@ -59,9 +59,9 @@ private struct CannedTransport: HTTPTransport {
     -> TransportResponse
   {
     TransportResponse(
-      HTTPResponse(
-        status: 200, headers: ["Content-Type": "application/json"], body: MoviePage.body,
-        url: request.url))
+      head: HTTPResponse(
+        status: 200, headers: ["Content-Type": "application/json"], url: request.head.url),
+      body: TransportResponseBody(MoviePage.body))
   }
 }
 
