@@ -19,7 +19,7 @@ final class ChunkBuffer: Sendable {
     var memoryHead = 0
     var memoryBytes = 0
     var peakMemoryBytes = 0
-    var spill: SpillFile?
+    var spill: SpoolFile?
     /// Bytes of the spill file written and committed, and read.
     var spillWritten: Int64 = 0
     var spillRead: Int64 = 0
@@ -45,7 +45,7 @@ final class ChunkBuffer: Sendable {
     case refused(HTTPError)
     case dropped
     case kept(wake: CheckedContinuation<Void, Never>?)
-    case spill(SpillFile, offset: Int64)
+    case spill(SpoolFile, offset: Int64)
     /// Memory is full and the writer pauses rather than spill.
     case full
   }
@@ -53,7 +53,7 @@ final class ChunkBuffer: Sendable {
   /// What the reader does next, decided under the lock.
   private enum Take {
     case chunk(Data)
-    case spilled(SpillFile, offset: Int64, count: Int)
+    case spilled(SpoolFile, offset: Int64, count: Int)
     case ended(End)
     case wait
   }
@@ -152,7 +152,7 @@ final class ChunkBuffer: Sendable {
       }
     } else if state.spillPending || !fits {
       if state.spill == nil {
-        guard let file = SpillFile() else {
+        guard let file = SpoolFile() else {
           return .refused(.transport(URLError(.cannotCreateFile)))
         }
         state.spill = file
@@ -198,7 +198,7 @@ final class ChunkBuffer: Sendable {
       case .chunk(let chunk):
         return chunk
       case .spilled(let file, let offset, let count):
-        guard let chunk = file.read(count, at: offset) else {
+        guard let chunk = file.read(count, at: offset), chunk.count == count else {
           stop(.transport(URLError(.cannotOpenFile)))
           continue
         }

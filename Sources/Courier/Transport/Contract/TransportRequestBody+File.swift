@@ -3,28 +3,18 @@ import Foundation
 extension TransportRequestBody {
   /// A file holding exactly this body, for a transport that can send a body with a length
   /// only from a file (``URLSessionTransport`` on Linux): the file itself for a body that is
-  /// one whole file, otherwise a temporary copy written a chunk at a time, which the caller
-  /// deletes (`isTemporary`).
-  func wholeFile() async throws(HTTPError) -> (url: URL, isTemporary: Bool) {
-    if let file { return (file, false) }
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "courier-body-\(UUID().uuidString)")
-    guard FileManager.default.createFile(atPath: url.path, contents: nil),
-      let handle = FileHandle(forWritingAtPath: url.path)
-    else { throw .transport(URLError(.cannotCreateFile)) }
-    defer { try? handle.close() }
-    do throws(HTTPError) {
-      for try await chunk in chunks() {
-        do {
-          try handle.write(contentsOf: chunk)
-        } catch {
-          throw .transport(URLError(.cannotWriteToFile))
-        }
-      }
-    } catch {
-      try? FileManager.default.removeItem(at: url)
-      throw error
+  /// one whole file, otherwise a named ``SpoolFile`` written a chunk at a time, which the
+  /// caller keeps until the body has been sent.
+  func wholeFile() async throws(HTTPError) -> (url: URL, spool: SpoolFile?) {
+    if let file { return (file, nil) }
+    guard let spool = SpoolFile(named: true), let url = spool.url else {
+      throw .transport(URLError(.cannotCreateFile))
     }
-    return (url, true)
+    var offset: Int64 = 0
+    for try await chunk in chunks() {
+      guard spool.write(chunk, at: offset) else { throw .transport(URLError(.cannotWriteToFile)) }
+      offset += Int64(chunk.count)
+    }
+    return (url, spool)
   }
 }

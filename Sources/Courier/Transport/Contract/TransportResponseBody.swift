@@ -18,7 +18,7 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
 
   enum Storage: Sendable {
     case data(Data)
-    case file(BodyFile)
+    case file(SpoolFile)
     case stream(StreamReader)
   }
 
@@ -48,11 +48,10 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
     self.init(storage: .data(data), trailers: trailers)
   }
 
-  /// A body that a transport spooled whole to the file at `url` (a task whose bytes it could
-  /// not see as they came), which the body now owns: read in chunks, and deleted when the
-  /// last copy of the body goes.
-  init(spooledFile url: URL) {
-    self.init(storage: .file(BodyFile(url)))
+  /// A body that a transport spooled whole to disk (a task whose bytes it could not see as
+  /// they came): read in chunks, and closed when the last copy of the body goes.
+  init(spooled file: SpoolFile) {
+    self.init(storage: .file(file))
   }
 
   /// A body that the transport writes as bytes arrive, through the writer returned with
@@ -164,7 +163,7 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
     let transform: Transform?
     private var count = 0
     private var done = false
-    private var handle: FileHandle?
+    private var fileOffset: Int64 = 0
 
     init(storage: Storage, limit: Int?, transform: Transform?) {
       self.storage = storage
@@ -219,20 +218,12 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
       if case .stream(let reader) = storage { reader.buffer.stop(error) }
     }
 
-    private mutating func readFile(_ file: BodyFile) throws(HTTPError) -> Data? {
-      do {
-        if handle == nil {
-          handle = try FileHandle(forReadingFrom: file.url)
-        }
-        let chunk = try handle!.read(upToCount: 64 * 1024) ?? Data()
-        if chunk.isEmpty {
-          try? handle?.close()
-          return nil
-        }
-        return chunk
-      } catch {
+    private mutating func readFile(_ file: SpoolFile) throws(HTTPError) -> Data? {
+      guard let chunk = file.read(64 * 1024, at: fileOffset) else {
         throw .transport(URLError(.cannotOpenFile))
       }
+      fileOffset += Int64(chunk.count)
+      return chunk.isEmpty ? nil : chunk
     }
   }
 }
@@ -273,18 +264,5 @@ final class StreamReader: Sendable {
 
   deinit {
     buffer.stop(.cancelled)
-  }
-}
-
-/// A body a transport spooled to disk: deleted when the last copy of the body goes.
-final class BodyFile: Sendable {
-  let url: URL
-
-  init(_ url: URL) {
-    self.url = url
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(at: url)
   }
 }

@@ -65,20 +65,19 @@ extension URLSessionTransport {
 #if canImport(FoundationNetworking)
   extension DataTaskCall {
     /// A spooling download task finished writing the body to `location` (Linux, where
-    /// FoundationNetworking never deletes it): it becomes the body's own file, read in
-    /// chunks and deleted with the body, unless it is to be collected and is over the buffer.
+    /// FoundationNetworking never deletes it): the file becomes the body's own spool, read in
+    /// chunks, unless the body is to be collected and is over the buffer.
     func finishedSpooling(at location: URL, response: URLResponse?) {
-      let body = TransportResponseBody(spooledFile: location)
+      guard let spool = SpoolFile(adopting: location) else {
+        return call.complete(.failure(.transport(URLError(.cannotOpenFile))))
+      }
       if let failure = state.withLock({ $0.failure }) { return call.complete(.failure(failure)) }
       let result = Self.result(data: nil, response: response, error: nil).flatMap {
         head -> Result<TransportResponse, HTTPError> in
-        let size =
-          (try? FileManager.default.attributesOfItem(atPath: location.path)[.size])
-          .flatMap { $0 as? NSNumber }?.int64Value ?? 0
-        if options.collectsBody, size > Int64(options.bufferSize) {
+        if options.collectsBody, spool.size > Int64(options.bufferSize) {
           return .failure(.responseTooLarge(limit: options.bufferSize))
         }
-        return .success(TransportResponse(head: head, body: body))
+        return .success(TransportResponse(head: head, body: TransportResponseBody(spooled: spool)))
       }
       call.complete(result)
     }

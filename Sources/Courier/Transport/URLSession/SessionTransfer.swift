@@ -5,10 +5,10 @@ import Foundation
 #endif
 
 /// A URLSession task as the transfer of an exchange: resumed to start, cancelled on another
-/// queue to stop, and, when the exchange ends, its temporary upload file deleted.
+/// queue to stop, and, when the exchange ends, its spooled upload file's name removed.
 struct SessionTransfer: ExchangeTransfer {
-  /// A request body sent from a file, and whether the file is Courier's to delete.
-  typealias Upload = (url: URL, isTemporary: Bool)
+  /// A request body sent from a file, and the spool that holds it when it is Courier's.
+  typealias Upload = (url: URL, spool: SpoolFile?)
 
   let task: URLSessionTask
   let call: DataTaskCall
@@ -38,8 +38,6 @@ struct SessionTransfer: ExchangeTransfer {
   }
 
   func exchangeEnded() {
-    if let upload, upload.isTemporary {
-      try? FileManager.default.removeItem(at: upload.url)
-    }
+    upload?.spool?.removeName()
   }
 }
