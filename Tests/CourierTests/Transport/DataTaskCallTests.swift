@@ -75,4 +75,35 @@ struct DataTaskCallTests {
     }
     #expect(error.code == .badServerResponse)
   }
+
+  /// What the Apple WebSocket's upgrade and refusal and a background transfer's answer are
+  /// made of too: one conversion for every head URLSession gives.
+  @Test("a URLSession head: fields sorted by name, joined Set-Cookie fields parted again")
+  func head() throws {
+    let http = try #require(
+      HTTPURLResponse(
+        url: URL(string: "http://h.example/chat")!, statusCode: 403, httpVersion: "HTTP/1.1",
+        headerFields: [
+          "X-Reason": "closed",
+          "Set-Cookie": "a=1; Path=/, b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT",
+          "Content-Type": "text/plain",
+        ]))
+    let response = HTTPResponse(head: http)
+    #expect(response.status == 403)
+    #expect(response.url == http.url)
+    #expect(
+      response.headers.map(\.name) == ["Content-Type", "Set-Cookie", "Set-Cookie", "X-Reason"])
+    #expect(
+      response.headers.values(for: "Set-Cookie") == [
+        "a=1; Path=/", "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT",
+      ])
+    let result = DataTaskCall.result(data: Data("no".utf8), response: http, error: nil)
+    #expect(
+      (try? result.get())
+        == {
+          var same = response
+          same.body = Data("no".utf8)
+          return same
+        }())
+  }
 }

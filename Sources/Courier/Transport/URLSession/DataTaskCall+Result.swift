@@ -16,24 +16,9 @@ extension DataTaskCall {
     guard let http = response as? HTTPURLResponse, !hasConflictingLength(http) else {
       return .failure(.transport(URLError(.badServerResponse)))
     }
-    // URLSession hands headers over as a dictionary: the wire order is lost, and repeated
-    // fields (Set-Cookie) arrive joined by ", ". Sorting by name makes equal responses
-    // compare equal.
-    // Each name is lowercased once, not twice per comparison; names are cast from the
-    // AnyHashable's base (a direct cast; `AnyHashable as? String` costs ~4x more).
-    var keyed: [(key: String, field: HTTPHeaders.Field)] = []
-    for (name, value) in http.allHeaderFields {
-      if let name = name.base as? String ?? name as? String, let value = value as? String {
-        let key = name.lowercased()
-        // Set-Cookie fields, joined by URLSession, are parted again for the cookie jar.
-        let values = key == "set-cookie" ? SetCookie.parted(value) : [value]
-        for value in values { keyed.append((key, HTTPHeaders.Field(name: name, value: value))) }
-      }
-    }
-    keyed.sort { $0.key < $1.key }  // stable: parted Set-Cookie fields keep their order
-    let headers = HTTPHeaders(keyed.map(\.field))
-    return .success(
-      HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data(), url: http.url))
+    var answer = HTTPResponse(head: http)
+    answer.body = data ?? Data()
+    return .success(answer)
   }
 
   /// Whether the head carries `Content-Length` values that differ (`5, 10`: two fields,
@@ -49,13 +34,24 @@ extension DataTaskCall {
 }
 
 extension HTTPResponse {
-  /// The head of `http` as URLSession hands it over, its fields unsorted and unparted, and no
-  /// body: for the Apple WebSocket's upgrade and a background transfer's response.
+  /// The head of `http`, and no body: for every answer URLSession gives (a data task's, the
+  /// Apple WebSocket's upgrade or refusal, a background transfer's).
+  ///
+  /// URLSession hands headers over as a dictionary: the wire order is lost, and repeated
+  /// fields (`Set-Cookie`) arrive joined by ", ". The fields are sorted by name, so that equal
+  /// responses compare equal, and `Set-Cookie` is parted again for the cookie jar.
   init(head http: HTTPURLResponse) {
-    var headers = HTTPHeaders()
+    // Each name is lowercased once, not twice per comparison; names are cast from the
+    // AnyHashable's base (a direct cast; `AnyHashable as? String` costs ~4x more).
+    var keyed: [(key: String, field: HTTPHeaders.Field)] = []
     for (name, value) in http.allHeaderFields {
-      if let name = name as? String, let value = value as? String { headers.add(name, value) }
+      if let name = name.base as? String ?? name as? String, let value = value as? String {
+        let key = name.lowercased()
+        let values = key == "set-cookie" ? SetCookie.parted(value) : [value]
+        for value in values { keyed.append((key, HTTPHeaders.Field(name: name, value: value))) }
+      }
     }
-    self.init(status: http.statusCode, headers: headers, url: http.url)
+    keyed.sort { $0.key < $1.key }  // stable: parted Set-Cookie fields keep their order
+    self.init(status: http.statusCode, headers: HTTPHeaders(keyed.map(\.field)), url: http.url)
   }
 }
