@@ -17,7 +17,9 @@ public struct TransferOptions: Sendable {
   public var idleTimeout: Duration?
   /// The largest body accepted, in bytes; `nil` for no limit. A `Content-Length` over it
   /// fails with ``HTTPError/responseTooLarge(limit:)`` before the body is read, and a longer
-  /// body is cut off at the limit. Downloads and streams default to no limit (their bodies
+  /// body is cut off at the limit as it arrives: a stream's transfer stops as soon as more has
+  /// come than the limit, read or not, and its reader gets the error after the bytes before
+  /// it. Downloads and streams default to no limit (their bodies
   /// never sit in memory whole); uploads default to the client's
   /// ``HTTPClient/Configuration/maximumResponseBytes``, since their answer is kept in memory.
   public var maximumBytes: Int?

@@ -155,4 +155,53 @@ struct ClientOwnedLimitsTests {
     #expect(reports.map(\.completedBytes) == [800])
     #expect(reports.first?.expectedBytes == nil)
   }
+
+  /// A transport that writes 600 bytes, then waits for the test, then writes 600-byte chunks
+  /// until the body refuses one (at most 100), and says how many it wrote and what stopped it.
+  final class EndlessTransport: HTTPTransport {
+    let (go, resume) = AsyncStream<Void>.makeStream()
+    let (outcome, report) = AsyncStream<(Int, HTTPError?)>.makeStream()
+
+    func send(_ request: TransportRequest, options: TransportOptions) async throws(HTTPError)
+      -> TransportResponse
+    {
+      let (body, writer) = TransportResponseBody.makeStream(bufferSize: .max) { _ in }
+      try writer.write(Data(count: 600))
+      let (go, report) = (go, report)
+      Task {
+        for await _ in go { break }
+        var written = 600
+        for _ in 0..<100 {
+          do throws(HTTPError) {
+            try writer.write(Data(count: 600))
+            written += 600
+          } catch {
+            report.yield((written, error))
+            return
+          }
+        }
+        report.yield((written, nil))
+      }
+      return TransportResponse(
+        head: HTTPResponse(status: 200, headers: [:], url: request.head.url), body: body)
+    }
+  }
+
+  @Test("a stream past the limit is refused at the transport's side, before its reader reads")
+  func refusedBeforeRead() async throws {
+    let transport = EndlessTransport()
+    let stream = try await client(transport).bytes(
+      Request<Data>(path: "s"), options: TransferOptions(maximumBytes: 1000))
+    transport.resume.yield()
+    var outcomes = transport.outcome.makeAsyncIterator()
+    let outcome = await outcomes.next()
+    // A transport that cannot pause (URLSession on Linux) would spool the rest to disk.
+    #expect(outcome?.0 == 600)
+    #expect(outcome?.1 == .responseTooLarge(limit: 1000))
+    var read = 0
+    await #expect(throws: HTTPError.responseTooLarge(limit: 1000)) {
+      for try await chunk in stream { read += chunk.count }
+    }
+    #expect(read == 600)
+  }
 }

@@ -90,6 +90,7 @@ struct SpoolFileTests {
     let (url, spool) = try await body.wholeFile()
     #expect(spool?.url == url)
     #expect(try Data(contentsOf: url) == Data("one two three".utf8))
+    withExtendedLifetime(spool) {}  // its name goes with it
   }
 
   @Test("a request body from a file is sent from that file, not spooled")

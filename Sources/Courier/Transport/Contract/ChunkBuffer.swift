@@ -19,6 +19,9 @@ final class ChunkBuffer: Sendable {
     var memoryHead = 0
     var memoryBytes = 0
     var peakMemoryBytes = 0
+    /// Bytes taken from the writer in all, and the most the reader accepts (``limit(to:)``).
+    var written: Int64 = 0
+    var limit: Int?
     var spill: SpoolFile?
     /// Bytes of the spill file written and committed, and read.
     var spillWritten: Int64 = 0
@@ -43,6 +46,8 @@ final class ChunkBuffer: Sendable {
   /// What the writer does with a chunk, decided under the lock.
   private enum Store {
     case refused(HTTPError)
+    /// The chunk would take the body past the reader's limit.
+    case overLimit(Int)
     case dropped
     case kept(wake: CheckedContinuation<Void, Never>?)
     case spill(SpoolFile, offset: Int64)
@@ -94,6 +99,7 @@ final class ChunkBuffer: Sendable {
       Self.store(chunk, in: &$0, memoryLimit: memoryLimit, whenFull: whenRoom)
     }) {
     case .refused(let error): throw error
+    case .overLimit(let limit): throw overLimit(limit)
     case .kept(let wake):
       wake?.resume()
       return true
@@ -115,6 +121,7 @@ final class ChunkBuffer: Sendable {
     }
     switch store {
     case .refused(let error): throw error
+    case .overLimit(let limit): throw overLimit(limit)
     case .dropped, .full: return
     case .kept(let wake): wake?.resume()
     case .spill(let file, let offset):
@@ -144,6 +151,9 @@ final class ChunkBuffer: Sendable {
     case .success?: return .dropped
     case nil: break
     }
+    if let limit = state.limit, state.written + Int64(chunk.count) > Int64(limit) {
+      return .overLimit(limit)
+    }
     let fits = state.memoryBytes + chunk.count <= memoryLimit
     if let whenFull {
       guard fits || state.memoryBytes == 0 else {
@@ -158,12 +168,30 @@ final class ChunkBuffer: Sendable {
         state.spill = file
       }
       state.writing = true
+      state.written += Int64(chunk.count)
       return .spill(state.spill!, offset: state.spillWritten)
     }
+    state.written += Int64(chunk.count)
     state.memory.append(chunk)
     state.memoryBytes += chunk.count
     state.peakMemoryBytes = max(state.peakMemoryBytes, state.memoryBytes)
     return .kept(wake: state.reader.take())
+  }
+
+  /// From now on, a chunk that takes what the writer has brought in all past `maximumBytes`
+  /// ends the stream with ``HTTPError/responseTooLarge(limit:)`` after the bytes before it, and
+  /// the writer's call throws that error, which stops the transfer: the reader would fail
+  /// there when it came to it, and meanwhile a transport that cannot pause (URLSession on
+  /// Linux) spools no more than the limit to disk for a hostile or endless body.
+  func limit(to maximumBytes: Int) {
+    state.withLock { $0.limit = min($0.limit ?? .max, maximumBytes) }
+  }
+
+  /// The body is over the reader's limit: it ends with that error, which the writer throws.
+  private func overLimit(_ limit: Int) -> HTTPError {
+    let error = HTTPError.responseTooLarge(limit: limit)
+    finish(.failure(error))
+    return error
   }
 
   /// Ends the stream after the bytes already in it: normally, or with `error`. The first

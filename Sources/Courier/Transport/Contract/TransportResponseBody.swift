@@ -71,8 +71,13 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
 
   /// This body, failing with ``HTTPError/responseTooLarge(limit:)`` once more than
   /// `maximumBytes` have been read (and stopping the transfer then); `nil` for no limit.
+  /// While no transform applies, the bytes read are the transport's, so a stream stops as
+  /// soon as the transport has brought more, read or not (``ChunkBuffer/limit(to:)``).
   func limited(to maximumBytes: Int?) -> TransportResponseBody {
-    TransportResponseBody(
+    if let maximumBytes, transform == nil, case .stream(let reader) = storage {
+      reader.buffer.limit(to: maximumBytes)
+    }
+    return TransportResponseBody(
       storage: storage, limit: maximumBytes, trailers: trailerFields, transform: transform)
   }
 
