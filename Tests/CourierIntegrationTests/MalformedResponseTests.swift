@@ -48,6 +48,19 @@ struct MalformedResponseTests {
     #expect(scratch.contents.isEmpty)
   }
 
+  /// libcurl reads `+5` as 5; RFC 9112 §6.3 allows digits only, and every transport holds
+  /// Courier's one rule.
+  @Test("a Content-Length that is not digits ('+5') is badServerResponse on every transport")
+  func signedLength() async throws {
+    let server = try raw(
+      "HTTP/1.1 200 OK\r\nContent-Length: +5\r\nConnection: close\r\n\r\nhello")
+    defer { server.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await HTTPClient(baseURL: server.baseURL).send(Request<Data>(path: "x"))
+    }
+    #expect(error == .transport(URLError(.badServerResponse)), "\(String(describing: error))")
+  }
+
   @Test("the same length repeated is one length (the good path beside it)")
   func repeatedLength() async throws {
     let server = try raw(

@@ -13,7 +13,7 @@ extension DataTaskCall {
     if let error {
       return .failure(HTTPError(transportFailure: error))
     }
-    guard let http = response as? HTTPURLResponse, !hasConflictingLength(http) else {
+    guard let http = response as? HTTPURLResponse, !hasInvalidLength(http) else {
       return .failure(.transport(URLError(.badServerResponse)))
     }
     var answer = HTTPResponse(head: http)
@@ -21,15 +21,13 @@ extension DataTaskCall {
     return .success(answer)
   }
 
-  /// Whether the head carries `Content-Length` values that differ (`5, 10`: two fields,
-  /// which URLSession joins), which RFC 9112 §6.3 makes an unrecoverable error: the body's
-  /// end cannot be known, and a proxy and a client may disagree on it (response smuggling).
-  /// Repeated equal values (`5, 5`) are one length.
-  static func hasConflictingLength(_ response: HTTPURLResponse) -> Bool {
-    guard let value = response.value(forHTTPHeaderField: "Content-Length"), value.contains(",")
-    else { return false }
-    let values = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-    return Set(values).count > 1
+  /// Whether the head's `Content-Length` cannot frame its body (``ResponseHeadReader``'s one
+  /// rule, RFC 9112 §6.3): not digits, or values that differ (`5, 10`: two fields, which
+  /// URLSession joins), where a proxy and a client may disagree on the body's end (response
+  /// smuggling). Repeated equal values (`5, 5`) are one length.
+  static func hasInvalidLength(_ response: HTTPURLResponse) -> Bool {
+    guard let value = response.value(forHTTPHeaderField: "Content-Length") else { return false }
+    return ResponseHeadReader.contentLength([value]) == nil
   }
 }
 
