@@ -183,4 +183,59 @@ struct ByteStreamTests {
     task.cancel()
     await expectCancelled(task)
   }
+
+  /// A line is held whole before the loop sees it: a server that never ends one would grow
+  /// it for as long as it sends.
+  @Test(
+    "a line past maximumResponseBytes ends the loop with responseTooLarge; the server sees it go")
+  func endlessLine() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 64 * 1024
+    let sentAll = Locked<Bool?>(nil)
+    let ended = Signal()
+    let loopback = try Loopback(configuration: configuration) { _, response in
+      try await response.writeHead(status: 200)
+      do {
+        try await response.write(Data("first\n".utf8))
+        let chunk = Data(repeating: 120, count: 16 * 1024)
+        for _ in 0..<4096 { try await response.write(chunk) }  // 64 MB, no line end
+        sentAll.withLock { $0 = true }
+      } catch {
+        sentAll.withLock { $0 = false }
+      }
+      ended.fire()
+    }
+    defer { loopback.stop() }
+    var lines: [String] = []
+    var failure: HTTPError?
+    do throws(HTTPError) {
+      for try await line in try await loopback.client.bytes(Request<Data>(path: "x")).lines {
+        lines.append(line)
+      }
+    } catch {
+      failure = error
+    }
+    #expect(failure == .responseTooLarge(limit: 64 * 1024))
+    #expect(lines == ["first"])
+    #expect(await watched { await ended.wait() } != nil)
+    #expect(sentAll.withLock { $0 } == false)
+    // The good path beside it: a long line under the limit, and the chunks of a stream with no
+    // line ends at all, which only lines would hold.
+    let long = String(repeating: "y", count: 60 * 1024)
+    let fine = try Loopback(configuration: configuration) { _, response in
+      try await response.send(body: Data("\(long)\nlast".utf8) + Data(count: 200 * 1024))
+    }
+    defer { fine.stop() }
+    var read: [String] = []
+    for try await line in try await fine.client.bytes(Request<Data>(path: "l")).lines {
+      read.append(line)
+      if read.count == 1 { break }
+    }
+    #expect(read == [long])
+    var bytes = 0
+    for try await chunk in try await fine.client.bytes(Request<Data>(path: "c")) {
+      bytes += chunk.count
+    }
+    #expect(bytes == 60 * 1024 + 5 + 200 * 1024)
+  }
 }

@@ -167,4 +167,60 @@ struct ServerSentEventsTests {
     }
     #expect(loopback.server.requestCount == 2)
   }
+
+  /// A hostile or broken server: an event (one endless line, or data lines without the blank
+  /// line that ends the event) that would grow in memory for as long as the server sends.
+  @Test(
+    "an event past maximumResponseBytes ends the stream with responseTooLarge, not retried",
+    arguments: ["data: ", "data: x\n"])
+  func endlessEvent(_ unit: String) async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 64 * 1024
+    let sentAll = Locked<Bool?>(nil)
+    let ended = Signal()
+    let loopback = try Loopback(configuration: configuration) { _, response in
+      try await response.writeHead(headers: Self.eventStream)
+      do {
+        try await response.write(Data("data: first\n\n".utf8))
+        let units = Data(String(repeating: unit, count: 16 * 1024 / unit.utf8.count).utf8)
+        for _ in 0..<4096 { try await response.write(units) }  // 64 MB
+        sentAll.withLock { $0 = true }
+      } catch {
+        sentAll.withLock { $0 = false }
+      }
+      ended.fire()
+    }
+    defer { loopback.stop() }
+    var events: [ServerSentEvent] = []
+    var failure: HTTPError?
+    do throws(HTTPError) {
+      for try await event in loopback.client.events(Request<Data>(path: "feed")) {
+        events.append(event)
+      }
+    } catch {
+      failure = error
+    }
+    #expect(failure == .responseTooLarge(limit: 64 * 1024))
+    #expect(events == [ServerSentEvent(data: "first")])
+    #expect(await watched { await ended.wait() } != nil)
+    #expect(sentAll.withLock { $0 } == false)  // the client let the stream go
+    #expect(loopback.server.requestCount == 1)
+  }
+
+  @Test("an event just under maximumResponseBytes arrives whole (the good path beside it)")
+  func largeEvent() async throws {
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 64 * 1024
+    let data = String(repeating: "x", count: 60 * 1024)
+    let loopback = try Loopback(configuration: configuration) { _, response in
+      try await response.send(headers: Self.eventStream, text: "data: \(data)\n\n")
+    }
+    defer { loopback.stop() }
+    var events: [ServerSentEvent] = []
+    for try await event in loopback.client.events(Request<Data>(path: "feed"), reconnection: .never)
+    {
+      events.append(event)
+    }
+    #expect(events == [ServerSentEvent(data: data)])
+  }
 }

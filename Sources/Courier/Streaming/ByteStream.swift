@@ -14,7 +14,10 @@ import Foundation
 /// A reader that falls behind does not make memory grow without bound: past
 /// ``TransferOptions/bufferSize`` bytes, the backlog waits in a temporary file (URLSession
 /// on Linux cannot pause a transfer, so the sender cannot be slowed down). The size limit
-/// (``TransferOptions/maximumBytes``) holds as bytes are read. Breaking out of the loop,
+/// (``TransferOptions/maximumBytes``) holds as bytes arrive, read or not. A line of
+/// ``lines`` is held in memory until its end, so it is bounded like a body kept in memory:
+/// past ``HTTPClient/Configuration/maximumResponseBytes`` the stream stops and the loop
+/// throws ``HTTPError/responseTooLarge(limit:)``. Breaking out of the loop,
 /// dropping the stream, or cancelling the reading task cancels the transfer and closes its
 /// connection. A stream is read once: a loop that ends early ends the stream.
 public struct ByteStream: AsyncSequence, Sendable {
@@ -26,6 +29,8 @@ public struct ByteStream: AsyncSequence, Sendable {
   /// Status, headers and URL of the response (its body is this stream).
   public let response: HTTPResponse
   let body: TransportResponseBody
+  /// The most bytes a line of ``lines`` may hold; `nil` for no limit.
+  let maximumLineBytes: Int?
 
   /// Reads the chunks.
   public func makeAsyncIterator() -> Iterator {
@@ -72,12 +77,13 @@ public struct ByteLines: AsyncSequence, Sendable {
 
   /// Reads the lines.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(chunks: stream.makeAsyncIterator())
+    Iterator(chunks: stream.makeAsyncIterator(), maximumLineBytes: stream.maximumLineBytes)
   }
 
   /// Reads the lines of a ``ByteStream``.
   public struct Iterator: AsyncIteratorProtocol {
     var chunks: ByteStream.Iterator
+    let maximumLineBytes: Int?
     var line: [UInt8] = []
     var pending: [UInt8] = []
     var position = 0
@@ -108,6 +114,12 @@ public struct ByteLines: AsyncSequence, Sendable {
           }
           line.append(byte)
         }
+        if let limit = maximumLineBytes, line.count > limit {
+          ended = true
+          line = []
+          chunks.reading.stop()
+          throw .responseTooLarge(limit: limit)
+        }
         guard !ended, let chunk = try await chunks.next(isolation: actor) else {
           ended = true
           guard !line.isEmpty else { return nil }
@@ -129,6 +141,11 @@ final class Reading: Sendable {
 
   init(_ body: TransportResponseBody) {
     self.body = body
+  }
+
+  /// Stops the transfer now, before the loop is left.
+  func stop() {
+    body.cancel()
   }
 
   deinit {

@@ -45,7 +45,9 @@ extension HTTPClient {
       let body = head.bodyStream ?? TransportResponseBody(head.body)
       head.bodyStream = nil
       head.body = Data()
-      return ByteStream(response: head, body: body.limited(to: exchange.maximumBytes))
+      return ByteStream(
+        response: head, body: body.limited(to: exchange.maximumBytes),
+        maximumLineBytes: configuration.maximumResponseBytes)
     }
   }
 
@@ -65,12 +67,21 @@ extension HTTPClient {
   /// ends on a 204, or when the stream ends without reconnection; it throws on any status
   /// but 200 and 204 or a response that is not `text/event-stream` (neither is retried),
   /// and ``HTTPError/cancelled`` when the loop's task is cancelled.
+  ///
+  /// An event is held in memory until its blank line, so it is bounded like a body kept in
+  /// memory: once the event still being received holds more than
+  /// ``Configuration/maximumResponseBytes``, the stream stops and the loop throws
+  /// ``HTTPError/responseTooLarge(limit:)`` (not retried). `options.maximumBytes` bounds
+  /// each connection's whole stream, and is none by default.
   public nonisolated func events<E: Endpoint>(
     _ endpoint: E, reconnection: ReconnectionPolicy = .default,
     options: TransferOptions = TransferOptions()
   ) -> ServerSentEvents {
     let client = self
-    return ServerSentEvents(reconnection: reconnection, clock: configuration.clock) {
+    return ServerSentEvents(
+      reconnection: reconnection, clock: configuration.clock,
+      maximumEventBytes: configuration.maximumResponseBytes
+    ) {
       (lastEventID: String) async throws(HTTPError) -> ByteStream in
       var request = try client.builder.request(for: endpoint)
       request.head.setValue("text/event-stream", forHTTPHeaderField: "Accept")

@@ -29,6 +29,12 @@ public struct ServerSentEventParser: Sendable {
   /// A parser at the start of a stream.
   public init() {}
 
+  /// The bytes held for the event still being received (its line, data, type and ID), which
+  /// a stream bounds so that a server that never ends a line or an event cannot exhaust memory.
+  var pendingByteCount: Int {
+    line.count + data.utf8.count + eventType.utf8.count + idBuffer.utf8.count
+  }
+
   /// The events completed by `bytes`; an event still being received waits for more.
   public mutating func parse(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
     var events: [ServerSentEvent] = []

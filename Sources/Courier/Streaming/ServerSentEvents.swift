@@ -13,17 +13,22 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
   let reconnection: ReconnectionPolicy
   /// The clock reconnection delays are waited on.
   let clock: any TransportClock
+  /// The most bytes an event still being received may hold; `nil` for no limit.
+  let maximumEventBytes: Int?
   let connect: Connect
 
   /// Connects when the first event is asked for.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(reconnection: reconnection, clock: clock, connect: connect)
+    Iterator(
+      reconnection: reconnection, clock: clock, maximumEventBytes: maximumEventBytes,
+      connect: connect)
   }
 
   /// Reads the events, connecting and reconnecting as needed.
   public struct Iterator: AsyncIteratorProtocol {
     let reconnection: ReconnectionPolicy
     let clock: any TransportClock
+    let maximumEventBytes: Int?
     let connect: Connect
     private var parser = ServerSentEventParser()
     private var pending: [ServerSentEvent] = []
@@ -31,10 +36,16 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     private var connections = 0
     private var failedInARow = 0
     private var finished = false
+    /// The limit an event went past: thrown once the events before it are delivered.
+    private var tooLarge: Int?
 
-    init(reconnection: ReconnectionPolicy, clock: any TransportClock, connect: @escaping Connect) {
+    init(
+      reconnection: ReconnectionPolicy, clock: any TransportClock, maximumEventBytes: Int?,
+      connect: @escaping Connect
+    ) {
       self.reconnection = reconnection
       self.clock = clock
+      self.maximumEventBytes = maximumEventBytes
       self.connect = connect
     }
 
@@ -49,6 +60,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     {
       while true {
         if !pending.isEmpty { return pending.removeFirst() }
+        if let limit = tooLarge.take() {
+          finished = true
+          throw .responseTooLarge(limit: limit)
+        }
         if finished { return nil }
         guard var current = chunks else {
           try await open(isolation: actor)
@@ -63,6 +78,13 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
           }
           pending = parser.parse(chunk)
           if !pending.isEmpty { failedInARow = 0 }
+          if let limit = maximumEventBytes, parser.pendingByteCount > limit {
+            // The stream stops now (its reader let go); the events before are delivered
+            // first. Not retried: the server would send the same event again.
+            chunks = nil
+            parser.finish()
+            tooLarge = limit
+          }
         } catch {
           try lost(error)
         }
