@@ -15,6 +15,10 @@ extension ChannelWebSocket {
 
     struct State: Sendable {
       var outgoing = Data()
+      /// The payload of the latest ping not yet answered, once what waits to be written is
+      /// past the high-water mark: such pings are answered once, with the latest (RFC 6455
+      /// §5.5.3), so that a peer that pings and does not read cannot grow it without bound.
+      var pong: [UInt8]?
       /// Bytes queued and bytes written since the start, to tell a sender when its are out.
       var queued: Int64 = 0
       var written: Int64 = 0

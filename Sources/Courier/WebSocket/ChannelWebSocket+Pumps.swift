@@ -104,7 +104,13 @@ extension ChannelWebSocket.Engine {
         }
       case .ping(let payload):
         guard !state.sentClose else { return }
-        Self.enqueue(WebSocketFrame(opcode: .pong, payload: payload), &state)
+        // Every ping is answered while what waits to be written is under the high-water
+        // mark; past it (a peer that pings and does not read), only the latest.
+        if state.queued - state.written < Self.queuedBytesLimit {
+          Self.enqueue(WebSocketFrame(opcode: .pong, payload: payload), &state)
+        } else {
+          state.pong = payload
+        }
       case .pong(let payload):
         guard let index = state.pingers.firstIndex(where: { $0.payload == payload }) else {
           return  // unsolicited (a heartbeat), or its ping gave up
@@ -164,10 +170,11 @@ extension ChannelWebSocket.Engine {
   func settle() {
     let (finishes, writes) = state.withLock { state -> (Bool, Bool) in
       guard !state.isFinished else { return (false, false) }
-      if state.stopsNow || (state.endsAfterFlush && state.outgoing.isEmpty && !state.isWriting) {
+      let queued = !state.outgoing.isEmpty || state.pong != nil
+      if state.stopsNow || (state.endsAfterFlush && !queued && !state.isWriting) {
         return (true, false)
       }
-      guard !state.outgoing.isEmpty, !state.isWriting else { return (false, false) }
+      guard queued, !state.isWriting else { return (false, false) }
       state.isWriting = true
       return (false, true)
     }
@@ -179,6 +186,10 @@ extension ChannelWebSocket.Engine {
   private func writeQueued() async {
     while true {
       let batch = state.withLock { state -> Data? in
+        // The pong goes with the next batch; none after a close frame.
+        if let pong = state.pong.take(), !state.sentClose {
+          Self.enqueue(WebSocketFrame(opcode: .pong, payload: pong), &state)
+        }
         guard !state.isFinished, !state.stopsNow, !state.outgoing.isEmpty else {
           state.isWriting = false
           return nil

@@ -55,6 +55,7 @@ extension ChannelWebSocket.Engine {
     state.queued += Int64(bytes.count)
     return state.queued
   }
+
 }
 
 /// 256 masking keys from the system's randomness in one call (RFC 6455 §5.3 asks for keys

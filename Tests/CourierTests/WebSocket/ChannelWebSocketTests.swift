@@ -332,6 +332,31 @@ struct ChannelWebSocketTests {
     connection.cancel()
   }
 
+  @Test("Pings past the high-water mark of bytes to write are answered once, with the latest")
+  func pingFlood() async throws {
+    let channel = ScriptedChannel()
+    let connection = try await open(channel)
+    channel.holdWrites()
+    func payload(_ index: Int) -> [UInt8] {
+      [UInt8(index % 256), UInt8(index / 256)] + Array(repeating: 0, count: 123)
+    }
+    channel.push(WebSocketFrame(opcode: .ping, payload: payload(0)))
+    await eventually { channel.hasHeldWrite }  // the first pong is on its way out
+    // A peer that pings and does not read: 5,000 pongs would be 655 KB.
+    for index in 1...5000 { channel.push(WebSocketFrame(opcode: .ping, payload: payload(index))) }
+    channel.push(WebSocketFrame(opcode: .text, payload: Array("after".utf8)))
+    #expect(try await connection.receive() == .text("after"))
+    let waiting = connection.engine.state.withLock { $0.queued - $0.written }
+    #expect(waiting <= ChannelWebSocket.Engine.queuedBytesLimit + 131)
+    channel.letWritesThrough()
+    await eventually { (try? channel.framesWritten().last?.payload) == payload(5000) }
+    let pongs = try channel.framesWritten()
+    #expect(pongs.allSatisfy { $0.opcode == .pong })
+    #expect(pongs.count < 2100)
+    #expect(pongs.prefix(3).map(\.payload) == [payload(0), payload(1), payload(2)])
+    connection.cancel()
+  }
+
   @Test("The channel is read only while the messages waiting fit the read-ahead")
   func readAhead() async throws {
     let channel = ScriptedChannel()
