@@ -176,19 +176,9 @@ struct ServerSentEventsTests {
   func endlessEvent(_ unit: String) async throws {
     var configuration = HTTPClient.Configuration()
     configuration.maximumResponseBytes = 64 * 1024
-    let sentAll = Locked<Bool?>(nil)
-    let ended = Signal()
+    let body = EndlessBody(headers: Self.eventStream, first: "data: first\n\n", unit: unit)
     let loopback = try Loopback(configuration: configuration) { _, response in
-      try await response.writeHead(headers: Self.eventStream)
-      do {
-        try await response.write(Data("data: first\n\n".utf8))
-        let units = Data(String(repeating: unit, count: 16 * 1024 / unit.utf8.count).utf8)
-        for _ in 0..<4096 { try await response.write(units) }  // 64 MB
-        sentAll.withLock { $0 = true }
-      } catch {
-        sentAll.withLock { $0 = false }
-      }
-      ended.fire()
+      try await body.send(response)
     }
     defer { loopback.stop() }
     var events: [ServerSentEvent] = []
@@ -202,8 +192,7 @@ struct ServerSentEventsTests {
     }
     #expect(failure == .responseTooLarge(limit: 64 * 1024))
     #expect(events == [ServerSentEvent(data: "first")])
-    #expect(await watched { await ended.wait() } != nil)
-    #expect(sentAll.withLock { $0 } == false)  // the client let the stream go
+    #expect(await body.clientLetGo())
     #expect(loopback.server.requestCount == 1)
   }
 
