@@ -239,8 +239,9 @@ extension TransportResponseBody {
     let buffer: ChunkBuffer
 
     /// Hands the next bytes to the reader (never waiting: past the buffer size they wait on
-    /// disk). Throws once the reader has ended the body (cancelled, gone, over the size
-    /// limit): stop the transfer then.
+    /// disk). Throws once the reader has ended the body (cancelled, gone), or once the body
+    /// has passed the client's size limit, read or not (``HTTPError/responseTooLarge(limit:)``,
+    /// which the reader gets after the bytes before): stop the transfer then.
     public func write(_ chunk: Data) throws(HTTPError) {
       try buffer.write(chunk)
     }
