@@ -48,7 +48,10 @@ extension HTTPClient {
     /// ``HTTPError/responseTooLarge(limit:)``. 16 MiB by default; `nil` for no limit.
     /// Transports enforce it as bytes arrive (decoded bytes, after gzip): a `Content-Length`
     /// over it fails before the body is read, and a longer body is cut off at the limit; the
-    /// client counts again as it reads, so the limit holds on any transport.
+    /// client counts again as it reads, so the limit holds on any transport. It also bounds
+    /// what a stream holds in memory whole: an event of ``HTTPClient/events(_:reconnection:options:)``
+    /// and a line of ``ByteStream/lines`` (a stream's body itself has
+    /// ``TransferOptions/maximumBytes``, none by default).
     public var maximumResponseBytes: Int?
     /// The most requests this client has in flight at once; more wait their turn, first
     /// come, first served. `nil` (the default) for no limit. Time spent waiting does not
