@@ -12,6 +12,8 @@ extension ChannelWebSocket {
   /// connection has ended: a close frame still going out when its caller lets go is written.
   final class Engine: DeadlineTimed {
     typealias Waiter<Value> = CheckedContinuation<Result<Value, HTTPError>, Never>
+    /// What hears a ping's pong, or why none will come.
+    typealias Pinger = @Sendable (Result<Void, HTTPError>) -> Void
 
     struct State: Sendable {
       var outgoing = Data()
@@ -27,7 +29,7 @@ extension ChannelWebSocket {
       var inboxBytes = 0
       var receiver: Waiter<WebSocketMessage?>?
       /// Pings waiting for their pong, by the payload each carries.
-      var pingers: [(payload: [UInt8], waiter: Waiter<Void>)] = []
+      var pingers: [(payload: [UInt8], answer: Pinger)] = []
       var pingsSent: UInt64 = 0
       var closers: [CheckedContinuation<Void, Never>] = []
       /// A close frame has been queued; nothing but the peer's close is awaited after it.
@@ -104,34 +106,50 @@ extension ChannelWebSocket {
     /// one, not another ping's) answers it. A cancelled ping stops waiting; the connection
     /// goes on.
     func ping() async throws(HTTPError) {
-      let payload = state.withLock { state -> [UInt8] in
-        state.pingsSent += 1
-        return Array("courier \(state.pingsSent)".utf8)
-      }
+      let payload = nextPingPayload()
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (waiter: Waiter<Void>) in
-          let (refused, room) = state.withLock { state -> (HTTPError?, Bool) in
-            if let refusal = Self.refusal(state) { return (refusal, false) }
-            if Task.isCancelled { return (.cancelled, false) }
-            state.pingers.append((payload, waiter))
-            Self.enqueue(WebSocketFrame(opcode: .ping, payload: payload), &state)
-            // Twice the read-ahead while a ping waits: its pong may be behind a full one.
-            return (nil, Self.takeRoomWaiter(&state, readAhead: options.readAhead))
-          }
-          if let refused { waiter.resume(returning: .failure(refused)) }
-          if room { resumeReading() }
-          settle()
+          ping(payload, checksCancellation: true) { waiter.resume(returning: $0) }
         }
       } onCancel: {
-        let waiter = state.withLock { state -> Waiter<Void>? in
+        let answer = state.withLock { state -> Pinger? in
           guard let index = state.pingers.firstIndex(where: { $0.payload == payload }) else {
             return nil
           }
-          return state.pingers.remove(at: index).waiter
+          return state.pingers.remove(at: index).answer
         }
-        waiter?.resume(returning: .failure(.cancelled))
+        answer?(.failure(.cancelled))
       }
       try result.get()
+    }
+
+    /// Sends a ping without waiting: `answered` hears its pong, or why none will come (the
+    /// connection has ended), once.
+    func ping(answered: @escaping Pinger) {
+      ping(nextPingPayload(), checksCancellation: false, answered: answered)
+    }
+
+    private func nextPingPayload() -> [UInt8] {
+      state.withLock { state in
+        state.pingsSent += 1
+        return Array("courier \(state.pingsSent)".utf8)
+      }
+    }
+
+    /// Queues a ping carrying `payload`, whose pong `answered` hears (refused at once when
+    /// the connection is over, or when `checksCancellation` and the task is cancelled).
+    private func ping(_ payload: [UInt8], checksCancellation: Bool, answered: @escaping Pinger) {
+      let (refused, room) = state.withLock { state -> (HTTPError?, Bool) in
+        if let refusal = Self.refusal(state) { return (refusal, false) }
+        if checksCancellation, Task.isCancelled { return (.cancelled, false) }
+        state.pingers.append((payload, answered))
+        Self.enqueue(WebSocketFrame(opcode: .ping, payload: payload), &state)
+        // Twice the read-ahead while a ping waits: its pong may be behind a full one.
+        return (nil, Self.takeRoomWaiter(&state, readAhead: options.readAhead))
+      }
+      if let refused { return answered(.failure(refused)) }
+      if room { resumeReading() }
+      settle()
     }
 
     func receive() async throws(HTTPError) -> WebSocketMessage? {

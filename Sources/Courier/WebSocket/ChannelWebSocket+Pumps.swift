@@ -115,8 +115,8 @@ extension ChannelWebSocket.Engine {
         guard let index = state.pingers.firstIndex(where: { $0.payload == payload }) else {
           return  // unsolicited (a heartbeat), or its ping gave up
         }
-        let waiter = state.pingers.remove(at: index).waiter
-        resume = { waiter.resume(returning: .success(())) }
+        let answer = state.pingers.remove(at: index).answer
+        resume = { answer(.success(())) }
       case .close(let code, let reason):
         guard state.peerClosure == nil else { return }
         state.peerClosure = WebSocketClosure(code: code ?? .noStatusReceived, reason: reason)
@@ -229,7 +229,7 @@ extension ChannelWebSocket.Engine {
       let refusal = Self.refusal(state) ?? .cancelled
       let receiver = state.receiver
       let senders = state.senders.map(\.waiter)
-      let pingers = state.pingers.map(\.waiter)
+      let pingers = state.pingers.map(\.answer)
       let (closers, watchers, room) = (state.closers, state.pauseWatchers, state.roomWaiter)
       let flushTimer = state.flushTimer
       state.receiver = nil
@@ -247,7 +247,7 @@ extension ChannelWebSocket.Engine {
         room?.resume(returning: false)
         receiver?.resume(returning: outcome)
         for sender in senders { sender.resume(returning: .failure(refusal)) }
-        for pinger in pingers { pinger.resume(returning: .failure(refusal)) }
+        for pinger in pingers { pinger(.failure(refusal)) }
         for closer in closers { closer.resume() }
         for watcher in watchers { watcher.resume() }
       }

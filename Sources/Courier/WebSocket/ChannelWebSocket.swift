@@ -36,6 +36,10 @@ final class ChannelWebSocket: TransportWebSocketConnection {
     try await engine.ping()
   }
 
+  func ping(answered: @escaping @Sendable (Result<Void, HTTPError>) -> Void) {
+    engine.ping(answered: answered)
+  }
+
   func close(_ code: WebSocketCloseCode, reason: String) async {
     await engine.close(code, reason: reason)
   }

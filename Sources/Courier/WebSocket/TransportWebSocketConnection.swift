@@ -23,6 +23,10 @@ protocol TransportWebSocketConnection: AnyObject, Sendable {
   /// Sends a ping and returns when the pong answering it arrives. Cancelling the waiting
   /// task stops the wait, not the connection.
   func ping() async throws(HTTPError)
+  /// Sends a ping without waiting for it: `answered` hears, once, that its pong arrived or
+  /// why none will (the connection has ended). What keep-alive sends: no task waits between
+  /// a ping and its pong.
+  func ping(answered: @escaping @Sendable (Result<Void, HTTPError>) -> Void)
   /// Sends a close frame with `code` and `reason` unless one was sent already, and returns
   /// once the peer has answered with its own, or the connection has ended. Messages that
   /// arrive meanwhile are dropped.
@@ -33,6 +37,20 @@ protocol TransportWebSocketConnection: AnyObject, Sendable {
   func cancel()
   /// The peer's close frame, once it has arrived.
   var peerClosure: WebSocketClosure? { get }
+}
+
+extension TransportWebSocketConnection {
+  /// A connection that can only wait for a pong: a task waits for it.
+  func ping(answered: @escaping @Sendable (Result<Void, HTTPError>) -> Void) {
+    Task {
+      do throws(HTTPError) {
+        try await ping()
+        answered(.success(()))
+      } catch {
+        answered(.failure(error))
+      }
+    }
+  }
 }
 
 /// An accepted upgrade: the server's `101` answer and the connection.

@@ -13,7 +13,10 @@ extension WebSocket {
         if let message = try await connection.receive() { return message }
         guard reconnection.reconnects, let closure = connection.peerClosure,
           Self.reconnectsAfter(closure.code)
-        else { return nil }
+        else {
+          stopKeepAlive(of: generation)
+          return nil
+        }
         outcome = .transport(
           .networkConnectionLost, reason: "the server closed with \(closure.code)")
       } catch {
@@ -26,6 +29,9 @@ extension WebSocket {
         case .cancelled, .invalidRequest: false
         default: true
         }
+      // Whatever else failed the reader (its own cancellation too) ended the connection: its
+      // keep-alive stops (a reconnection starts another).
+      if case .invalidRequest = outcome {} else { stopKeepAlive(of: generation) }
       guard ended, reconnection.reconnects, !state.withLock({ $0.closedByCaller })
       else { throw outcome }
       try await reconnect(after: generation, failedInARow: &failedInARow, last: outcome)
@@ -65,6 +71,7 @@ extension WebSocket {
           return state.current.connection
         }
         // The connection replaced is over; the one not needed is closed at once.
+        if replaced != nil { startKeepAlive() }
         (replaced ?? opened.connection).cancel()
         return
       } catch {

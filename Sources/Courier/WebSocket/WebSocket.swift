@@ -74,7 +74,8 @@ public final class WebSocket: Sendable {
     /// Connections that keep-alive gave up on.
     var timedOut: Set<Int> = []
     var closedByCaller = false
-    var keepAlive: Task<Void, Never>?
+    /// The current connection's keep-alive, while it pings.
+    var keepAlive: KeepAlive?
   }
 
   let state: Locked<State>
@@ -82,6 +83,9 @@ public final class WebSocket: Sendable {
   let reconnection: ReconnectionPolicy
   let settings: Settings
   let clock: any TransportClock
+  /// What times the keep-alive and the close timeout: the timer every connection shares, or
+  /// on a test's clock one of the socket's own.
+  let timer: DeadlineTimer
 
   init(
     _ first: TransportWebSocket, settings: Settings, reconnection: ReconnectionPolicy,
@@ -92,12 +96,13 @@ public final class WebSocket: Sendable {
     self.reconnection = reconnection
     self.settings = settings
     self.clock = clock
+    timer = clock is ContinuousClock ? ChannelWebSocket.timer : DeadlineTimer(clock: clock)
     startKeepAlive()
   }
 
   deinit {
-    let (connection, keepAlive) = state.withLock { ($0.current.connection, $0.keepAlive) }
-    keepAlive?.cancel()
+    let (connection, keepAlive) = state.withLock { ($0.current.connection, $0.keepAlive.take()) }
+    keepAlive?.stop()
     connection.cancel()
   }
 
@@ -172,15 +177,14 @@ public final class WebSocket: Sendable {
   public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
     let (connection, keepAlive) = state.withLock { state in
       state.closedByCaller = true
-      return (state.current.connection, state.keepAlive)
+      return (state.current.connection, state.keepAlive.take())
     }
-    keepAlive?.cancel()
+    keepAlive?.stop()
     // 1005, 1006 and 1015 only report; they never go in a close frame.
     let code = code.isSendable ? code : .normalClosure
     // Past the timeout the connection is dropped, which ends the close. An entry in a timer
     // shared by every connection (a test clock's own), not a sleeping task per close: on
     // Linux a cancelled sleep holds its memory until it would have ended.
-    let timer = clock is ContinuousClock ? ChannelWebSocket.timer : DeadlineTimer(clock: clock)
     let giveUp = timer.schedule(
       DroppedAtTimeout(connection), at: clock.now.advanced(by: settings.closeTimeout))
     await connection.close(code, reason: reason)

@@ -121,6 +121,9 @@ public final class StubWebSocket: Sendable {
     channel.close()
   }
 
+  /// How many pings the client has sent since the connection opened.
+  package var pingsReceived: Int { state.withLock { $0.pings } }
+
   /// Returns once the client has sent `count` pings since the connection opened.
   package func pingsReceived(atLeast count: Int) async {
     await withCheckedContinuation { (waiter: Waiter) in

@@ -117,30 +117,31 @@ struct WebSocketClientTests {
         return error
       }
     }
-    // Answered pings keep it open, however many intervals pass. Each round holds the
-    // keep-alive's ping at the server, moves the clock on a second, and lets the pong go: the
-    // keep-alive's next wait, due an interval after that second, shows the pong was read.
+    // Answered pings keep it open, however many intervals pass. Each round waits for the
+    // keep-alive to wait for the next interval, moves the clock there, holds the ping at the
+    // server, moves the clock on a second and lets the pong go; a ping of the test's own,
+    // answered after it on the same connection, shows the pong was read.
     peer.answersPings = false
-    var due = clock.now + .seconds(30)
+    let start = clock.now
     for round in 1...4 {
+      let due = start + .seconds(30 * round)
       await clock.sleepers(atLeast: 1, until: due)
-      clock.advance(by: .seconds(30))
-      await peer.pingsReceived(atLeast: round)
+      clock.advance(by: due - clock.now)
+      await peer.pingsReceived(atLeast: 2 * round - 1)  // the keep-alive's, after ours
       clock.advance(by: .seconds(1))
-      due = clock.now + .seconds(30)
       peer.answersPings = true
+      try await socket.ping()
       peer.answersPings = false
     }
-    await clock.sleepers(atLeast: 1, until: due)
     try await socket.send("still here")
-    #expect(!finished.withLock { $0 })
     // From now on a ping goes unanswered: an interval after it goes out, the connection is
     // dropped and the reader hears why.
-    while !finished.withLock({ $0 }) {
-      await clock.sleepers(atLeast: 1)
-      clock.advance(by: .seconds(30))
-      await Task.yield()
-    }
+    await clock.sleepers(atLeast: 1, until: start + .seconds(150))
+    clock.advance(by: start + .seconds(150) - clock.now)
+    await peer.pingsReceived(atLeast: 9)
+    await clock.sleepers(atLeast: 1, until: start + .seconds(180))
+    #expect(!finished.withLock { $0 })
+    clock.advance(by: .seconds(30))
     #expect(await reader.value == .timedOut)
     await #expect(throws: HTTPError.timedOut) { try await socket.send("after") }
   }

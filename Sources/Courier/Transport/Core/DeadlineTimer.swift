@@ -21,6 +21,9 @@ package final class DeadlineTimer: Sendable {
     var armedFor: ContinuousClock.Instant?
     var generation: UInt64 = 0
     var sleeper: Task<Void, Never>?
+    /// The tokens of work being woken, outside the lock: one cancelled meanwhile is not
+    /// scheduled again when it names its next look.
+    var waking: Set<UInt64> = []
   }
 
   private let state = Locked(State())
@@ -48,16 +51,24 @@ package final class DeadlineTimer: Sendable {
     return id
   }
 
-  /// Forgets the deadline with this token (its work has ended).
+  /// Forgets the deadline with this token (its work has ended), even while its work is
+  /// being woken.
   package func cancel(_ id: UInt64) {
-    state.withLock { $0.schedule.remove(id) }
+    state.withLock { state in
+      state.schedule.remove(id)
+      if !state.waking.isEmpty { state.waking.remove(id) }
+    }
   }
+
+  /// The number of deadlines it keeps (tests).
+  var count: Int { state.withLock { $0.schedule.count } }
 
   /// Wakes whatever is due now.
   private func fire(_ generation: UInt64) {
     let now = clock.now
     let (due, arming) = state.withLock { state in
       let due = state.schedule.popDue(now: now)
+      for (id, _) in due { state.waking.insert(id) }
       if state.generation == generation { state.armedFor = nil }
       return (due, Self.arming(&state))
     }
@@ -65,8 +76,9 @@ package final class DeadlineTimer: Sendable {
     // Work that ends cancels its transfer; work still active names its next look, kept
     // under the same token.
     for (id, work) in due {
-      guard let next = work.timerFired(now: now) else { continue }
-      let arming = state.withLock { state in
+      let next = work.timerFired(now: now)
+      let arming = state.withLock { state -> (ContinuousClock.Instant, UInt64)? in
+        guard state.waking.remove(id) != nil, let next else { return nil }
         state.schedule.add(work, at: next, id: id)
         return Self.arming(&state)
       }

@@ -118,6 +118,47 @@ struct DeadlineTimerTests {
     #expect(gone.woken.isEmpty)
   }
 
+  /// Work that, woken, is cancelled (as work ending by another path is) before it returns
+  /// its next look.
+  final class CancelledWhileWoken: DeadlineTimed {
+    let timer: DeadlineTimer
+    let token = Locked<UInt64?>(nil)
+    let wakes = Locked(0)
+
+    init(timer: DeadlineTimer) { self.timer = timer }
+
+    func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+      wakes.withLock { $0 += 1 }
+      if let token = token.withLock({ $0 }) { timer.cancel(token) }
+      return now + .seconds(10)
+    }
+  }
+
+  @Test("work cancelled while it is being woken is not scheduled again")
+  func cancelledWhileWoken() async {
+    let clock = ManualClock()
+    let timer = DeadlineTimer(clock: clock)
+    let work = CancelledWhileWoken(timer: timer)
+    let first = Work()
+    let second = Work()
+    let start = clock.now
+    // Each marker comes due in the same pass as the work, after it (its deadline is a
+    // nanosecond later): its wake follows the work's.
+    work.token.withLock { $0 = timer.schedule(work, at: start + .seconds(1)) }
+    _ = timer.schedule(first, at: start + .seconds(1) + .nanoseconds(1))
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1) + .nanoseconds(1))
+    await first.nextWake()
+    #expect(work.wakes.withLock { $0 } == 1)
+    // Had it been scheduled again, the work's next look (10 s on) would come before this.
+    _ = timer.schedule(second, at: clock.now + .seconds(10) + .nanoseconds(1))
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(10) + .nanoseconds(1))
+    await second.nextWake()
+    #expect(work.wakes.withLock { $0 } == 1)
+    #expect(timer.count == 0)
+  }
+
   @Test("removed deadlines never come due, and the heap is compacted as they pile up")
   func removedDeadlines() {
     let start = ContinuousClock.now
