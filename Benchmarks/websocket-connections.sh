@@ -3,7 +3,7 @@
 # hummingbird-project's WSClient (swift-websocket, on NIO's singleton event loops), both to
 # one echo server (WebSocketEchoServer) on 127.0.0.1, under `ulimit -n 16384`. Each client
 # runs in a process of its own (WebSocketConnections), which opens COUNT connections (128
-# opening at once), holds them idle, runs one round of echoes across all, closes them, and
+# opening at once), holds them idle, runs one round of echoes across all, closes them all at once, and
 # reports threads, descriptors and resident memory at each step. Prints a markdown table.
 #
 #   Benchmarks/websocket-connections.sh                 # 10,000 connections, each client

@@ -14,7 +14,7 @@ import WSClient
 // echo server (WebSocketEchoServer). One client per process, so that the process's threads,
 // descriptors and resident memory are the client's. Opens N connections (at most 128 opening
 // at once), holds them idle, runs one round of echoes across all of them (every connection
-// sends a message and waits for its echo, all at once), closes them all, and prints one JSON
+// sends a message and waits for its echo, all at once), closes them all at once, and prints one JSON
 // line: the counts before, while open and after, and the times.
 //
 //   WebSocketConnections courier|wsclient ws://127.0.0.1:PORT [N (10000)]
@@ -208,7 +208,8 @@ func courier() async throws -> Report {
     report.echoRoundSeconds = seconds(.now - roundStart)
     report.afterEchoes = Counts.now
     let closeStart = ContinuousClock.now
-    try await spread(sockets.count, width: 128) { index in await sockets[index].close() }
+    // All at once, as WSClient's handlers are released (its close is timed that way too).
+    try await spread(sockets.count, width: sockets.count) { index in await sockets[index].close() }
     report.closeSeconds = seconds(.now - closeStart)
   }
   let rounds = max(1, Int(ProcessInfo.processInfo.environment["ROUNDS"] ?? "") ?? 1)
