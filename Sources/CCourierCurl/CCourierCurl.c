@@ -37,6 +37,9 @@ typedef int (*multi_cleanup_fn)(void *);
 typedef int (*multi_setopt_fn)(void *, int, ...);
 typedef int (*multi_handle_fn)(void *, void *);
 typedef int (*multi_socket_action_fn)(void *, int, int, int *);
+typedef void *(*share_init_fn)(void);
+typedef int (*share_setopt_fn)(void *, int, ...);
+typedef int (*share_cleanup_fn)(void *);
 
 struct courier_curl_message {
   int msg;
@@ -71,6 +74,9 @@ static struct {
   multi_handle_fn multi_remove_handle;
   multi_socket_action_fn multi_socket_action;
   multi_info_read_fn multi_info_read;
+  share_init_fn share_init;
+  share_setopt_fn share_setopt;
+  share_cleanup_fn share_cleanup;
 } curl;
 
 #define COURIER_CURL_GLOBAL_ALL 3L
@@ -119,7 +125,10 @@ int courier_curl_load(char *error, size_t error_size) {
            error_size) ||
       find(library, "curl_multi_info_read", (void **)&curl.multi_info_read, error, error_size) ||
       find(library, "curl_multi_socket_action", (void **)&curl.multi_socket_action, error,
-           error_size)) {
+           error_size) ||
+      find(library, "curl_share_init", (void **)&curl.share_init, error, error_size) ||
+      find(library, "curl_share_setopt", (void **)&curl.share_setopt, error, error_size) ||
+      find(library, "curl_share_cleanup", (void **)&curl.share_cleanup, error, error_size)) {
     return -1;
   }
   int code = curl.global_init(COURIER_CURL_GLOBAL_ALL);
@@ -227,6 +236,24 @@ int courier_curl_multi_add_handle(void *multi, void *easy) {
 }
 int courier_curl_multi_remove_handle(void *multi, void *easy) {
   return curl.multi_remove_handle(multi, easy);
+}
+
+#define COURIER_CURLSHOPT_SHARE 1
+#define COURIER_CURL_LOCK_DATA_CONNECT 5
+#define COURIER_CURLOPT_SHARE 10100
+
+void *courier_curl_connection_share(void) {
+  void *share = curl.share_init();
+  if (share != NULL && curl.share_setopt(share, COURIER_CURLSHOPT_SHARE,
+                                         COURIER_CURL_LOCK_DATA_CONNECT) != 0) {
+    curl.share_cleanup(share);
+    return NULL;
+  }
+  return share;
+}
+int courier_curl_share_cleanup(void *share) { return curl.share_cleanup(share); }
+int courier_curl_easy_setopt_share(void *easy, void *share) {
+  return curl.easy_setopt(easy, COURIER_CURLOPT_SHARE, share);
 }
 
 int courier_curl_multi_next_done(void *multi, void **easy, int *result) {

@@ -77,6 +77,14 @@ int courier_curl_multi_remove_handle(void *multi, void *easy);
 int courier_curl_multi_socket_action(void *multi, int socket, int flags, int *running);
 int courier_curl_multi_setopt_pointer(void *multi, int option, const void *value);
 
+/// A share (`curl_share_init`) of a connection cache (`CURL_LOCK_DATA_CONNECT`), without lock
+/// functions: for handles used on one thread at a time. NULL where it cannot be made.
+void *courier_curl_connection_share(void);
+/// `curl_share_cleanup`: 0, or `CURLSHE_IN_USE` while a handle still uses it.
+int courier_curl_share_cleanup(void *share);
+/// `CURLOPT_SHARE`: the handle's connections go in `share`'s cache (NULL: the multi handle's).
+int courier_curl_easy_setopt_share(void *easy, void *share);
+
 /// An event loop for two multi handles in libcurl's socket mode (CCourierCurlLoop.c; Linux):
 /// the sockets libcurl asks to watch are kept in an epoll set, and each handle's timer as a due
 /// time, so that one thread can sleep in `courier_curl_loop_wait` without touching the multi

@@ -88,7 +88,7 @@
         try settings?.applyConnection(to: easy, pooled: false)
         // libcurl tells of each socket it makes, and closes them through the driver: the one
         // left once connected is the connection's. (CURLINFO_ACTIVESOCKET would tell too, by
-        // walking every connection of the multi handle in libcurl 7.88.)
+        // walking the connections of its cache in libcurl 7.88.)
         _ = courier_curl_easy_setopt_sockopt(
           easy,
           { user, socket, _ in

@@ -33,9 +33,19 @@
       if let easy {
         connecting[easy] = nil
         _ = courier_curl_multi_remove_handle(sockets, easy)
-        courier_curl_easy_cleanup(easy)
+        shares.cleanUp(easy)
       }
       channels -= 1
+    }
+
+    /// How many byte channels use each of the connection caches (for tests; takes the lock).
+    func sharesInUse() -> [Int] {
+      lock.lock()
+      defer {
+        lock.unlock()
+        courier_curl_loop_wake(loop)
+      }
+      return shares.inUse
     }
 
     /// libcurl closes a channel's socket (the connection let go, or found dead

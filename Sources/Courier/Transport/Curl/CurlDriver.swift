@@ -52,6 +52,8 @@
     private let waiting = Atomic<Int>(0)
     /// Easy handles of finished transfers, for the next ones (freed when the thread ends).
     let handles = CurlHandles(maximum: 64)
+    /// The connection caches byte channels' handles are spread over.
+    let shares = CurlConnectionShares()
     // Under `lock`:
     /// The transfers in the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
@@ -305,6 +307,7 @@
         channels += 1
         do throws(HTTPError) {
           let easy = try socket.link.makeHandle()
+          shares.join(easy)
           guard courier_curl_multi_add_handle(sockets, easy) == 0 else {
             throw Curl.unavailable("CurlTransport: curl_multi_add_handle failed")
           }
@@ -402,6 +405,7 @@
       }
       _ = courier_curl_multi_cleanup(multi)
       _ = courier_curl_multi_cleanup(sockets)
+      shares.close()
       closed = true
       handles.close()
       let idle = idleWaiters
