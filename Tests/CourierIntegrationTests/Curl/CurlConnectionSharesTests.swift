@@ -65,6 +65,24 @@
       #expect(driver.sharesInUse() == [0])
     }
 
+    @Test("40 WebSockets let go without close(), as a hurried caller does: their caches go too")
+    func letGo() async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.upgradeToWebSocket().echoUntilClosed()
+      }
+      defer { server.stop() }
+      let transport = CurlTransport()
+      let driver = try transport.driver.get()
+      do {
+        let client = HTTPClient(baseURL: server.baseURL, transport: transport)
+        let sockets = try await Self.open(40, through: client)
+        try await Self.echo(sockets, round: "only")
+        withExtendedLifetime(sockets) { #expect(driver.sharesInUse().sorted() == [8, 32]) }
+      }
+      await driver.sleepsIdle()
+      #expect(driver.sharesInUse() == [0])
+    }
+
     @Test(
       "Over TLS (curl_easy_send and recv look in each one's own cache): 40 echo, half close, the rest echo"
     )
