@@ -317,12 +317,14 @@
       }
 
       /// Whether the proxy the environment names for `http` URLs, if any, is reached over TLS
-      /// (`https://`), as libcurl reads them: then the bytes go through libcurl.
+      /// (`https://`), as libcurl reads them: then the bytes go through libcurl. (Three
+      /// `getenv` calls: `ProcessInfo.environment` copied the whole environment, a twentieth
+      /// of the time spent opening 10,000 WebSockets.)
       static var proxyHasTLS: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return ["http_proxy", "all_proxy", "ALL_PROXY"].contains {
-          environment[$0]?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("https")
-            == true
+        ["http_proxy", "all_proxy", "ALL_PROXY"].contains { name in
+          guard let value = getenv(name) else { return false }
+          return String(cString: value).trimmingCharacters(in: .whitespaces).lowercased()
+            .hasPrefix("https")
         }
       }
 
