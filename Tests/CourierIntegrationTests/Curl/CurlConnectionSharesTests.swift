@@ -83,6 +83,27 @@
       #expect(driver.sharesInUse() == [0])
     }
 
+    @Test("40 connections refused at once leave no place taken in the caches")
+    func failed() async throws {
+      let transport = CurlTransport()
+      let driver = try transport.driver.get()
+      let refused = HTTPClient(
+        baseURL: URL(string: "ws://127.0.0.1:\(try LoopbackServer.closedPort())/")!,
+        transport: transport)
+      await withTaskGroup(of: Void.self) { group in
+        for index in 0..<40 {
+          group.addTask {
+            let error = await #expect(throws: HTTPError.self) {
+              _ = try await refused.webSocket(Request<Data>(path: "r\(index)"))
+            }
+            #expect(error?.urlErrorCode == .cannotConnectToHost)
+          }
+        }
+      }
+      await driver.sleepsIdle()
+      #expect(driver.sharesInUse().reduce(0, +) == 0)
+    }
+
     @Test(
       "Over TLS (curl_easy_send and recv look in each one's own cache): 40 echo, half close, the rest echo"
     )
