@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A request body as a transport sends it: bytes in memory, a file on disk, or a stream of
 /// chunks. Bytes, files and a stream made afresh for each sending are readable from the
 /// start as often as needed (a redirect or a retry sends them again); a one-time stream

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A streamed request body that a URLSession upload task asks for when it needs it (Apple
 /// platforms: `urlSession(_:task:needNewBodyStream:)`; see
 /// `StreamedRequestBody+Platform.swift`), and stops reading when the task ends.
