@@ -158,7 +158,7 @@ public struct TransportRequestBody: Sendable {
 
   /// The body's chunks, read from the start.
   public func chunks() -> TransportRequestBody.Chunks {
-    TransportRequestBody.Chunks(self)
+    TransportRequestBody.Chunks(source: self)
   }
 
   /// The whole body, read into memory.
@@ -194,10 +194,6 @@ extension TransportRequestBody {
     public typealias Failure = HTTPError
 
     let source: TransportRequestBody
-
-    init(_ source: TransportRequestBody) {
-      self.source = source
-    }
 
     /// Reads the body from its start.
     public func makeAsyncIterator() -> Iterator {
