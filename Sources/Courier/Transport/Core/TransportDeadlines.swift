@@ -28,8 +28,6 @@ package struct TransportDeadlines: Sendable, Equatable {
   /// How many reasons the transfer has to wait on its caller (a full reader, a body not
   /// produced yet); while there is one, the idle clock stands still.
   private var pauses = 0
-  /// Whether the transfer waits on its caller, which stops the idle clock.
-  package var isPaused: Bool { pauses > 0 }
 
   /// The rules for an exchange that starts at `start`.
   package init(
@@ -69,7 +67,7 @@ package struct TransportDeadlines: Sendable, Equatable {
 
   /// When the idle period ends, if it runs.
   private var idleEnd: ContinuousClock.Instant? {
-    guard let idleTimeout, !isPaused else { return nil }
+    guard let idleTimeout, pauses == 0 else { return nil }
     return lastActivity.advanced(by: idleTimeout)
   }
 
