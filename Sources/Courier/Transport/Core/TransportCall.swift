@@ -31,11 +31,6 @@ extension ExchangeTransfer {
 /// ``TransportDeadlines`` under one lock, fed by the transport's callbacks, the caller's cancellation,
 /// the body's reader and the ``DeadlineTimer``; the actions they return are performed after
 /// the lock is released.
-///
-/// A transport maps its platform's callbacks to these methods and nothing more: ``start(_:_:)``
-/// when the caller waits, ``receivedHead(_:bufferSize:)`` for a streamed head,
-/// ``complete(_:)`` when the transfer ends, ``end(with:)`` to end it early, ``touch()``
-/// when bytes move.
 package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   package typealias Continuation = CheckedContinuation<Result<TransportResponse, HTTPError>, Never>
   private typealias Machine = RequestMachine<Continuation, Transfer, TransportResponseBody.Writer>

@@ -134,11 +134,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   /// caller gets the 401 itself — credentials are middleware's business (see
   /// ``BearerAuthentication``).
   ///
-  /// FoundationNetworking (Swift 6.3.1 and earlier) leaves a task suspended forever when a
-  /// Basic challenge gets no credential (its issue 5456), and ends it as cancelled when the
-  /// challenge is declined; the call turns that back into the 401. On Apple platforms each
-  /// protection space is rejected, so that URLSession supplies no stored credential either,
-  /// and the task delivers the 401 as it is (``ChallengeAnswer/httpAuthentication(on:proxy:)``).
+  /// How each platform declines, and why, is ``ChallengeAnswer/httpAuthentication(on:proxy:)``'s;
+  /// where FoundationNetworking then ends the task as cancelled, the call turns that back into
+  /// the 401.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
     completionHandler:

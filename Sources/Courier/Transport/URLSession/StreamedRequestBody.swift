@@ -4,7 +4,6 @@ import Foundation
 /// platforms: `urlSession(_:task:needNewBodyStream:)`; see
 /// `StreamedRequestBody+Platform.swift`), and stops reading when the task ends.
 final class StreamedRequestBody: Sendable {
-  /// The body.
   let body: TransportRequestBody
   /// Ends the request with the error: the body's sequence threw, and a body cut short must
   /// not reach the server as if it were whole.

@@ -57,19 +57,11 @@ public final class URLSessionTransport: HTTPTransport {
   ///
   /// `trust`, `minimumTLSVersion`, `clientIdentity` and `proxy` are the values
   /// ``CurlTransport/Configuration`` takes (**Apple platforms only**):
-  /// - `trust` (``ServerTrust``) evaluates the server-trust challenge: its certificate
-  ///   authorities become the trust's anchors (alone, or beside the system's), the chain must
-  ///   be valid for the host, and the leaf's key must be one of its pins when it has any. A
-  ///   server it refuses fails the request (or the WebSocket's opening) with
-  ///   ``HTTPError/transport(_:)``, a `URLError` of `.serverCertificateUntrusted` whose
-  ///   description says which check failed; a file, data or pin it cannot use fails every
-  ///   request with ``HTTPError/invalidRequest(reason:)`` and sends none. The evaluation runs on
-  ///   the session's delegate queue and may fetch an intermediate certificate the server left
-  ///   out. With certificate authorities of your own, the app needs an App Transport Security
-  ///   exception for the host (`NSExceptionDomains` → the host →
-  ///   `NSExceptionAllowsInsecureHTTPLoads`, or `NSAllowsLocalNetworking` for local
-  ///   development), or ATS refuses the server with a `URLError` of its own; see
-  ///   ``ServerTrust``. The system's roots and pins alone need none.
+  /// - `trust` (``ServerTrust``, which says what it checks, how a refusal fails, and the App
+  ///   Transport Security exception that certificate authorities of your own need) evaluates
+  ///   the server-trust challenge on the session's delegate queue, where it may fetch an
+  ///   intermediate certificate the server left out. A server it refuses fails a WebSocket's
+  ///   opening as it fails a request, the error's description saying which check failed.
   /// - `minimumTLSVersion` becomes the session configuration's
   ///   `tlsMinimumSupportedProtocolVersion`.
   /// - `clientIdentity` answers a server's request for a client certificate (mutual TLS).
