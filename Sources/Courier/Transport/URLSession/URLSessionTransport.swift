@@ -260,19 +260,13 @@ public final class URLSessionTransport: HTTPTransport {
         upload = try await body.wholeFile()
       }
     }
-    let head = sentHead
-    let file = upload
-    let streamedBody = streamed
-    let session = self.session
-    let delegate = self.delegate
-    let ownsSession = self.ownsSession
     let priority = Self.priority(for: Task.currentPriority)
     // A body the caller reads as it comes that cannot stream (a borrowed session on Linux)
     // is spooled to disk by a download task rather than gathered in memory.
-    let spools = !streams && !options.collectsBody && file == nil
+    let spools = !streams && !options.collectsBody && upload == nil
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        call.start(continuation, upload: file, seesBytes: streams) {
+        call.start(continuation, upload: upload, seesBytes: streams) {
           let task = makeTask()
           // Set only when it is not the default a task has: FoundationNetworking's setter
           // waits for the session's work queue, which is busy with every transfer's callbacks
@@ -281,21 +275,21 @@ public final class URLSessionTransport: HTTPTransport {
           return task
         }
         func makeTask() -> URLSessionTask {
-          if let streamedBody {
-            let task = session.uploadTask(withStreamedRequest: head)
+          if let streamed {
+            let task = session.uploadTask(withStreamedRequest: sentHead)
             if !ownsSession { task.delegate = StreamingTaskDelegate(delegate) }
             delegate.register(call, for: task)
-            delegate.register(streamedBody, for: task)
+            delegate.register(streamed, for: task)
             return task
           }
           guard ownsSession else {
             return Self.borrowedSessionTask(
-              session: session, request: head, upload: file?.url, spools: spools, call: call,
+              session: session, request: sentHead, upload: upload?.url, spools: spools, call: call,
               delegate: delegate)
           }
           let task =
-            file.map { session.uploadTask(with: head, fromFile: $0.url) }
-            ?? session.dataTask(with: head)
+            upload.map { session.uploadTask(with: sentHead, fromFile: $0.url) }
+            ?? session.dataTask(with: sentHead)
           delegate.register(call, for: task)
           return task
         }
