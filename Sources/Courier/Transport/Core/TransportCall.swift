@@ -63,7 +63,8 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// once that lock is let go: resuming the caller may run client code at once (a task that
   /// prefers an inline executor), and none may run under a transport's lock.
   package init(options: TransportOptions, timer: DeadlineTimer, resumer: Resumer? = nil) {
-    let deadlines = TransportDeadlines(options, startingAt: timer.clock.now)
+    let deadlines = TransportDeadlines(
+      deadline: options.deadline, idleTimeout: options.idleTimeout, startingAt: timer.clock.now)
     core = Locked(Core(deadlines: deadlines))
     rules = deadlines
     self.timer = timer

@@ -39,11 +39,6 @@ package struct TransportDeadlines: Sendable, Equatable {
     lastActivity = start
   }
 
-  /// The rules of `options`, for an exchange that starts at `start`.
-  package init(_ options: TransportOptions, startingAt start: ContinuousClock.Instant) {
-    self.init(deadline: options.deadline, idleTimeout: options.idleTimeout, startingAt: start)
-  }
-
   /// Whether moving bytes must be recorded (there is an idle timeout).
   package var watchesActivity: Bool { idleTimeout != nil }
 
