@@ -128,11 +128,6 @@ public struct TransportRequestBody: Sendable {
     if case .segments(let segments) = storage { segments } else { nil }
   }
 
-  /// Whether the body is a stream (sent as it is produced where the transport can).
-  var isStream: Bool {
-    if case .stream = storage { true } else { false }
-  }
-
   /// The whole body, when it is in memory (no file, no stream).
   public var data: Data? {
     guard case .segments(let segments) = storage else { return nil }

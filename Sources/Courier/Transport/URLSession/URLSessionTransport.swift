@@ -251,7 +251,7 @@ public final class URLSessionTransport: HTTPTransport {
     if let body = request.body {
       if let data = body.data {
         sentHead.httpBody = data
-      } else if (body.isStream || body.file == nil) && streams && Self.streamsRequestBodies {
+      } else if body.file == nil && streams && Self.streamsRequestBodies {
         streamed = StreamedRequestBody(body) { call.end(with: $0) }
         if let length = body.length, sentHead.value(forHTTPHeaderField: "Content-Length") == nil {
           sentHead.setValue(String(length), forHTTPHeaderField: "Content-Length")
