@@ -87,12 +87,19 @@ final class ChunkBuffer: Sendable {
 
   // MARK: - Writer
 
+  /// Adds bytes from the transport; throws once the reader has ended the stream, which
+  /// tells the transport to stop.
+  func write(_ chunk: Data) throws(HTTPError) {
+    _ = try offer(chunk, whenRoom: nil)
+  }
+
   /// Adds bytes from a transport that can pause its transfer (CurlTransport): they are kept
   /// if memory has room for them (or holds nothing, so that a chunk larger than the buffer
   /// still passes), and refused otherwise, never spilled: then `whenRoom` is called once the
-  /// reader has taken half the buffer, and the transport resumes the transfer. Throws once
+  /// reader has taken half the buffer, and the transport resumes the transfer. Without
+  /// `whenRoom` (``write(_:)``), what memory has no room for is spilled instead. Throws once
   /// the reader has ended the stream. Returns whether the bytes were taken.
-  func offer(_ chunk: Data, whenRoom: @escaping @Sendable () -> Void) throws(HTTPError) -> Bool {
+  func offer(_ chunk: Data, whenRoom: (@Sendable () -> Void)?) throws(HTTPError) -> Bool {
     guard !chunk.isEmpty else { return true }
     let memoryLimit = self.memoryLimit
     switch state.withLock({
@@ -100,30 +107,11 @@ final class ChunkBuffer: Sendable {
     }) {
     case .refused(let error): throw error
     case .overLimit(let limit): throw overLimit(limit)
+    case .dropped: return true
+    case .full: return false
     case .kept(let wake):
       wake?.resume()
       return true
-    case .dropped: return true
-    case .full, .spill: return false
-    }
-  }
-
-  /// Whether bytes ever went to the spill file (a transport that pauses never spills).
-  var hasSpilled: Bool { state.withLock { $0.spill != nil } }
-
-  /// Adds bytes from the transport; throws once the reader has ended the stream, which
-  /// tells the transport to stop.
-  func write(_ chunk: Data) throws(HTTPError) {
-    guard !chunk.isEmpty else { return }
-    let memoryLimit = self.memoryLimit
-    let store = state.withLock {
-      Self.store(chunk, in: &$0, memoryLimit: memoryLimit, whenFull: nil)
-    }
-    switch store {
-    case .refused(let error): throw error
-    case .overLimit(let limit): throw overLimit(limit)
-    case .dropped, .full: return
-    case .kept(let wake): wake?.resume()
     case .spill(let file, let offset):
       let written = file.write(chunk, at: offset)
       let wake = state.withLock { state -> CheckedContinuation<Void, Never>? in
@@ -137,8 +125,12 @@ final class ChunkBuffer: Sendable {
         finish(.failure(error))
         throw error
       }
+      return true
     }
   }
+
+  /// Whether bytes ever went to the spill file (a transport that pauses never spills).
+  var hasSpilled: Bool { state.withLock { $0.spill != nil } }
 
   /// What becomes of `chunk`, decided under the lock: kept in memory while it fits, then
   /// spilled to disk, or, for a writer that pauses (`whenFull`), refused until the reader

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A request body as a transport sends it: bytes in memory, a file on disk, or a stream of
 /// chunks. Bytes, files and a stream made afresh for each sending are readable from the
 /// start as often as needed (a redirect or a retry sends them again); a one-time stream
@@ -132,11 +128,6 @@ public struct TransportRequestBody: Sendable {
     if case .segments(let segments) = storage { segments } else { nil }
   }
 
-  /// Whether the body is a stream (sent as it is produced where the transport can).
-  var isStream: Bool {
-    if case .stream = storage { true } else { false }
-  }
-
   /// The whole body, when it is in memory (no file, no stream).
   public var data: Data? {
     guard case .segments(let segments) = storage else { return nil }
@@ -162,7 +153,7 @@ public struct TransportRequestBody: Sendable {
 
   /// The body's chunks, read from the start.
   public func chunks() -> TransportRequestBody.Chunks {
-    TransportRequestBody.Chunks(self)
+    TransportRequestBody.Chunks(source: self)
   }
 
   /// The whole body, read into memory.
@@ -198,10 +189,6 @@ extension TransportRequestBody {
     public typealias Failure = HTTPError
 
     let source: TransportRequestBody
-
-    init(_ source: TransportRequestBody) {
-      self.source = source
-    }
 
     /// Reads the body from its start.
     public func makeAsyncIterator() -> Iterator {

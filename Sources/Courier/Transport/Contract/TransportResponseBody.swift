@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A response body as a transport hands it over: an `AsyncSequence` of chunks that throws
 /// ``HTTPError``, backed by bytes in memory or by a stream that the transport writes as bytes
 /// arrive (``makeStream(bufferSize:onStop:)``).

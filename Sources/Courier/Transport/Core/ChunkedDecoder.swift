@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Undoes HTTP/1.1's chunked transfer coding (RFC 9112 §7.1) as a body's bytes arrive, in
 /// pieces of any size: the chunks' data, the trailer fields after the last chunk, and whether
 /// the body has ended. ``CurlTransport`` reads a chunked response raw through it when the

@@ -150,12 +150,8 @@ struct DeadlineSchedule<Work: Sendable>: Sendable {
   /// returns its token.
   @discardableResult
   mutating func add(_ work: Work, at deadline: Instant, id: UInt64? = nil) -> UInt64 {
-    let id =
-      id
-      ?? {
-        defer { nextID += 1 }
-        return nextID
-      }()
+    let id = id ?? nextID
+    if id == nextID { nextID += 1 }
     live[id] = (deadline, work)
     heap.push(Entry(deadline: deadline, id: id))
     return id

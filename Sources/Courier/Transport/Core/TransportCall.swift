@@ -31,11 +31,6 @@ extension ExchangeTransfer {
 /// ``TransportDeadlines`` under one lock, fed by the transport's callbacks, the caller's cancellation,
 /// the body's reader and the ``DeadlineTimer``; the actions they return are performed after
 /// the lock is released.
-///
-/// A transport maps its platform's callbacks to these methods and nothing more: ``start(_:_:)``
-/// when the caller waits, ``receivedHead(_:bufferSize:)`` for a streamed head,
-/// ``complete(_:)`` when the transfer ends, ``end(with:)`` to end it early, ``touch()``
-/// when bytes move.
 package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   package typealias Continuation = CheckedContinuation<Result<TransportResponse, HTTPError>, Never>
   private typealias Machine = RequestMachine<Continuation, Transfer, TransportResponseBody.Writer>
@@ -68,7 +63,8 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// once that lock is let go: resuming the caller may run client code at once (a task that
   /// prefers an inline executor), and none may run under a transport's lock.
   package init(options: TransportOptions, timer: DeadlineTimer, resumer: Resumer? = nil) {
-    let deadlines = TransportDeadlines(options, startingAt: timer.clock.now)
+    let deadlines = TransportDeadlines(
+      deadline: options.deadline, idleTimeout: options.idleTimeout, startingAt: timer.clock.now)
     core = Locked(Core(deadlines: deadlines))
     rules = deadlines
     self.timer = timer

@@ -28,8 +28,6 @@ package struct TransportDeadlines: Sendable, Equatable {
   /// How many reasons the transfer has to wait on its caller (a full reader, a body not
   /// produced yet); while there is one, the idle clock stands still.
   private var pauses = 0
-  /// Whether the transfer waits on its caller, which stops the idle clock.
-  package var isPaused: Bool { pauses > 0 }
 
   /// The rules for an exchange that starts at `start`.
   package init(
@@ -39,11 +37,6 @@ package struct TransportDeadlines: Sendable, Equatable {
     self.deadline = deadline
     self.idleTimeout = idleTimeout
     lastActivity = start
-  }
-
-  /// The rules of `options`, for an exchange that starts at `start`.
-  package init(_ options: TransportOptions, startingAt start: ContinuousClock.Instant) {
-    self.init(deadline: options.deadline, idleTimeout: options.idleTimeout, startingAt: start)
   }
 
   /// Whether moving bytes must be recorded (there is an idle timeout).
@@ -69,7 +62,7 @@ package struct TransportDeadlines: Sendable, Equatable {
 
   /// When the idle period ends, if it runs.
   private var idleEnd: ContinuousClock.Instant? {
-    guard let idleTimeout, !isPaused else { return nil }
+    guard let idleTimeout, pauses == 0 else { return nil }
     return lastActivity.advanced(by: idleTimeout)
   }
 

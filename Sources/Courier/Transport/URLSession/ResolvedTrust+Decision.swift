@@ -50,21 +50,18 @@ extension ResolvedTrust {
   /// error (the chain's failure) as its `NSUnderlyingErrorKey`. It holds only the host, the check and that error,
   /// which describes the server's certificates: nothing of the request.
   static func refusal(host: String, check: Check, underlying: (any Error)? = nil) -> HTTPError {
-    var reason: String
-    switch check {
-    case .anchors(let status):
-      reason =
+    var reason =
+      switch check {
+      case .anchors(let status):
         "its certificate authorities could not be set on the server's trust (OSStatus \(status))"
-    case .chain:
-      reason =
+      case .chain:
         "its certificate chain is not valid for the host or does not end at a trusted authority"
-    case .pinnedKey:
-      reason = "its certificate chain is trusted, but its public key is none of the pinned keys"
-    case .unsupportedKey:
-      reason =
+      case .pinnedKey:
+        "its certificate chain is trusted, but its public key is none of the pinned keys"
+      case .unsupportedKey:
         "its certificate chain is trusted, but its public key is of a kind no pin can match "
-        + "(pins match RSA keys and elliptic-curve keys on P-256, P-384 and P-521)"
-    }
+          + "(pins match RSA keys and elliptic-curve keys on P-256, P-384 and P-521)"
+      }
     var userInfo: [String: Any] = [:]
     if let underlying {
       let error = underlying as NSError

@@ -79,11 +79,9 @@ extension ResolvedTrust {
       return nil
     }
 
-    /// The pin of `key`: its bytes from `SecKeyCopyExternalRepresentation`, its kind told by
-    /// their first byte (``SubjectPublicKeyInfo/kind(ofExternalRepresentation:)``), as Apple's
-    /// page of that function documents the format: no attribute whose Core Foundation type
-    /// may vary is read. `nil` for a kind pins cannot match (not RSA, nor an elliptic curve of
-    /// P-256, P-384 or P-521).
+    /// The pin of `key`, from its `SecKeyCopyExternalRepresentation` bytes, whose kind (and
+    /// why it is read from them) ``SubjectPublicKeyInfo/kind(ofExternalRepresentation:)`` tells;
+    /// `nil` for a key no pin can match.
     static func pin(of key: SecKey) -> Data? {
       guard let representation = SecKeyCopyExternalRepresentation(key, nil) as Data?,
         let kind = SubjectPublicKeyInfo.kind(ofExternalRepresentation: representation)

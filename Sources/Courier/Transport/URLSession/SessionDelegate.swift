@@ -134,11 +134,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
   /// caller gets the 401 itself — credentials are middleware's business (see
   /// ``BearerAuthentication``).
   ///
-  /// FoundationNetworking (Swift 6.3.1 and earlier) leaves a task suspended forever when a
-  /// Basic challenge gets no credential (its issue 5456), and ends it as cancelled when the
-  /// challenge is declined; the call turns that back into the 401. On Apple platforms each
-  /// protection space is rejected, so that URLSession supplies no stored credential either,
-  /// and the task delivers the 401 as it is (``ChallengeAnswer/httpAuthentication(on:proxy:)``).
+  /// How each platform declines, and why, is ``ChallengeAnswer/httpAuthentication(on:proxy:)``'s;
+  /// where FoundationNetworking then ends the task as cancelled, the call turns that back into
+  /// the 401.
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
     completionHandler:
@@ -174,34 +172,27 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     _ challenge: TLSChallenge, of task: URLSessionTask,
     completionHandler: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
-    switch tlsChallenges?(challenge) ?? .useDefault {
-    case .useDefault where challenge.kind == .clientCertificate && clientCredential != nil:
-      switch clientCredential?.result {
-      case .success(let credential):
-        completionHandler(.useCredential, credential)
-      case .failure(let error):
-        reject(task, with: error)
-        completionHandler(.cancelAuthenticationChallenge, nil)
-      case nil:
-        completionHandler(.performDefaultHandling, nil)
-      }
-    case .useDefault where challenge.kind == .serverTrust && serverTrust != nil:
+    // The credential to answer with, or the error to refuse with; `nil` for the default.
+    let answer: Result<URLCredential, HTTPError>?
+    switch (tlsChallenges?(challenge) ?? .useDefault, challenge.kind) {
+    case (.use(let credential), _): answer = .success(credential)
+    case (.reject, _): answer = .failure(challenge.rejection)
+    case (.useDefault, .clientCertificate): answer = clientCredential?.result
+    case (.useDefault, .serverTrust):
       switch serverTrust?(challenge.challenge) {
-      case .use(let credential):
-        completionHandler(.useCredential, credential)
-      case .refuse(let error):
-        reject(task, with: error)
-        completionHandler(.cancelAuthenticationChallenge, nil)
-      case .performDefaultHandling, nil:
-        completionHandler(.performDefaultHandling, nil)
+      case .use(let credential)?: answer = .success(credential)
+      case .refuse(let error)?: answer = .failure(error)
+      case .performDefaultHandling?, nil: answer = nil
       }
-    case .useDefault:
-      completionHandler(.performDefaultHandling, nil)
-    case .use(let credential):
+    }
+    switch answer {
+    case .success(let credential)?:
       completionHandler(.useCredential, credential)
-    case .reject:
-      reject(task, with: challenge.rejection)
+    case .failure(let error)?:
+      reject(task, with: error)
       completionHandler(.cancelAuthenticationChallenge, nil)
+    case nil:
+      completionHandler(.performDefaultHandling, nil)
     }
   }
 

@@ -1,8 +1,6 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
-
   extension URLSessionTransport {
     /// Linux: FoundationNetworking reads an upload's body stream without ever waiting for
     /// it (a stream with no bytes available ends the body), so a body still being produced

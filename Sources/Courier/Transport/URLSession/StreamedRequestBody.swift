@@ -1,14 +1,9 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A streamed request body that a URLSession upload task asks for when it needs it (Apple
 /// platforms: `urlSession(_:task:needNewBodyStream:)`; see
 /// `StreamedRequestBody+Platform.swift`), and stops reading when the task ends.
 final class StreamedRequestBody: Sendable {
-  /// The body.
   let body: TransportRequestBody
   /// Ends the request with the error: the body's sequence threw, and a body cut short must
   /// not reach the server as if it were whole.

@@ -57,19 +57,11 @@ public final class URLSessionTransport: HTTPTransport {
   ///
   /// `trust`, `minimumTLSVersion`, `clientIdentity` and `proxy` are the values
   /// ``CurlTransport/Configuration`` takes (**Apple platforms only**):
-  /// - `trust` (``ServerTrust``) evaluates the server-trust challenge: its certificate
-  ///   authorities become the trust's anchors (alone, or beside the system's), the chain must
-  ///   be valid for the host, and the leaf's key must be one of its pins when it has any. A
-  ///   server it refuses fails the request (or the WebSocket's opening) with
-  ///   ``HTTPError/transport(_:)``, a `URLError` of `.serverCertificateUntrusted` whose
-  ///   description says which check failed; a file, data or pin it cannot use fails every
-  ///   request with ``HTTPError/invalidRequest(reason:)`` and sends none. The evaluation runs on
-  ///   the session's delegate queue and may fetch an intermediate certificate the server left
-  ///   out. With certificate authorities of your own, the app needs an App Transport Security
-  ///   exception for the host (`NSExceptionDomains` → the host →
-  ///   `NSExceptionAllowsInsecureHTTPLoads`, or `NSAllowsLocalNetworking` for local
-  ///   development), or ATS refuses the server with a `URLError` of its own; see
-  ///   ``ServerTrust``. The system's roots and pins alone need none.
+  /// - `trust` (``ServerTrust``, which says what it checks, how a refusal fails, and the App
+  ///   Transport Security exception that certificate authorities of your own need) evaluates
+  ///   the server-trust challenge on the session's delegate queue, where it may fetch an
+  ///   intermediate certificate the server left out. A server it refuses fails a WebSocket's
+  ///   opening as it fails a request, the error's description saying which check failed.
   /// - `minimumTLSVersion` becomes the session configuration's
   ///   `tlsMinimumSupportedProtocolVersion`.
   /// - `clientIdentity` answers a server's request for a client certificate (mutual TLS).
@@ -259,7 +251,7 @@ public final class URLSessionTransport: HTTPTransport {
     if let body = request.body {
       if let data = body.data {
         sentHead.httpBody = data
-      } else if (body.isStream || body.file == nil) && streams && Self.streamsRequestBodies {
+      } else if body.file == nil && streams && Self.streamsRequestBodies {
         streamed = StreamedRequestBody(body) { call.end(with: $0) }
         if let length = body.length, sentHead.value(forHTTPHeaderField: "Content-Length") == nil {
           sentHead.setValue(String(length), forHTTPHeaderField: "Content-Length")
@@ -268,19 +260,13 @@ public final class URLSessionTransport: HTTPTransport {
         upload = try await body.wholeFile()
       }
     }
-    let head = sentHead
-    let file = upload
-    let streamedBody = streamed
-    let session = self.session
-    let delegate = self.delegate
-    let ownsSession = self.ownsSession
     let priority = Self.priority(for: Task.currentPriority)
     // A body the caller reads as it comes that cannot stream (a borrowed session on Linux)
     // is spooled to disk by a download task rather than gathered in memory.
-    let spools = !streams && !options.collectsBody && file == nil
+    let spools = !streams && !options.collectsBody && upload == nil
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        call.start(continuation, upload: file, seesBytes: streams) {
+        call.start(continuation, upload: upload, seesBytes: streams) {
           let task = makeTask()
           // Set only when it is not the default a task has: FoundationNetworking's setter
           // waits for the session's work queue, which is busy with every transfer's callbacks
@@ -289,21 +275,21 @@ public final class URLSessionTransport: HTTPTransport {
           return task
         }
         func makeTask() -> URLSessionTask {
-          if let streamedBody {
-            let task = session.uploadTask(withStreamedRequest: head)
+          if let streamed {
+            let task = session.uploadTask(withStreamedRequest: sentHead)
             if !ownsSession { task.delegate = StreamingTaskDelegate(delegate) }
             delegate.register(call, for: task)
-            delegate.register(streamedBody, for: task)
+            delegate.register(streamed, for: task)
             return task
           }
           guard ownsSession else {
             return Self.borrowedSessionTask(
-              session: session, request: head, upload: file?.url, spools: spools, call: call,
+              session: session, request: sentHead, upload: upload?.url, spools: spools, call: call,
               delegate: delegate)
           }
           let task =
-            file.map { session.uploadTask(with: head, fromFile: $0.url) }
-            ?? session.dataTask(with: head)
+            upload.map { session.uploadTask(with: sentHead, fromFile: $0.url) }
+            ?? session.dataTask(with: sentHead)
           delegate.register(call, for: task)
           return task
         }

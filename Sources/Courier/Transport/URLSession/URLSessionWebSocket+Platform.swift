@@ -1,8 +1,6 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
-
   extension URLSessionTransport: PlatformWebSocketTransport {
     /// Declines on Linux: FoundationNetworking's `URLSessionWebSocketTask` needs a libcurl
     /// with WebSocket support, which Debian's 7.88 lacks (its tasks fail with "WebSockets

@@ -18,7 +18,6 @@
 
     /// Resumes the task and waits for the handshake's end.
     func open() async throws(HTTPError) -> TransportWebSocket {
-      let task = task
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
           events.whenOpen(continuation)
@@ -41,7 +40,6 @@
     }
 
     func send(_ message: WebSocketMessage) async throws(HTTPError) {
-      let task = task
       let sent: URLSessionWebSocketTask.Message =
         switch message {
         case .text(let text): .string(text)
@@ -61,7 +59,6 @@
     }
 
     func receive() async throws(HTTPError) -> WebSocketMessage? {
-      let task = task
       // The task's message becomes Courier's (Sendable) inside its handler.
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation {
@@ -102,7 +99,6 @@
     /// end or a cancellation answers it: the pong handler has been seen called twice when a
     /// connection drops, and never after a cancellation.
     func ping() async throws(HTTPError) {
-      let task = task
       let events = events
       let id = Locked<UInt64?>(nil)
       let error = await withTaskCancellationHandler {
