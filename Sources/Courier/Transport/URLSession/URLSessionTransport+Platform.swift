@@ -4,8 +4,9 @@ import Foundation
   import FoundationNetworking
 #endif
 
-// Where URLSessionTransport's own sessions differ by platform: whether a URL cache may stay. (Borrowed sessions: BorrowedSession+Platform.swift;
-// challenges: ChallengeAnswer+Platform.swift.)
+// Where URLSessionTransport's own sessions differ by platform: whether task metrics come,
+// whether a URL cache may stay, and whether a task may wait for connectivity. (Borrowed
+// sessions: BorrowedSession+Platform.swift; challenges: ChallengeAnswer+Platform.swift.)
 
 extension URLSessionTransport {
   #if canImport(FoundationNetworking)
