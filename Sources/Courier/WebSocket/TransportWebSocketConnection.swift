@@ -39,20 +39,6 @@ protocol TransportWebSocketConnection: AnyObject, Sendable {
   var peerClosure: WebSocketClosure? { get }
 }
 
-extension TransportWebSocketConnection {
-  /// A connection that can only wait for a pong: a task waits for it.
-  func ping(answered: @escaping @Sendable (Result<Void, HTTPError>) -> Void) {
-    Task {
-      do throws(HTTPError) {
-        try await ping()
-        answered(.success(()))
-      } catch {
-        answered(.failure(error))
-      }
-    }
-  }
-}
-
 /// An accepted upgrade: the server's `101` answer and the connection.
 struct TransportWebSocket: Sendable {
   /// The server's answer to the upgrade (status `101` and its headers).

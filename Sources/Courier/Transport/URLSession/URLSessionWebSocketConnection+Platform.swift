@@ -95,30 +95,41 @@
       }
     }
 
-    /// The events own the waiter, so that only the first of the pong, a failure, the task's
-    /// end or a cancellation answers it: the pong handler has been seen called twice when a
-    /// connection drops, and never after a cancellation.
+    /// Sends a ping whose outcome (the pong, a failure, the task's end, or a cancellation)
+    /// `answer` hears once: the events own it, as the pong handler has been seen called twice
+    /// when a connection drops, and never after a cancellation. Returns the ping's id, `nil`
+    /// when the connection had ended (`answer` has heard so).
+    @discardableResult
+    private func sendPing(_ answer: @escaping @Sendable (HTTPError?) -> Void) -> UInt64? {
+      guard let ping = events.addPing(answer) else {
+        answer(.transport(.networkConnectionLost, reason: "the connection has ended"))
+        return nil
+      }
+      let events = events
+      task.sendPing { error in
+        events.takePing(ping)?(error.map { HTTPError(transportFailure: $0) })
+      }
+      return ping
+    }
+
+    /// The keep-alive's ping: the task's pong handler answers it, no task waits.
+    func ping(answered: @escaping @Sendable (Result<Void, HTTPError>) -> Void) {
+      sendPing { error in answered(error.map { .failure($0) } ?? .success(())) }
+    }
+
     func ping() async throws(HTTPError) {
       let events = events
       let id = Locked<UInt64?>(nil)
       let error = await withTaskCancellationHandler {
         await withCheckedContinuation { (waiter: CheckedContinuation<HTTPError?, Never>) in
-          guard let ping = events.addPing(waiter) else {
-            waiter.resume(
-              returning: .transport(.networkConnectionLost, reason: "the connection has ended"))
-            return
-          }
+          guard !Task.isCancelled else { return waiter.resume(returning: .cancelled) }
+          let ping = sendPing { waiter.resume(returning: $0) }
           id.withLock { $0 = ping }
-          if Task.isCancelled {
-            events.takePing(ping)?.resume(returning: .cancelled)
-            return
-          }
-          task.sendPing { error in
-            events.takePing(ping)?.resume(returning: error.map { HTTPError(transportFailure: $0) })
-          }
+          // Cancelled meanwhile, before the handler below could find the ping.
+          if Task.isCancelled, let ping { events.takePing(ping)?(.cancelled) }
         }
       } onCancel: {
-        if let ping = id.withLock({ $0 }) { events.takePing(ping)?.resume(returning: .cancelled) }
+        if let ping = id.withLock({ $0 }) { events.takePing(ping)?(.cancelled) }
       }
       if let error { throw error }
     }
@@ -159,7 +170,7 @@
         /// Courier sent a close frame first: the task's close code is then its own.
         var sentClose = false
         var ended = false
-        var pings: [UInt64: CheckedContinuation<HTTPError?, Never>] = [:]
+        var pings: [UInt64: @Sendable (HTTPError?) -> Void] = [:]
         var nextPing: UInt64 = 0
       }
       private let state = Locked(State())
@@ -189,18 +200,18 @@
         state.withLock { $0.opened = continuation }
       }
 
-      /// Keeps a ping's waiter; `nil` once the task has ended.
-      func addPing(_ waiter: CheckedContinuation<HTTPError?, Never>) -> UInt64? {
+      /// Keeps a ping's answer; `nil` once the task has ended.
+      func addPing(_ answer: @escaping @Sendable (HTTPError?) -> Void) -> UInt64? {
         state.withLock { state in
           if state.ended { return nil }
           state.nextPing += 1
-          state.pings[state.nextPing] = waiter
+          state.pings[state.nextPing] = answer
           return state.nextPing
         }
       }
 
-      /// Takes a ping's waiter, if nothing has answered it yet.
-      func takePing(_ id: UInt64) -> CheckedContinuation<HTTPError?, Never>? {
+      /// Takes a ping's answer, if nothing has given it yet.
+      func takePing(_ id: UInt64) -> (@Sendable (HTTPError?) -> Void)? {
         state.withLock { $0.pings.removeValue(forKey: id) }
       }
 
@@ -257,7 +268,7 @@
         let ended =
           failure
           ?? .transport(.networkConnectionLost, reason: "the connection ended before the pong")
-        for ping in pings { ping.resume(returning: ended) }
+        for ping in pings { ping(ended) }
         if let opened {
           let refusal: HTTPError
           if let http = task.response as? HTTPURLResponse, http.statusCode != 101 {
