@@ -159,6 +159,52 @@ struct HTTPClientTests {
         Request<String>(path: "x")) == "ok")
   }
 
+  @Test(
+    "a timeout or idle timeout of zero or less is invalidRequest, and nothing is sent",
+    arguments: ["timeout 0", "timeout -1", "endpoint 0", "idle 0", "idle -1"])
+  func nonPositiveTimeouts(setting: String) async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "ok") }
+    var configuration = HTTPClient.Configuration()
+    var endpoint = Request<String>(path: "x")
+    switch setting {
+    case "timeout 0": configuration.timeout = .zero
+    case "timeout -1": configuration.timeout = .seconds(-1)
+    case "endpoint 0": endpoint.timeout = .zero
+    case "idle 0": configuration.idleTimeout = .zero
+    default: configuration.idleTimeout = .seconds(-1)
+    }
+    let client = makeClient(transport: stub, configuration: configuration)
+    let error = await #expect(throws: HTTPError.self) { try await client.send(endpoint) }
+    #expect(
+      error?.invalidRequestReason?.contains("timeout") == true, "\(String(describing: error))")
+    #expect(stub.requests.isEmpty)
+  }
+
+  @Test(
+    "a transfer's timeout or idle timeout of zero or less is invalidRequest, and nothing is sent",
+    arguments: [
+      TransferOptions(timeout: .zero), TransferOptions(idleTimeout: .milliseconds(-5)),
+    ])
+  func nonPositiveTransferTimeouts(options: TransferOptions) async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "ok") }
+    let client = makeClient(transport: stub)
+    let directory = FileManager.default.temporaryDirectory
+    let destination = directory.appendingPathComponent("courier-\(UUID().uuidString)")
+    let download = await #expect(throws: HTTPError.self) {
+      try await client.download(Request<Data>(path: "x"), to: destination, options: options)
+        .finished()
+    }
+    let stream = await #expect(throws: HTTPError.self) {
+      try await client.bytes(Request<Data>(path: "x"), options: options)
+    }
+    for error in [download, stream] {
+      #expect(
+        error?.invalidRequestReason?.contains("timeout") == true, "\(String(describing: error))")
+    }
+    #expect(stub.requests.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: destination.path))
+  }
+
   @Test("cancelling the caller ends a pending request with cancelled, not timedOut")
   func cancellation() async throws {
     let started = AsyncStream<Void>.makeStream()

@@ -23,7 +23,9 @@ extension HTTPClient {
     /// How long a whole request may take, from the call until the body has arrived; `nil`
     /// for no deadline of Courier's own (URLSession's 60-second idle timeout still applies).
     /// 60 seconds by default. Enforced by the client, so fractions of a second work on
-    /// every platform. With ``RetryPolicy``, each attempt has its own timeout.
+    /// every platform. With ``RetryPolicy``, each attempt has its own timeout. Zero or less
+    /// (here or an endpoint's) fails every request with ``HTTPError/invalidRequest(reason:)``,
+    /// sending nothing.
     public var timeout: Duration?
     /// How long any request — a `send`, a download, an upload, a byte or event stream — may
     /// go without a byte moving either way before it ends with ``HTTPError/timedOut``;
@@ -34,7 +36,8 @@ extension HTTPClient {
     /// ``HTTPClient/events(_:reconnection:options:)`` reconnects after it as after a drop
     /// (an event stream that may rightly stay silent for longer needs a longer one).
     /// Transports enforce it (``URLSessionTransport`` to the millisecond on every platform,
-    /// `CurlTransport` too).
+    /// `CurlTransport` too). Zero or less fails every request with
+    /// ``HTTPError/invalidRequest(reason:)``, sending nothing.
     public var idleTimeout: Duration?
     /// Encodes `.json` bodies that name no encoder of their own.
     public var encoder: JSONEncoder

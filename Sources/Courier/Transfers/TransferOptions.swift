@@ -8,7 +8,9 @@
 public struct TransferOptions: Sendable {
   /// How long the whole transfer may take, from the call until the last byte; `nil` (the
   /// default) for no deadline: a large download or an event stream may rightly take hours.
-  /// The idle timeout still ends a transfer that stops moving (see ``idleTimeout``).
+  /// The idle timeout still ends a transfer that stops moving (see ``idleTimeout``). Zero or
+  /// less, here or in ``idleTimeout``, fails the transfer with
+  /// ``HTTPError/invalidRequest(reason:)`` before anything is sent.
   public var timeout: Duration?
   /// How long the transfer may go without a byte moving either way before it ends with
   /// ``HTTPError/timedOut``; `nil` (the default) for the client's
