@@ -160,8 +160,8 @@ struct HTTPClientTests {
   }
 
   @Test(
-    "a timeout or idle timeout of zero or less is invalidRequest, and nothing is sent",
-    arguments: ["timeout 0", "timeout -1", "endpoint 0", "idle 0", "idle -1"])
+    "a timeout or idle timeout of zero or less, or a negative size limit, is invalidRequest",
+    arguments: ["timeout 0", "timeout -1", "endpoint 0", "idle 0", "idle -1", "size -1"])
   func nonPositiveTimeouts(setting: String) async throws {
     let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "ok") }
     var configuration = HTTPClient.Configuration()
@@ -171,19 +171,21 @@ struct HTTPClientTests {
     case "timeout -1": configuration.timeout = .seconds(-1)
     case "endpoint 0": endpoint.timeout = .zero
     case "idle 0": configuration.idleTimeout = .zero
-    default: configuration.idleTimeout = .seconds(-1)
+    case "idle -1": configuration.idleTimeout = .seconds(-1)
+    default: configuration.maximumResponseBytes = -1
     }
     let client = makeClient(transport: stub, configuration: configuration)
     let error = await #expect(throws: HTTPError.self) { try await client.send(endpoint) }
-    #expect(
-      error?.invalidRequestReason?.contains("timeout") == true, "\(String(describing: error))")
+    let reason = try #require(error?.invalidRequestReason, "\(String(describing: error))")
+    #expect(reason.contains(setting.hasPrefix("size") ? "size limit" : "timeout"), "\(reason)")
     #expect(stub.requests.isEmpty)
   }
 
   @Test(
-    "a transfer's timeout or idle timeout of zero or less is invalidRequest, and nothing is sent",
+    "a transfer's non-positive timeout or negative size limit is invalidRequest; nothing is sent",
     arguments: [
       TransferOptions(timeout: .zero), TransferOptions(idleTimeout: .milliseconds(-5)),
+      TransferOptions(maximumBytes: -1),
     ])
   func nonPositiveTransferTimeouts(options: TransferOptions) async throws {
     let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "ok") }
@@ -197,9 +199,10 @@ struct HTTPClientTests {
     let stream = await #expect(throws: HTTPError.self) {
       try await client.bytes(Request<Data>(path: "x"), options: options)
     }
+    let expected = options.maximumBytes == nil ? "timeout" : "size limit"
     for error in [download, stream] {
       #expect(
-        error?.invalidRequestReason?.contains("timeout") == true, "\(String(describing: error))")
+        error?.invalidRequestReason?.contains(expected) == true, "\(String(describing: error))")
     }
     #expect(stub.requests.isEmpty)
     #expect(!FileManager.default.fileExists(atPath: destination.path))

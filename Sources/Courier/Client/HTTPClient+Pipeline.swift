@@ -23,7 +23,9 @@ extension HTTPClient {
     terminal: Terminal? = nil, outcome: (HTTPResponse) async throws(HTTPError) -> T
   ) async throws(HTTPError) -> T {
     let built = Result { () throws(HTTPError) -> TransportRequest in
-      try Exchange.check(timeout: exchange.timeout, idleTimeout: exchange.transport.idleTimeout)
+      try Exchange.check(
+        timeout: exchange.timeout, idleTimeout: exchange.transport.idleTimeout,
+        maximumBytes: exchange.maximumBytes)
       if let request { return request }
       return try builder.request(for: endpoint)
     }

@@ -17,7 +17,8 @@ public struct TransferOptions: Sendable {
   /// ``HTTPClient/Configuration/idleTimeout`` (60 seconds unless configured). An event
   /// stream reconnects after it as after a dropped connection.
   public var idleTimeout: Duration?
-  /// The largest body accepted, in bytes; `nil` for no limit. A `Content-Length` over it
+  /// The largest body accepted, in bytes; `nil` for no limit (a negative one is an
+  /// ``HTTPError/invalidRequest(reason:)``, and nothing is sent). A `Content-Length` over it
   /// fails with ``HTTPError/responseTooLarge(limit:)`` before the body is read, and a longer
   /// body is cut off at the limit as it arrives: a stream's transfer stops as soon as more has
   /// come than the limit, read or not, and its reader gets the error after the bytes before
