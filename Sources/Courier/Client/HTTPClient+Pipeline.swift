@@ -122,6 +122,11 @@ extension HTTPClient {
     _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     var request = outgoing.request
+    // A marked credential never goes to another origin than the client's (an absolute URL
+    // as a path), whichever middleware set it.
+    if !outgoing.markedNames.isEmpty, !URLOrigin.same(baseURL, request.head.url) {
+      for name in outgoing.markedNames { request.head.setValue(nil, forHTTPHeaderField: name) }
+    }
     // The jar's cookies go on before the cache looks, so that they are part of its key.
     configuration.cookies?.addCookies(to: &request.head)
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
