@@ -89,7 +89,8 @@ final class DownloadFile: Sendable {
   /// directory itself, with ``HTTPError/invalidRequest(reason:)``.
   static func check(destination: URL) throws(HTTPError) {
     guard destination.isFileURL else {
-      throw .invalidRequest(reason: "the download destination \(destination) is not a file URL")
+      throw .invalidRequest(
+        reason: "the download destination \(Redaction.url(destination)) is not a file URL")
     }
     let directory = destination.deletingLastPathComponent()
     var isDirectory: ObjCBool = false
