@@ -122,11 +122,7 @@ extension HTTPClient {
     _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     var request = outgoing.request
-    // A marked credential never goes to another origin than the client's (an absolute URL
-    // as a path), whichever middleware set it.
-    if !outgoing.markedNames.isEmpty, !URLOrigin.same(baseURL, request.head.url) {
-      for name in outgoing.markedNames { request.head.setValue(nil, forHTTPHeaderField: name) }
-    }
+    keepMarkedCredentialsHome(&request.head, outgoing)
     // The jar's cookies go on before the cache looks, so that they are part of its key.
     configuration.cookies?.addCookies(to: &request.head)
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
@@ -145,6 +141,15 @@ extension HTTPClient {
     } catch {
       throw credentials.applied(to: error)
     }
+  }
+
+  /// Takes the headers middleware marked as credentials (``OutgoingRequest/markCredential(_:)``)
+  /// off `head` when it goes to another origin than the client's (an absolute URL as a path),
+  /// whichever middleware set them: the last step of every chain's end before the transport.
+  nonisolated func keepMarkedCredentialsHome(_ head: inout URLRequest, _ outgoing: OutgoingRequest)
+  {
+    guard !outgoing.markedNames.isEmpty, !URLOrigin.same(baseURL, head.url) else { return }
+    for name in outgoing.markedNames { head.setValue(nil, forHTTPHeaderField: name) }
   }
 
   /// Sends `request` to the server: shared with identical ones in flight when the exchange
