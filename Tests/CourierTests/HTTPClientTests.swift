@@ -208,6 +208,23 @@ struct HTTPClientTests {
     #expect(!FileManager.default.fileExists(atPath: destination.path))
   }
 
+  @Test(
+    "a concurrency limit below 1 is invalidRequest, not a silent limit of one; nothing is sent",
+    arguments: [(0, nil), (-2, nil), (nil, 0)] as [(Int?, Int?)])
+  func concurrencyLimitBelowOne(overall: Int?, perHost: Int?) async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "ok") }
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumConcurrentRequests = overall
+    configuration.maximumConcurrentRequestsPerHost = perHost
+    let client = makeClient(transport: stub, configuration: configuration)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<String>(path: "x"))
+    }
+    let reason = try #require(error?.invalidRequestReason, "\(String(describing: error))")
+    #expect(reason.contains("maximumConcurrentRequests"), "\(reason)")
+    #expect(stub.requests.isEmpty)
+  }
+
   @Test("cancelling the caller ends a pending request with cancelled, not timedOut")
   func cancellation() async throws {
     let started = AsyncStream<Void>.makeStream()

@@ -58,11 +58,12 @@ extension HTTPClient {
     /// ``TransferOptions/maximumBytes``, none by default).
     public var maximumResponseBytes: Int?
     /// The most requests this client has in flight at once; more wait their turn, first
-    /// come, first served. `nil` (the default) for no limit. Time spent waiting does not
-    /// count against a request's timeout.
+    /// come, first served. `nil` (the default) for no limit; below 1, every request fails
+    /// with ``HTTPError/invalidRequest(reason:)`` and none is sent. Time spent waiting does
+    /// not count against a request's timeout.
     public var maximumConcurrentRequests: Int?
     /// The most requests in flight to one host (and port) at once; `nil` (the default) for
-    /// no limit.
+    /// no limit; below 1, every request fails with ``HTTPError/invalidRequest(reason:)``.
     public var maximumConcurrentRequestsPerHost: Int?
     /// Whether identical concurrent `GET` and `HEAD` requests (same URL, headers and
     /// timeout) share one network call; on by default. Never applies to other methods.
