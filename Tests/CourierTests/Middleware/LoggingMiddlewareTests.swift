@@ -69,7 +69,8 @@ struct LoggingMiddlewareTests {
     let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "secret-ish") }
     var configuration = HTTPClient.Configuration()
     configuration.middleware = [
-      LoggingMiddleware(level: .bodies, bodyLimit: -1) { line in lines.withLock { $0.append(line) }
+      LoggingMiddleware(level: .bodies, bodyLimit: -1) { line in
+        lines.withLock { $0.append(line) }
       }
     ]
     _ = try await makeClient(transport: stub, configuration: configuration).send(
