@@ -244,12 +244,23 @@ struct DownloadTests {
     defer { scratch.remove() }
     for destination in [
       scratch.url, scratch.file("missing/x.bin"), URL(string: "https://example.com/x")!,
+      URL(string: "https://user:S3CRET@example.com/x")!,
     ] {
       let error = await #expect(throws: HTTPError.self) {
         try await loopback.client.download(Request<Data>(path: "big"), to: destination)
           .finished()
       }
       #expect(error?.invalidRequestReason?.contains("download destination") == true)
+      #expect(error?.invalidRequestReason?.contains("S3CRET") == false)
+    }
+    // The same for a cache directory that is no file URL.
+    #expect(throws: HTTPError.self) {
+      _ = try HTTPCache(directory: URL(string: "https://user:S3CRET@example.com/cache")!)
+    }
+    do {
+      _ = try HTTPCache(directory: URL(string: "https://user:S3CRET@example.com/cache")!)
+    } catch {
+      #expect(error.invalidRequestReason?.contains("S3CRET") == false, "\(error)")
     }
     #expect(loopback.server.requestCount == 0)
     #expect(scratch.contents.isEmpty)

@@ -110,6 +110,21 @@ struct PagingTests {
     #expect(loopback.server.requestCount == 3)
   }
 
+  @Test("a next link with a fragment is followed without it (a fragment is never sent)")
+  func linkWithFragment() async throws {
+    let loopback = try Loopback { request, response in
+      let page = Int(request.queryValues("page").first ?? "1") ?? 1
+      let headers: HTTPHeaders = page < 2 ? ["Link": #"</3/repos?page=2#top>; rel="next""#] : [:]
+      try await response.send(headers: headers, json: "[\(page)]")
+    }
+    defer { loopback.stop() }
+    var all: [Int] = []
+    for try await page in loopback.client.pages(LinkPagedRequest<[Int]>(path: "repos")) {
+      all += page
+    }
+    #expect(all == [1, 2])
+  }
+
   @Test("a malformed Link header ends paging after that page, without error")
   func malformedLink() async throws {
     let loopback = try Loopback { _, response in

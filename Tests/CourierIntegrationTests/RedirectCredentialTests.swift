@@ -101,6 +101,20 @@ struct RedirectCredentialTests {
     #expect(answer.hasSuffix(" X-Trace"), "\(status) \(method.rawValue): \(answer)")
   }
 
+  @Test("an absolute URL to another origin gets no credential, a middleware's marked one too")
+  func absoluteURLElsewhere() async throws {
+    let home = try landing()
+    defer { home.stop() }
+    let elsewhere = try landing()
+    defer { elsewhere.stop() }
+    let client = client(home.baseURL)
+    let target = elsewhere.baseURL.appendingPathComponent("landing").absoluteString
+    #expect(try await client.send(Request<String>(path: target)) == "GET X-Trace")
+    // Home, every credential goes (the good path).
+    let all = Self.credentials.map(\.name).joined(separator: ",")
+    #expect(try await client.send(Request<String>(path: "landing")) == "GET \(all),X-Trace")
+  }
+
   @Test("the same origin: every credential follows (the good path)", arguments: statuses)
   func sameOrigin(status: Int) async throws {
     let server = try LoopbackServer { request, response in

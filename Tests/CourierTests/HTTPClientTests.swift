@@ -159,6 +159,72 @@ struct HTTPClientTests {
         Request<String>(path: "x")) == "ok")
   }
 
+  @Test(
+    "a timeout or idle timeout of zero or less, or a negative size limit, is invalidRequest",
+    arguments: ["timeout 0", "timeout -1", "endpoint 0", "idle 0", "idle -1", "size -1"])
+  func nonPositiveTimeouts(setting: String) async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "ok") }
+    var configuration = HTTPClient.Configuration()
+    var endpoint = Request<String>(path: "x")
+    switch setting {
+    case "timeout 0": configuration.timeout = .zero
+    case "timeout -1": configuration.timeout = .seconds(-1)
+    case "endpoint 0": endpoint.timeout = .zero
+    case "idle 0": configuration.idleTimeout = .zero
+    case "idle -1": configuration.idleTimeout = .seconds(-1)
+    default: configuration.maximumResponseBytes = -1
+    }
+    let client = makeClient(transport: stub, configuration: configuration)
+    let error = await #expect(throws: HTTPError.self) { try await client.send(endpoint) }
+    let reason = try #require(error?.invalidRequestReason, "\(String(describing: error))")
+    #expect(reason.contains(setting.hasPrefix("size") ? "size limit" : "timeout"), "\(reason)")
+    #expect(stub.requests.isEmpty)
+  }
+
+  @Test(
+    "a transfer's non-positive timeout or negative size limit is invalidRequest; nothing is sent",
+    arguments: [
+      TransferOptions(timeout: .zero), TransferOptions(idleTimeout: .milliseconds(-5)),
+      TransferOptions(maximumBytes: -1),
+    ])
+  func nonPositiveTransferTimeouts(options: TransferOptions) async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "ok") }
+    let client = makeClient(transport: stub)
+    let directory = FileManager.default.temporaryDirectory
+    let destination = directory.appendingPathComponent("courier-\(UUID().uuidString)")
+    let download = await #expect(throws: HTTPError.self) {
+      try await client.download(Request<Data>(path: "x"), to: destination, options: options)
+        .finished()
+    }
+    let stream = await #expect(throws: HTTPError.self) {
+      try await client.bytes(Request<Data>(path: "x"), options: options)
+    }
+    let expected = options.maximumBytes == nil ? "timeout" : "size limit"
+    for error in [download, stream] {
+      #expect(
+        error?.invalidRequestReason?.contains(expected) == true, "\(String(describing: error))")
+    }
+    #expect(stub.requests.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: destination.path))
+  }
+
+  @Test(
+    "a concurrency limit below 1 is invalidRequest, not a silent limit of one; nothing is sent",
+    arguments: [(0, nil), (-2, nil), (nil, 0)] as [(Int?, Int?)])
+  func concurrencyLimitBelowOne(overall: Int?, perHost: Int?) async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "ok") }
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumConcurrentRequests = overall
+    configuration.maximumConcurrentRequestsPerHost = perHost
+    let client = makeClient(transport: stub, configuration: configuration)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<String>(path: "x"))
+    }
+    let reason = try #require(error?.invalidRequestReason, "\(String(describing: error))")
+    #expect(reason.contains("maximumConcurrentRequests"), "\(reason)")
+    #expect(stub.requests.isEmpty)
+  }
+
   @Test("cancelling the caller ends a pending request with cancelled, not timedOut")
   func cancellation() async throws {
     let started = AsyncStream<Void>.makeStream()

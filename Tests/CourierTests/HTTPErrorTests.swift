@@ -1,3 +1,4 @@
+import CourierTesting
 import Foundation
 import Testing
 
@@ -113,6 +114,21 @@ struct HTTPErrorTests {
     #expect(text.contains("12 bytes"))
     let decoded = DecodedResponse(value: 42, response: response)
     #expect(!"\(decoded)".contains("s3cret"))
+  }
+
+  @Test("a decoded value that echoes the request's credentials prints without them")
+  func decodedValueScrubbed() async throws {
+    // An API that echoes who asked, as a `/me` endpoint might.
+    let stub = StubTransport().fallback { request throws(HTTPError) in
+      let key = request.value(forHTTPHeaderField: "X-Api-Key") ?? "-"
+      return .json(#"{"key":"\#(key)","page":"2"}"#)
+    }
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [APIKeyAuthentication(key: "key-S3CRET", in: .header("X-Api-Key"))]
+    let client = makeClient(transport: stub, configuration: configuration)
+    let decoded = try await client.response(for: Request<[String: String]>(path: "me"))
+    #expect(decoded.value["key"] == "key-S3CRET", "the value itself is left intact")
+    #expect(!"\(decoded)".contains("S3CRET"), "\(decoded)")
   }
 
   @Test("a body excerpt survives a character cut at 200 bytes; a binary body shows nothing")

@@ -78,6 +78,21 @@ struct MultipartFormTests {
       #expect(transport.sentCount == 0)
     }
   }
+
+  @Test(
+    "a part's content type with CR, LF or another control character is an invalid request",
+    arguments: ["text/plain\r\nX-Injected: yes", "text/plain\nX-Injected: yes", "text/\u{7F}plain"])
+  func partContentTypeRefused(contentType: String) async throws {
+    var form = MultipartForm(boundary: "b")
+    form.add(name: "file", filename: "a.txt", contentType: contentType, data: Data("x".utf8))
+    let transport = RefusingTransport()
+    let error = await #expect(throws: HTTPError.self) {
+      try await makeClient(transport: transport).send(
+        Request<Data>(method: .post, path: "u", body: .multipart(form)))
+    }
+    #expect(error?.invalidRequestReason?.contains("'file'") == true, "\(String(describing: error))")
+    #expect(transport.sentCount == 0)
+  }
 }
 
 /// Everything `stream` holds.

@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import Testing
 
@@ -115,5 +116,26 @@ struct URLBuildingTests {
     #expect(
       try url(base: "https://h.example", path: "movie/\(segment: 42)")
         == "https://h.example/movie/42")
+  }
+
+  @Test(
+    "a path refused as no URL keeps its credentials out of the error; nothing is sent",
+    arguments: [
+      "movie?api_key=S3CRET-VALUE#top", "https://user:S3CRET-VALUE@api.example.com/x#frag",
+      "ftp://user:S3CRET-VALUE@files.example.com/file", "search?q=%zz&token=S3CRET-VALUE",
+      "a/../b?access_token=S3CRET-VALUE", "me?client=S3CRET-VALUE#x",
+    ])
+  func refusedPathRedacted(path: String) async throws {
+    let stub = StubTransport()
+    var configuration = HTTPClient.Configuration()
+    configuration.redactedNames = ["Client"]
+    let client = makeClient(transport: stub, configuration: configuration)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: path))
+    }
+    let reason = try #require(error?.invalidRequestReason)
+    #expect(!reason.contains("S3CRET"), "\(reason)")
+    #expect(!"\(String(describing: error))".contains("S3CRET"))
+    #expect(stub.requests.isEmpty)
   }
 }

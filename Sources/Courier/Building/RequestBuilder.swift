@@ -14,12 +14,15 @@ struct RequestBuilder: Sendable {
   private let base: URLBuilder.Base
   /// `baseURL`'s origin, worked out once.
   private let baseOrigin: URLOrigin?
+  /// The client's extra credential names, lowercased once.
+  private let redactedNames: Set<String>
 
   init(baseURL: URL, configuration: HTTPClient.Configuration) {
     self.baseURL = baseURL
     self.configuration = configuration
     base = URLBuilder.Base(baseURL)
     baseOrigin = URLOrigin(baseURL)
+    redactedNames = Set(configuration.redactedNames.map { $0.lowercased() })
   }
 
   func request<E: Endpoint>(for endpoint: E) throws(HTTPError) -> TransportRequest {
@@ -29,13 +32,14 @@ struct RequestBuilder: Sendable {
       throw .invalidRequest(reason: "the method '\(method.rawValue)' is not a valid HTTP token")
     }
     let query = configuration.queryEncoding.encode(endpoint.query)
-    let url = try URLBuilder.url(base: base, path: endpoint.path, query: query)
+    let url = try URLBuilder.url(
+      base: base, path: endpoint.path, query: query, redacting: redactedNames)
 
     // Precedence, lowest first: the client's defaults, the body's Content-Type, the
     // endpoint's own headers. Default credentials go only to the base URL's origin.
     var headers = configuration.headers
     if baseOrigin == nil || URLOrigin(url) != baseOrigin {  // URLOrigin.same(url, baseURL)
-      let credentials = Credentials(names: Set(configuration.redactedNames.map { $0.lowercased() }))
+      let credentials = Credentials(names: redactedNames)
       for field in configuration.headers where credentials.isCredential(field.name) {
         headers.remove(field.name)
       }

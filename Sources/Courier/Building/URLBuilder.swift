@@ -10,7 +10,7 @@ enum URLBuilder {
   /// absolute `http(s)` URL as `path` replaces the base URL. A `?` in the path starts
   /// query items that come before `query`'s; the base URL's own query items come first.
   static func url(base: URL, path: String, query: String) throws(HTTPError) -> URL {
-    try url(base: Base(base), path: path, query: query)
+    try url(base: Base(base), path: path, query: query, redacting: [])
   }
 
   /// A base URL split once into its text and its query, for building many URLs on it.
@@ -22,9 +22,13 @@ enum URLBuilder {
     }
   }
 
-  /// `base` + `path` + `query`, as ``url(base:path:query:)``, with the base already split.
-  static func url(base: Base, path: String, query: String) throws(HTTPError) -> URL {
-    try validate(path: path)
+  /// `base` + `path` + `query`, as ``url(base:path:query:)``, with the base already split;
+  /// a refused path is shown in the error with its credentials redacted (Courier's names and
+  /// `extra`, lowercased): ``shown(_:redacting:)``.
+  static func url(base: Base, path: String, query: String, redacting extra: Set<String>)
+    throws(HTTPError) -> URL
+  {
+    try validate(path: path, redacting: extra)
     let (pathPart, pathQuery) = split(path, at: "?")
     let encodedPath = PercentEncoding.encode(pathPart) { isPathByte($0) }
     let encodedPathQuery = pathQuery.map { PercentEncoding.encode($0) { isQueryByte($0) } }
@@ -34,7 +38,8 @@ enum URLBuilder {
     if let scheme = scheme(of: pathPart) {
       guard scheme == "http" || scheme == "https" else {
         throw .invalidRequest(
-          reason: "the path '\(path)' has scheme '\(scheme)'; only http and https are supported")
+          reason: "the path '\(shown(path, redacting: extra))' has scheme '\(scheme)'; only http "
+            + "and https are supported")
       }
       text = encodedPath
     } else {
@@ -50,32 +55,61 @@ enum URLBuilder {
     }
     guard let url = URL(string: text), url.host != nil else {
       throw .invalidRequest(
-        reason: "the path '\(path)' does not form a valid URL with the base URL")
+        reason: "the path '\(shown(path, redacting: extra))' does not form a valid URL with the "
+          + "base URL")
     }
     return url
   }
 
-  private static func validate(path: String) throws(HTTPError) {
+  private static func validate(path: String, redacting extra: Set<String>) throws(HTTPError) {
     for byte in path.utf8 where byte < 0x20 || byte == 0x7F {
       let what = byte == 0x0D || byte == 0x0A ? "CR or LF" : "a control character"
       throw .invalidRequest(reason: "the path contains \(what)")
     }
     if path.utf8.contains(UInt8(ascii: "#")) {
       throw .invalidRequest(
-        reason: "the path '\(path)' contains '#': a fragment is never sent to the server")
+        reason: "the path '\(shown(path, redacting: extra))' contains '#': a fragment is never "
+          + "sent to the server")
     }
     let pathPart = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
     if pathPart.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) {
       throw .invalidRequest(
-        reason: "the path '\(path)' has a '.' or '..' segment, which could leave the base URL's"
+        reason: "the path '\(shown(path, redacting: extra))' has a '.' or '..' segment, which "
+          + "could leave the base URL's"
           + " path; interpolate user input with \\(segment:)")
     }
     guard PercentEncoding.hasValidEscapes(path) else {
       throw .invalidRequest(
         reason:
-          "the path '\(path)' has a '%' that does not start a %XX escape (write %25 for a literal %)"
+          "the path '\(shown(path, redacting: extra))' has a '%' that does not start a %XX escape "
+          + "(write %25 for a literal %)"
       )
     }
+  }
+
+  /// `path` as an error shows it: the user-info of an absolute URL, and the values of query
+  /// items whose names are credentials (``Redaction``'s rule, with `extra`), replaced by the
+  /// placeholder. The path may be no URL at all, so it is taken apart as text.
+  static func shown(_ path: String, redacting extra: Set<String>) -> String {
+    var (head, query) = split(path, at: "?")
+    if let start = head.range(of: "://")?.upperBound {
+      let end = head[start...].firstIndex(of: "/") ?? head.endIndex
+      if let at = head[start..<end].lastIndex(of: "@") {
+        head.replaceSubrange(start...at, with: Redaction.placeholder + "@")
+      }
+    }
+    guard let query else { return head }
+    let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item in
+      let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = String(parts[0])
+      guard parts.count == 2,
+        Redaction.isSensitive(name: name.removingPercentEncoding ?? name, extra: extra)
+      else { return String(item) }
+      // A fragment after the value stays: it may be what the error is about.
+      let fragment = parts[1].firstIndex(of: "#").map { parts[1][$0...] } ?? ""
+      return name + "=" + Redaction.placeholder + fragment
+    }
+    return head + "?" + items.joined(separator: "&")
   }
 
   /// The schemes a base URL may have.

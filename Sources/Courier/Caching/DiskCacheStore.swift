@@ -38,7 +38,8 @@ final class DiskCacheStore: Sendable {
   ///   is a file, or cannot be written.
   init(directory: URL, capacity: Int) throws(HTTPError) {
     guard directory.isFileURL else {
-      throw .invalidRequest(reason: "the cache directory \(directory) is not a file URL")
+      throw .invalidRequest(
+        reason: "the cache directory \(Redaction.url(directory)) is not a file URL")
     }
     let path = directory.path
     do {

@@ -14,9 +14,13 @@ import Foundation
 /// ```
 ///
 /// What it stores and serves follows RFC 9111 for a private cache:
-/// - Only `GET` requests whose body is kept in memory (`send`, `response`, paging, batches)
-///   are answered from it; downloads and streams pass by. A request that carries its own
-///   conditions (`If-None-Match`, `Range`…) passes by too.
+/// - `GET` requests whose body is kept in memory (`send`, `response`, paging, batches) are
+///   answered from it and store their answers. A byte or event stream is answered by a fresh
+///   stored response (its body read from memory), and otherwise goes to the server, its
+///   answer not stored; downloads pass by. A request that carries its own conditions
+///   (`If-None-Match`, `If-Modified-Since`, one byte `Range`) is settled by a fresh stored
+///   `200` when it can be (a `304`, or a `206` cut from it); otherwise, and with `If-Match`,
+///   `If-Range` or several ranges, it goes to the server as it is.
 /// - A response is stored unless `no-store` (of the request or the response) forbids it,
 ///   when it has a freshness of its own (`max-age`, `Expires`, `public`, `private`) or a
 ///   status that allows a heuristic one (200, 404…); not when its `Vary` is `*`. Every

@@ -53,6 +53,25 @@ struct Exchange: Sendable {
       bufferSize: collects ? maximumBytes ?? .max : bufferSize)
   }
 
+  /// Refuses a `timeout` or `idleTimeout` of zero or less, or a negative `maximumBytes`, with
+  /// ``HTTPError/invalidRequest(reason:)``: no request could meet it, so none is sent (`nil`
+  /// is the way to ask for none).
+  static func check(timeout: Duration?, idleTimeout: Duration?, maximumBytes: Int?)
+    throws(HTTPError)
+  {
+    if let maximumBytes, maximumBytes < 0 {
+      throw .invalidRequest(
+        reason: "the response size limit (\(maximumBytes) bytes) is negative; nil sets none")
+    }
+    if let timeout, timeout <= .zero {
+      throw .invalidRequest(reason: "the timeout (\(timeout)) is not positive; nil sets none")
+    }
+    if let idleTimeout, idleTimeout <= .zero {
+      throw .invalidRequest(
+        reason: "the idle timeout (\(idleTimeout)) is not positive; nil sets none")
+    }
+  }
+
   /// Whether the body is collected into memory.
   var collects: Bool { transport.collectsBody }
 

@@ -23,7 +23,9 @@ extension HTTPClient {
     /// How long a whole request may take, from the call until the body has arrived; `nil`
     /// for no deadline of Courier's own (URLSession's 60-second idle timeout still applies).
     /// 60 seconds by default. Enforced by the client, so fractions of a second work on
-    /// every platform. With ``RetryPolicy``, each attempt has its own timeout.
+    /// every platform. With ``RetryPolicy``, each attempt has its own timeout. Zero or less
+    /// (here or an endpoint's) fails every request with ``HTTPError/invalidRequest(reason:)``,
+    /// sending nothing.
     public var timeout: Duration?
     /// How long any request — a `send`, a download, an upload, a byte or event stream — may
     /// go without a byte moving either way before it ends with ``HTTPError/timedOut``;
@@ -34,7 +36,8 @@ extension HTTPClient {
     /// ``HTTPClient/events(_:reconnection:options:)`` reconnects after it as after a drop
     /// (an event stream that may rightly stay silent for longer needs a longer one).
     /// Transports enforce it (``URLSessionTransport`` to the millisecond on every platform,
-    /// `CurlTransport` too).
+    /// `CurlTransport` too). Zero or less fails every request with
+    /// ``HTTPError/invalidRequest(reason:)``, sending nothing.
     public var idleTimeout: Duration?
     /// Encodes `.json` bodies that name no encoder of their own.
     public var encoder: JSONEncoder
@@ -45,7 +48,8 @@ extension HTTPClient {
     /// The status codes that count as success; `200..<300` by default.
     public var acceptableStatusCodes: StatusCodes
     /// The largest response body accepted, in bytes; larger ones fail with
-    /// ``HTTPError/responseTooLarge(limit:)``. 16 MiB by default; `nil` for no limit.
+    /// ``HTTPError/responseTooLarge(limit:)``. 16 MiB by default; `nil` for no limit (a
+    /// negative limit fails every request with ``HTTPError/invalidRequest(reason:)``).
     /// Transports enforce it as bytes arrive (decoded bytes, after gzip): a `Content-Length`
     /// over it fails before the body is read, and a longer body is cut off at the limit; the
     /// client counts again as it reads, so the limit holds on any transport. It also bounds
@@ -54,11 +58,12 @@ extension HTTPClient {
     /// ``TransferOptions/maximumBytes``, none by default).
     public var maximumResponseBytes: Int?
     /// The most requests this client has in flight at once; more wait their turn, first
-    /// come, first served. `nil` (the default) for no limit. Time spent waiting does not
-    /// count against a request's timeout.
+    /// come, first served. `nil` (the default) for no limit; below 1, every request fails
+    /// with ``HTTPError/invalidRequest(reason:)`` and none is sent. Time spent waiting does
+    /// not count against a request's timeout.
     public var maximumConcurrentRequests: Int?
     /// The most requests in flight to one host (and port) at once; `nil` (the default) for
-    /// no limit.
+    /// no limit; below 1, every request fails with ``HTTPError/invalidRequest(reason:)``.
     public var maximumConcurrentRequestsPerHost: Int?
     /// Whether identical concurrent `GET` and `HEAD` requests (same URL, headers and
     /// timeout) share one network call; on by default. Never applies to other methods.

@@ -23,6 +23,9 @@ extension HTTPClient {
     terminal: Terminal? = nil, outcome: (HTTPResponse) async throws(HTTPError) -> T
   ) async throws(HTTPError) -> T {
     let built = Result { () throws(HTTPError) -> TransportRequest in
+      try Exchange.check(
+        timeout: exchange.timeout, idleTimeout: exchange.transport.idleTimeout,
+        maximumBytes: exchange.maximumBytes)
       if let request { return request }
       return try builder.request(for: endpoint)
     }
@@ -119,6 +122,7 @@ extension HTTPClient {
     _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     var request = outgoing.request
+    keepMarkedCredentialsHome(&request.head, outgoing)
     // The jar's cookies go on before the cache looks, so that they are part of its key.
     configuration.cookies?.addCookies(to: &request.head)
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
@@ -137,6 +141,15 @@ extension HTTPClient {
     } catch {
       throw credentials.applied(to: error)
     }
+  }
+
+  /// Takes the headers middleware marked as credentials (``OutgoingRequest/markCredential(_:)``)
+  /// off `head` when it goes to another origin than the client's (an absolute URL as a path),
+  /// whichever middleware set them: the last step of every chain's end before the transport.
+  nonisolated func keepMarkedCredentialsHome(_ head: inout URLRequest, _ outgoing: OutgoingRequest)
+  {
+    guard !outgoing.markedNames.isEmpty, !URLOrigin.same(baseURL, head.url) else { return }
+    for name in outgoing.markedNames { head.setValue(nil, forHTTPHeaderField: name) }
   }
 
   /// Sends `request` to the server: shared with identical ones in flight when the exchange

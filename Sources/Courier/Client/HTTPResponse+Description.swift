@@ -14,8 +14,10 @@ extension HTTPResponse: CustomStringConvertible {
 }
 
 extension DecodedResponse: CustomStringConvertible {
-  /// The decoded value and the response it came from, with credentials redacted.
+  /// The decoded value and the response it came from, with credentials redacted: the
+  /// request's credential values are scrubbed from the value's text too (an API that echoes
+  /// its caller's key), while ``value`` itself is left as decoded.
   public var description: String {
-    "\(value)\n\(response.description)"
+    "\(response.credentials.scrub(String(describing: value)))\n\(response.description)"
   }
 }

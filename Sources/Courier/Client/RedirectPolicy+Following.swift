@@ -8,15 +8,25 @@ import Foundation
 /// redirect, what they do to the method and the body, where they may lead, how many may be
 /// followed, and which headers go on to another origin.
 extension RedirectPolicy {
-  /// Whether this policy follows `head`: a redirect status with a `Location`;
+  /// Whether this policy follows `head`: a redirect status with a `Location` that is not
+  /// empty (an empty one is no target: the 3xx is the answer, as without one);
   /// ``request(after:to:hops:credentialNames:)`` then makes the next request, or refuses it.
   func follows(_ head: HTTPResponse) -> Bool {
     guard case .follow = self else { return false }
-    return Self.redirectStatuses.contains(head.status) && head.headers["Location"] != nil
+    return Self.redirectStatuses.contains(head.status) && Self.location(of: head) != nil
+  }
+
+  /// The `Location` of `head`, trimmed; `nil` when it has none or an empty one.
+  private static func location(of head: HTTPResponse) -> String? {
+    guard let value = head.headers["Location"]?.trimmingCharacters(in: .whitespaces),
+      !value.isEmpty
+    else { return nil }
+    return value
   }
 
   /// The request sent next when `head` answered `request`, following the policy; `nil` when
-  /// `head` is the answer (it is no redirect, has no `Location`, or the policy is ``never``):
+  /// `head` is the answer (it is no redirect, has no `Location` or an empty one, or the policy
+  /// is ``never``):
   ///
   /// - the target is `Location` resolved against the URL that answered; a target that is
   ///   not `http` or `https` throws `HTTPError.transport(URLError(.unsupportedURL))`;
@@ -35,7 +45,7 @@ extension RedirectPolicy {
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
   ) throws(HTTPError) -> TransportRequest? {
-    guard follows(head), case .follow(let maximum) = self, let location = head.headers["Location"]
+    guard follows(head), case .follow(let maximum) = self, let location = Self.location(of: head)
     else { return nil }
     let origin = head.url ?? request.head.url
     let target = try Self.target(location, from: origin)

@@ -7,10 +7,23 @@ final class RequestLimiter: Sendable {
   let overall: PermitQueue?
   private let perHostLimit: Int?
   private let hosts = Locked<[String: PermitQueue]>([:])
+  /// What every request gets instead of a permit when a limit is below 1: no request could
+  /// run within it (`nil` is the way to ask for no limit).
+  private let refusal: HTTPError?
 
   init(maximum: Int?, maximumPerHost: Int?) {
     overall = maximum.map { PermitQueue(limit: $0) }
     perHostLimit = maximumPerHost
+    if let maximum, maximum < 1 {
+      refusal = .invalidRequest(
+        reason: "maximumConcurrentRequests is \(maximum); it must be at least 1 (nil for none)")
+    } else if let maximumPerHost, maximumPerHost < 1 {
+      refusal = .invalidRequest(
+        reason: "maximumConcurrentRequestsPerHost is \(maximumPerHost); it must be at least 1 "
+          + "(nil for none)")
+    } else {
+      refusal = nil
+    }
   }
 
   /// Whether any limit applies.
@@ -32,8 +45,10 @@ final class RequestLimiter: Sendable {
 
   /// Takes the permits `host` needs, waiting in line for each; the caller releases them
   /// however its request ends. A task cancelled while waiting gets ``HTTPError/cancelled``
-  /// and holds nothing. `whenWaiting` runs each time it has to wait in a line.
+  /// and holds nothing. `whenWaiting` runs each time it has to wait in a line. With a limit
+  /// below 1 it throws ``HTTPError/invalidRequest(reason:)`` at once.
   func acquire(host: String, whenWaiting: () -> Void = {}) async throws(HTTPError) -> Permits {
+    if let refusal { throw refusal }
     let hostQueue = queue(forHost: host)
     if let hostQueue { try await hostQueue.acquire(whenWaiting: whenWaiting) }
     do throws(HTTPError) {

@@ -243,14 +243,8 @@ public final class CookieJar: Sendable {
     let persistent = state.withLock { $0.cookies.filter(\.isPersistent) }
     guard let data = try? JSONEncoder().encode(persistent) else { return }
     // Created owner-only before a byte is written, then renamed over the old file.
-    let temporary = file.deletingLastPathComponent().appendingPathComponent(
-      ".\(file.lastPathComponent).\(UUID().uuidString)")
-    guard
-      FileManager.default.createFile(
-        atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
-    else { return }
-    if rename(temporary.path, file.path) != 0 {
-      try? FileManager.default.removeItem(at: temporary)
-    }
+    // (`FileManager.createFile(attributes:)` wrote the cookies to a file readable by all and
+    // narrowed it only after renaming it into place.)
+    _ = FileBytes.writeAtomically([data], to: file.path)
   }
 }

@@ -12,7 +12,9 @@ import Foundation
 /// ```
 ///
 /// Names and filenames may hold quotes, line breaks and non-ASCII text: quotes and line
-/// breaks are percent-escaped as browsers do (`"` → `%22`), and the rest is sent as UTF-8.
+/// breaks are percent-escaped as browsers do (`"` → `%22`), and the rest is sent as UTF-8. A
+/// part's content type is a header: one with CR, LF or another control character is an
+/// ``HTTPError/invalidRequest(reason:)``, and nothing is sent.
 /// The `Content-Length` is computed when the request is built, from the parts and the sizes
 /// of the files, so the form is never sent chunked. File parts stay on disk: each file is
 /// read 64 KiB at a time as the transport sends the form, never whole into memory, and not
@@ -90,8 +92,8 @@ public struct MultipartForm: Sendable {
 
   /// The encoded body: framing and in-memory parts joined, file parts left on disk.
   ///
-  /// - Throws: ``HTTPError/invalidRequest(reason:)`` for a boundary RFC 2046 does not allow
-  ///   or a file that cannot be read.
+  /// - Throws: ``HTTPError/invalidRequest(reason:)`` for a boundary RFC 2046 does not allow,
+  ///   a part content type with a control character (CR, LF…), or a file that cannot be read.
   func encoded() throws(HTTPError) -> TransportRequestBody {
     guard (1...70).contains(boundary.utf8.count),
       boundary.utf8.allSatisfy({
@@ -110,7 +112,16 @@ public struct MultipartForm: Sendable {
       if let filename = part.filename { head += "; filename=\"\(Self.escape(filename))\"" }
       head += "\r\n"
       if let contentType = part.contentType {
-        head += "Content-Type: \(contentType.filter { $0 != "\r" && $0 != "\n" })\r\n"
+        // A part's header is a header: CR or LF would add fields of the caller's text. (A
+        // Character filter missed "\r\n", one Character, and let it through.)
+        guard
+          !contentType.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F })
+        else {
+          throw .invalidRequest(
+            reason: "the content type of part '\(Self.escape(part.name))' contains CR, LF or "
+              + "another control character")
+        }
+        head += "Content-Type: \(contentType)\r\n"
       }
       head += "\r\n"
       body.append(Data(head.utf8))

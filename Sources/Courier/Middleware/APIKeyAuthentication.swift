@@ -11,7 +11,9 @@ import Foundation
 /// ```
 ///
 /// Endpoints with ``RequestOptions/noAuthentication``, and requests to another origin than
-/// the client's base URL, are sent without it. Whatever its name, the key is marked as a
+/// the client's base URL, are sent without it. A header name or key that cannot be a header
+/// (CR, LF, a space in the name) fails the request with
+/// ``HTTPError/invalidRequest(reason:)`` before it is sent. Whatever its name, the key is marked as a
 /// credential (``OutgoingRequest/markCredential(_:)``): redacted wherever Courier prints,
 /// and never sent on to another origin by a redirect.
 public struct APIKeyAuthentication: Middleware {
@@ -52,6 +54,9 @@ public struct APIKeyAuthentication: Middleware {
     request.markCredential(name)
     switch placement {
     case .header(let name):
+      // Foundation drops a value with CR or LF without a word: refuse it (and a name that is
+      // no header name) rather than send the request without its key.
+      try HeaderValidation.validate([name: key])
       request.urlRequest.setValue(key, forHTTPHeaderField: name)
     case .query(let name):
       guard let url = request.url else { break }

@@ -30,7 +30,9 @@ public protocol CredentialProvider: Sendable {
 /// `refresh()` runs once and every one of them replays with the new token; if it fails,
 /// they all fail with its error. A request refused with a token older than the provider's
 /// current one replays with the current one without refreshing again. A 401 after the
-/// replay is returned as it is, never looped on. Endpoints with
+/// replay is returned as it is, never looped on. A token that cannot be a header value (CR,
+/// LF, another control character) fails the request with ``HTTPError/invalidRequest(reason:)``
+/// before it is sent. Endpoints with
 /// ``RequestOptions/noAuthentication``, and requests to another origin than the client's
 /// base URL (an absolute URL as a path), are sent without a token.
 public struct BearerAuthentication: Middleware {
@@ -56,13 +58,24 @@ public struct BearerAuthentication: Middleware {
     let token = try await refresher.provider.token()
     let epoch = refresher.refreshesFinished  // after token(): a refresh before it is not news
     var request = request
-    request.urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    try Self.authorize(&request, with: token)
     let response = try await next(request)
     guard response.status == 401 else { return response }
     let fresh = try await refresher.token(replacing: token, sentAfter: epoch)
     guard request.isReplayable else { return response }
-    request.urlRequest.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
+    try Self.authorize(&request, with: fresh)
     return try await next(request)
+  }
+
+  /// Sets `Authorization: Bearer <token>`, or throws ``HTTPError/invalidRequest(reason:)``
+  /// (without the token) when it cannot be a header value: Foundation would drop a value with
+  /// CR or LF without a word, and the request would go out unauthenticated.
+  private static func authorize(_ request: inout OutgoingRequest, with token: String)
+    throws(HTTPError)
+  {
+    let value = "Bearer \(token)"
+    try HeaderValidation.validate(["Authorization": value])
+    request.urlRequest.setValue(value, forHTTPHeaderField: "Authorization")
   }
 }
 

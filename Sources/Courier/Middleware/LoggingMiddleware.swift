@@ -62,7 +62,7 @@ public struct LoggingMiddleware: Middleware {
   public var level: Level
   /// Extra header and query names whose values are credentials (compared lowercased).
   public var redactedNames: Set<String>
-  /// The most body bytes written at `.bodies`.
+  /// The most body bytes written at `.bodies`; zero or less writes none.
   public var bodyLimit: Int
   /// Receives each line, with its severity.
   public var sink: @Sendable (Severity, String) -> Void
@@ -197,8 +197,9 @@ public struct LoggingMiddleware: Middleware {
     guard let text = Redaction.body(body, extra: names) else {
       return "\n    (\(body.count) bytes of binary data)"
     }
-    let cut = text.utf8.count > bodyLimit
-    let shown = cut ? String(decoding: text.utf8.prefix(bodyLimit), as: UTF8.self) : text
+    let limit = max(0, bodyLimit)  // a negative limit shows nothing, as zero does (no trap)
+    let cut = text.utf8.count > limit
+    let shown = cut ? String(decoding: text.utf8.prefix(limit), as: UTF8.self) : text
     return "\n    " + shown + (cut ? "… (\(body.count) bytes)" : "")
   }
 

@@ -57,6 +57,9 @@ public struct OutgoingRequest: Sendable {
   /// ``HTTPClient/Configuration/redactedNames`` and the names middleware marked with
   /// ``markCredential(_:)``.
   public internal(set) var credentialNames: Set<String> = []
+  /// The names middleware marked with ``markCredential(_:)``: headers of these names are
+  /// taken off a request to another origin than the client's just before it is sent.
+  var markedNames: Set<String> = []
 
   /// Creates an outgoing request, e.g. to test a middleware; a body given in `urlRequest`
   /// (`httpBody`) becomes ``body`` unless `body` is given.
@@ -98,6 +101,7 @@ public struct OutgoingRequest: Sendable {
   /// ```
   public mutating func markCredential(_ name: String) {
     credentialNames.insert(name.lowercased())
+    markedNames.insert(name.lowercased())
   }
 
   /// The credential rules of this request, with the request as it stands.

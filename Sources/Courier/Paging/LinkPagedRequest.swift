@@ -30,8 +30,8 @@ public struct LinkPagedRequest<Response: Sendable>: PagedEndpoint {
     self.timeout = timeout
   }
 
-  /// The same request for the `rel="next"` link, or `nil` when there is none or it leaves
-  /// the origin of the page's request.
+  /// The same request for the `rel="next"` link (without its fragment, which is never sent),
+  /// or `nil` when there is none or it leaves the origin of the page's request.
   public func nextPage(after page: Response, response: HTTPResponse) -> Self? {
     // Compared with the URL that was asked for, not the one that answered: a redirect to
     // another origin must not make that origin's links look like home.
@@ -39,7 +39,9 @@ public struct LinkPagedRequest<Response: Sendable>: PagedEndpoint {
       URLOrigin.same(response.requestURL ?? response.url, next)
     else { return nil }
     var request = self
-    request.path = next.absoluteString
+    // A fragment is the client's own, never sent: the page is the URL without it.
+    request.path = String(
+      next.absoluteString.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
     request.query = Query()
     return request
   }

@@ -79,6 +79,7 @@ extension DownloadFile {
     return state.withLock { state in
       guard state.kept > 0, state.kept == total else { return false }
       state.total = total
+      state.rangeEnd = nil  // the 416's total is the word on where the file ends
       return true
     }
   }
@@ -168,11 +169,13 @@ extension DownloadFile.State {
   /// Fails with ``HTTPError/transport(_:)`` (`badServerResponse`) for a `206` that does not
   /// fit: its `Content-Range` does not start where the kept bytes end (at zero when none
   /// are, unless the caller asked for a range), its total differs, or its `ETag` is not the
-  /// validator the kept bytes came with. Nothing is spliced.
+  /// validator the kept bytes came with. Nothing is spliced. Where the range ends is kept
+  /// (``rangeEnd``): the finished file must end there too.
   mutating func begin(_ head: HTTPResponse) -> Result<Bool, HTTPError> {
     attemptBytes = 0
     attemptExpected = nil
     reportedBytes = -1
+    rangeEnd = nil
     if head.status == 206, kept > 0 || !callerRange {
       let range = ContentRange(head.headers["Content-Range"])
       let etag = head.headers["ETag"]
@@ -187,6 +190,7 @@ extension DownloadFile.State {
               + "ETag: \(etag ?? "none")) does not continue the \(kept) bytes kept"))
       }
       total = range.total ?? total
+      rangeEnd = range.last.map { $0 + 1 }
       if kept > 0 { return .success(true) }
     } else if kept > 0 {
       kept = 0

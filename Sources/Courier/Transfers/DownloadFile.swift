@@ -32,6 +32,9 @@ final class DownloadFile: Sendable {
     var validator: String?
     var encoded = false
     var total: Int64?
+    /// Where the file ends after a `206` that continues it: its `Content-Range`'s last byte
+    /// and one, which the file must reach exactly, whatever the total.
+    var rangeEnd: Int64?
     var restarts = 0
     /// Whether an answer did not fit the kept bytes: the download must not go on.
     var refused = false
@@ -86,7 +89,8 @@ final class DownloadFile: Sendable {
   /// directory itself, with ``HTTPError/invalidRequest(reason:)``.
   static func check(destination: URL) throws(HTTPError) {
     guard destination.isFileURL else {
-      throw .invalidRequest(reason: "the download destination \(destination) is not a file URL")
+      throw .invalidRequest(
+        reason: "the download destination \(Redaction.url(destination)) is not a file URL")
     }
     let directory = destination.deletingLastPathComponent()
     var isDirectory: ObjCBool = false
@@ -148,28 +152,31 @@ final class DownloadFile: Sendable {
   /// reports its final size.
   ///
   /// - Throws: ``HTTPError/transport(_:)`` (`badServerResponse`) when its size is not the
-  ///   length the server announced (`Content-Length`, or the total of a `Content-Range`):
-  ///   never a silently wrong file.
+  ///   length the server announced (`Content-Length`, or the total of a `Content-Range`), or
+  ///   does not end where the `Content-Range` of the `206` that continued it ends: never a
+  ///   silently wrong file.
   func commit() throws(HTTPError) {
     if !FileManager.default.fileExists(atPath: temporaryURL.path) {
       // An empty body that never made a file.
       _ = FileManager.default.createFile(atPath: temporaryURL.path, contents: nil)
     }
     let size = Self.size(of: temporaryURL)
-    let (last, total) = state.withLock { state -> (TransferProgress?, Int64?) in
+    let (last, announced) = state.withLock { state -> (TransferProgress?, Int64?) in
       state.closed = true
-      guard state.reportedBytes != size else { return (nil, state.total) }
+      // The range's end, unless the file reaches it: then the total (if known) must match.
+      let announced = state.rangeEnd.flatMap { $0 == size ? nil : $0 } ?? state.total
+      guard state.reportedBytes != size else { return (nil, announced) }
       let progress = TransferProgress(
         completedBytes: size, expectedBytes: state.total ?? size, resumedBytes: state.kept,
         restarts: state.restarts)
-      return (progress, state.total)
+      return (progress, announced)
     }
-    if let total, total != size {
+    if let announced, announced != size {
       state.withLock { $0.refused = true }
       discard()
       throw .transport(
         .badServerResponse,
-        reason: "the downloaded file has \(size) bytes where the server announced \(total)")
+        reason: "the downloaded file has \(size) bytes where the server announced \(announced)")
     }
     if let last { progress(last) }
     guard rename(temporaryURL.path, destination.path) == 0 else {

@@ -69,6 +69,11 @@ extension HTTPClient {
   ) -> Transfer<DownloadedFile> {
     Transfer { progress throws(HTTPError) in
       let request = try self.builder.request(for: endpoint)
+      // Checked before the first attempt, which otherwise meets a deadline already past.
+      try Exchange.check(
+        timeout: options.timeout,
+        idleTimeout: options.idleTimeout ?? self.configuration.idleTimeout,
+        maximumBytes: options.maximumBytes)
       let file = try DownloadFile(
         destination: destination, resumingFrom: resumeData, progress: progress)
       var exchange = self.exchange(for: endpoint, options: options, use: .download(file))

@@ -8,14 +8,17 @@
 public struct TransferOptions: Sendable {
   /// How long the whole transfer may take, from the call until the last byte; `nil` (the
   /// default) for no deadline: a large download or an event stream may rightly take hours.
-  /// The idle timeout still ends a transfer that stops moving (see ``idleTimeout``).
+  /// The idle timeout still ends a transfer that stops moving (see ``idleTimeout``). Zero or
+  /// less, here or in ``idleTimeout``, fails the transfer with
+  /// ``HTTPError/invalidRequest(reason:)`` before anything is sent.
   public var timeout: Duration?
   /// How long the transfer may go without a byte moving either way before it ends with
   /// ``HTTPError/timedOut``; `nil` (the default) for the client's
   /// ``HTTPClient/Configuration/idleTimeout`` (60 seconds unless configured). An event
   /// stream reconnects after it as after a dropped connection.
   public var idleTimeout: Duration?
-  /// The largest body accepted, in bytes; `nil` for no limit. A `Content-Length` over it
+  /// The largest body accepted, in bytes; `nil` for no limit (a negative one is an
+  /// ``HTTPError/invalidRequest(reason:)``, and nothing is sent). A `Content-Length` over it
   /// fails with ``HTTPError/responseTooLarge(limit:)`` before the body is read, and a longer
   /// body is cut off at the limit as it arrives: a stream's transfer stops as soon as more has
   /// come than the limit, read or not, and its reader gets the error after the bytes before

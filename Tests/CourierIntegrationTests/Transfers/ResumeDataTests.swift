@@ -119,6 +119,36 @@ struct ResumeDataTests {
     }
   }
 
+  @Test(
+    "a range answer whose body is longer or shorter than its Content-Range is an error",
+    arguments: [300, 50])
+  func rangeLengthChecked(bodyBytes: Int) async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    // An unknown total (`*`), so that only the range itself says where the file ends.
+    let server = try LoopbackServer { _, response in
+      try await response.send(
+        status: 206, headers: ["Content-Range": "bytes 100-199/*", "ETag": "\"v1\""],
+        body: patternBytes(bodyBytes))
+    }
+    defer { server.stop() }
+    let partial = scratch.file("partial")
+    try patternBytes(100).write(to: partial)
+    let data = DownloadResumeData(
+      partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: nil)
+    let error = await #expect(throws: HTTPError.self) {
+      try await HTTPClient(baseURL: server.baseURL).download(
+        Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data
+      ).finished()
+    }
+    guard case .transport(let urlError) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .badServerResponse)
+    #expect(scratch.contents.isEmpty)
+  }
+
   @Test("the final file must have the announced total: a short one is an error")
   func totalChecked() async throws {
     let scratch = try ScratchDirectory()

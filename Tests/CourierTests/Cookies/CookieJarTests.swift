@@ -128,4 +128,34 @@ struct CookieJarTests {
     jar.store(["a=1\u{1}x", "=2", "b", "c=3"], from: URL(string: "http://example.com/")!)
     #expect(jar.cookies.map(\.name) == ["c"])
   }
+
+  @Test("a jar's file is never readable by others, not even while it is being written")
+  func neverWorldReadable() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-jar-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let jar = try CookieJar(persistingTo: directory.appendingPathComponent("cookies.json"))
+    // A watcher lists the directory as fast as it can while the jar saves, and notes any file
+    // it finds with a permission for the group or others. (A file created readable by all and
+    // narrowed afterwards is open for microseconds: many saves give the watcher its chance.)
+    let seen = Locked<Set<String>>([])
+    let stop = Locked(false)
+    let watcher = Thread {
+      while !stop.withLock({ $0 }) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
+          var info = stat()
+          guard stat(directory.appendingPathComponent(name).path, &info) == 0 else { continue }
+          if info.st_mode & 0o077 != 0 { _ = seen.withLock { $0.insert(name) } }
+        }
+      }
+    }
+    watcher.start()
+    for index in 0..<150 {
+      jar.store(["c\(index % 20)=\(index); Max-Age=3600"], from: URL(string: "https://a.test/")!)
+    }
+    stop.withLock { $0 = true }
+    while !watcher.isFinished { usleep(1000) }
+    #expect(seen.withLock { $0 }.isEmpty, "\(seen.withLock { $0 })")
+  }
 }

@@ -237,4 +237,49 @@ struct AuthenticationTests {
     let inHeader = client(APIKeyAuthentication(key: "k", in: .header("X-Api-Key")), echo)
     #expect(try await inHeader.send(Request<String>(path: "x")) == " k")
   }
+
+  @Test(
+    "a token or key that cannot be a header (CR, LF, a bad name) fails clearly; nothing is sent",
+    arguments: [
+      ("token", "abc\r\nX-Injected: yes"), ("refreshed token", "t1\nX-Injected: yes"),
+      ("header key", "k\nX-Injected: yes"), ("header name", "X Api Key"),
+    ])
+  func unsendableCredential(kind: String, value: String) async throws {
+    let echo = StubTransport().fallback { request throws(HTTPError) in
+      let header = request.value(forHTTPHeaderField: "Authorization") ?? "-"
+      return StubResponse(status: header == "Bearer t0" ? 401 : 200, text: header)
+    }
+    let middleware: any Middleware =
+      switch kind {
+      case "token": BearerAuthentication(provider: FixedTokenProvider(token: value))
+      case "refreshed token": BearerAuthentication(provider: FixedTokenProvider(refreshed: value))
+      case "header key": APIKeyAuthentication(key: value, in: .header("X-Api-Key"))
+      default: APIKeyAuthentication(key: "k", in: .header(value))
+      }
+    let error = await #expect(throws: HTTPError.self) {
+      try await client(middleware, echo).send(Request<String>(path: "me"))
+    }
+    let reason = try #require(error?.invalidRequestReason, "\(String(describing: error))")
+    #expect(!reason.contains("X-Injected"), "the value stays out of the reason")
+    // Only the first request of the refreshed-token case went out, with the valid token.
+    #expect(echo.requests.count == (kind == "refreshed token" ? 1 : 0))
+  }
+}
+
+/// A provider with a fixed token, and a fixed one after a refresh.
+private actor FixedTokenProvider: CredentialProvider {
+  private var current: String
+  private let refreshed: String
+
+  init(token: String = "t0", refreshed: String = "t1") {
+    current = token
+    self.refreshed = refreshed
+  }
+
+  func token() async throws(HTTPError) -> String { current }
+
+  func refresh() async throws(HTTPError) -> String {
+    current = refreshed
+    return current
+  }
 }

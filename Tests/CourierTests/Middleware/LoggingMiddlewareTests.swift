@@ -63,6 +63,25 @@ struct LoggingMiddlewareTests {
     #expect(lines.withLock { $0 }.isEmpty)
   }
 
+  @Test("a bodyLimit below zero writes no body text, as zero does, and does not trap")
+  func negativeBodyLimit() async throws {
+    let lines = Locked<[String]>([])
+    let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "secret-ish") }
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [
+      LoggingMiddleware(level: .bodies, bodyLimit: -1) { line in
+        lines.withLock { $0.append(line) }
+      }
+    ]
+    _ = try await makeClient(transport: stub, configuration: configuration).send(
+      Request<String>(method: .post, path: "notes", body: .json(["greeting": "hi"])))
+    let logged = lines.withLock { $0 }
+    #expect(logged.count == 2)
+    #expect(
+      logged.allSatisfy { !$0.contains("greeting") && !$0.contains("secret-ish") }, "\(logged)")
+    #expect(logged[1].contains("… (10 bytes)"), "\(logged)")
+  }
+
   @Test("inside RetryPolicy, each answer's line names its own attempt")
   func insideRetries() async throws {
     let lines = Locked<[String]>([])

@@ -1,3 +1,4 @@
+import CourierTesting
 import Foundation
 import Testing
 
@@ -116,6 +117,28 @@ struct RedirectPolicyTests {
     #expect(
       try RedirectPolicy.never.request(after: redirect(302, to: "x"), to: request("GET"), hops: 1)
         == nil)
+  }
+
+  @Test("an empty Location is no Location: the 3xx is the answer, not an 'unsupported URL'")
+  func emptyLocation() async throws {
+    for location in ["", "  "] {
+      #expect(
+        try RedirectPolicy.default.request(
+          after: redirect(302, to: location), to: request("GET"), hops: 1) == nil)
+      let stub = StubTransport().fallback { _ throws(HTTPError) in
+        StubResponse(status: 302, headers: ["Location": location], text: "moved")
+      }
+      let client = HTTPClient(baseURL: origin, transport: stub)
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<String>(path: "x"))
+      }
+      guard case .unacceptableStatus(let response) = error else {
+        Issue.record("\(String(describing: error))")
+        continue
+      }
+      #expect(response.status == 302 && response.body == Data("moved".utf8))
+      #expect(stub.requests.count == 1)
+    }
   }
 
   @Test("past the maximum, or to a target that is not http(s), it throws")
