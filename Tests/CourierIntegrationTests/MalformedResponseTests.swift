@@ -97,4 +97,24 @@ struct MalformedResponseTests {
     #expect(sent?.urlErrorCode == .badServerResponse, "\(String(describing: sent))")
     #expect(transported?.urlErrorCode == .badServerResponse)
   }
+
+  #if canImport(FoundationNetworking)
+    /// Over URLSessionTransport on Linux the same responses crash the process inside
+    /// FoundationNetworking (PlatformNotes), so this holds CurlTransport only.
+    @Test(
+      "a head the server cuts off (after the status line, mid-field) is badServerResponse",
+      arguments: ["HTTP/1.1 200 OK\r\n", "HTTP/1.1 200 OK\r\nContent-Le"])
+    func headCutOff(wire: String) async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.sendRaw(Data(wire.utf8))
+        response.closeConnection()
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<String>(path: "x"))
+      }
+      #expect(error?.urlErrorCode == .badServerResponse, "\(String(describing: error))")
+    }
+  #endif
 }

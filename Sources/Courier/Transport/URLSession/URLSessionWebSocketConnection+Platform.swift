@@ -112,7 +112,8 @@
       return ping
     }
 
-    /// The keep-alive's ping: the task's pong handler answers it, no task waits.
+    /// The keep-alive's ping: the task's pong handler answers it, no task waits. It must not
+    /// look at `Task.isCancelled`: the shared timer may fire it from a task it has cancelled.
     func ping(answered: @escaping @Sendable (Result<Void, HTTPError>) -> Void) {
       sendPing { error in answered(error.map { .failure($0) } ?? .success(())) }
     }
