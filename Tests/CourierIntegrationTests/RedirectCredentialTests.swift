@@ -115,6 +115,38 @@ struct RedirectCredentialTests {
     #expect(try await client.send(Request<String>(path: "landing")) == "GET \(all),X-Trace")
   }
 
+  @Test(
+    "a middleware that sets Authorization on every request, unmarked: not to an absolute URL elsewhere; the endpoint's own goes"
+  )
+  func unmarkedMiddlewareCredential() async throws {
+    /// A hurried user's auth middleware: no origin check, no mark.
+    struct Token: Middleware {
+      func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+        -> HTTPResponse
+      {
+        var request = request
+        request.urlRequest.setValue("Bearer user-SECRET", forHTTPHeaderField: "Authorization")
+        return try await next(request)
+      }
+    }
+    let home = try landing()
+    defer { home.stop() }
+    let elsewhere = try landing()
+    defer { elsewhere.stop() }
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [Token()]
+    let client = HTTPClient(baseURL: home.baseURL, configuration: configuration)
+    let target = elsewhere.baseURL.appendingPathComponent("landing").absoluteString
+    #expect(try await client.send(Request<String>(path: target)) == "GET ")
+    #expect(try await client.send(Request<String>(path: "landing")) == "GET Authorization")
+    // The endpoint's own Authorization for its own URL is the caller's choice: it goes, unless
+    // the middleware changed it.
+    let own = Request<String>(path: target, headers: ["Authorization": "Bearer user-SECRET"])
+    #expect(try await client.send(own) == "GET Authorization")
+    let other = Request<String>(path: target, headers: ["Authorization": "Bearer other"])
+    #expect(try await client.send(other) == "GET ")
+  }
+
   @Test("the same origin: every credential follows (the good path)", arguments: statuses)
   func sameOrigin(status: Int) async throws {
     let server = try LoopbackServer { request, response in

@@ -111,6 +111,7 @@ extension HTTPClient {
     var outgoing = outgoing
     outgoing.events = events
     outgoing.clientBaseURL = baseURL
+    outgoing.built = outgoing.request.head
     return try await MiddlewareNext(configuration.middleware, send: terminal)(outgoing)
   }
 
@@ -122,7 +123,7 @@ extension HTTPClient {
     _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     var request = outgoing.request
-    keepMarkedCredentialsHome(&request.head, outgoing)
+    keepCredentialsHome(&request.head, outgoing)
     // The jar's cookies go on before the cache looks, so that they are part of its key.
     configuration.cookies?.addCookies(to: &request.head)
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
@@ -143,13 +144,20 @@ extension HTTPClient {
     }
   }
 
-  /// Takes the headers middleware marked as credentials (``OutgoingRequest/markCredential(_:)``)
-  /// off `head` when it goes to another origin than the client's (an absolute URL as a path),
-  /// whichever middleware set them: the last step of every chain's end before the transport.
-  nonisolated func keepMarkedCredentialsHome(_ head: inout URLRequest, _ outgoing: OutgoingRequest)
-  {
-    guard !outgoing.markedNames.isEmpty, !URLOrigin.same(baseURL, head.url) else { return }
-    for name in outgoing.markedNames { head.setValue(nil, forHTTPHeaderField: name) }
+  /// Takes off `head`, when it goes to another origin than the client's (an absolute URL as
+  /// a path), the credentials middleware put on it: the headers marked with
+  /// ``OutgoingRequest/markCredential(_:)``, and every header the credential rule names
+  /// (`Authorization`, `Cookie`, …) that a middleware added or changed. The endpoint's own
+  /// headers for its URL stay. The last step of every chain's end before the transport.
+  nonisolated func keepCredentialsHome(_ head: inout URLRequest, _ outgoing: OutgoingRequest) {
+    guard let built = outgoing.built, !URLOrigin.same(baseURL, head.url) else { return }
+    let rule = Credentials(names: outgoing.credentialNames)
+    for (name, value) in head.allHTTPHeaderFields ?? [:]
+    where outgoing.markedNames.contains(name.lowercased())
+      || (rule.isCredential(name) && built.value(forHTTPHeaderField: name) != value)
+    {
+      head.setValue(nil, forHTTPHeaderField: name)
+    }
   }
 
   /// Sends `request` to the server: shared with identical ones in flight when the exchange

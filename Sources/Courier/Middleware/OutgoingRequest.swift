@@ -60,6 +60,10 @@ public struct OutgoingRequest: Sendable {
   /// The names middleware marked with ``markCredential(_:)``: headers of these names are
   /// taken off a request to another origin than the client's just before it is sent.
   var markedNames: Set<String> = []
+  /// The request as the endpoint and the client built it, before any middleware (`nil` when
+  /// none ran): a credential header a middleware added or changed is taken off a request to
+  /// another origin, one the endpoint set itself stays.
+  var built: URLRequest?
 
   /// Creates an outgoing request, e.g. to test a middleware; a body given in `urlRequest`
   /// (`httpBody`) becomes ``body`` unless `body` is given.

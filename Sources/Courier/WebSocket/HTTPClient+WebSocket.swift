@@ -63,7 +63,7 @@ extension HTTPClient {
     let opened = Locked<TransportWebSocket?>(nil)
     let terminal: Terminal = { outgoing throws(HTTPError) in
       var request = outgoing.request
-      self.keepMarkedCredentialsHome(&request.head, outgoing)
+      self.keepCredentialsHome(&request.head, outgoing)
       self.configuration.cookies?.addCookies(to: &request.head)
       let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
       var options = TransportWebSocketOptions(
