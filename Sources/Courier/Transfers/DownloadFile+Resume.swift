@@ -18,8 +18,16 @@ extension DownloadFile {
   }
 
   /// Refuses resume data whose partial file is missing, or does not hold the bytes it names,
-  /// or that has no validator, with ``HTTPError/invalidRequest(reason:)``.
+  /// or that has no validator, or one no header can carry (Foundation would drop the
+  /// `If-Range` without a word, and the server send the rest of whatever it now holds), with
+  /// ``HTTPError/invalidRequest(reason:)``.
   static func check(resuming data: DownloadResumeData) throws(HTTPError) {
+    do throws(HTTPError) {
+      try HeaderValidation.validate(["If-Range": data.validator])
+    } catch {
+      throw .invalidRequest(
+        reason: "the resume data's validator is no header value (it has a control character)")
+    }
     let size = Self.size(of: data.partialFile)
     guard FileManager.default.fileExists(atPath: data.partialFile.path), size == data.bytes,
       data.bytes > 0, !data.validator.isEmpty

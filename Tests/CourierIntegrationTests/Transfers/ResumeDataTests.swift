@@ -59,7 +59,9 @@ struct ResumeDataTests {
     #expect(scratch.contents.isEmpty)
   }
 
-  @Test("resume data whose partial file is missing or of another size is refused, sending nothing")
+  @Test(
+    "resume data whose partial file is missing or of another size, or whose validator no header can carry, is refused, sending nothing"
+  )
   func badResumeData() async throws {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
@@ -82,7 +84,19 @@ struct ResumeDataTests {
       }
       #expect(error?.invalidRequestReason?.contains("partial file") == true)
     }
+    // Tampered: a validator no header can carry would have its If-Range dropped by
+    // Foundation, and the server's 206 spliced onto other bytes.
+    let tampered = DownloadResumeData(
+      partialFile: partial, url: "", validator: "\"v1\"\r\nX-Evil: 1", bytes: 100,
+      totalBytes: 1000)
+    let error = await #expect(throws: HTTPError.self) {
+      try await flaky.client.download(
+        Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: tampered
+      ).finished()
+    }
+    #expect(error?.invalidRequestReason?.contains("validator") == true)
     #expect(flaky.requests.isEmpty)
+    #expect(FileManager.default.fileExists(atPath: partial.path), "the partial file is kept")
   }
 
   @Test("a range answer that does not fit — another start, total or ETag — is an error, no splice")
