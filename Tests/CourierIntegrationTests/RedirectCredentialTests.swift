@@ -8,19 +8,6 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Adds a client ID under a name Courier would not take for a credential, and marks it as
-/// one, as a third-party middleware would.
-struct ClientIDMiddleware: Middleware {
-  func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
-    -> HTTPResponse
-  {
-    var request = request
-    request.urlRequest.setValue("clientid-SECRET", forHTTPHeaderField: "X-Client")
-    request.markCredential("X-Client")
-    return try await next(request)
-  }
-}
-
 @Suite("Every configured credential stays with its origin on every redirect")
 struct RedirectCredentialTests {
   /// Each credential header and its value, configured in every way a client can have one.

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -39,26 +40,15 @@ struct ShapedRequestTests {
     #expect(stub.requests.isEmpty)
   }
 
-  /// Sets and marks a client ID on every request, whatever its origin.
-  struct Marking: Middleware {
-    func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
-      -> HTTPResponse
-    {
-      var request = request
-      request.urlRequest.setValue("client-SECRET", forHTTPHeaderField: "X-Client")
-      request.markCredential("X-Client")
-      return try await next(request)
-    }
-  }
-
   @Test("A marked credential is on a request home, not on one to another origin's URL")
   func markedCredential() async throws {
     let client = HTTPClient(
       baseURL: URL(string: "https://api.test")!,
-      configuration: HTTPClient.Configuration(middleware: [Marking()]), transport: StubTransport())
+      configuration: HTTPClient.Configuration(middleware: [ClientIDMiddleware()]),
+      transport: StubTransport())
     let home = try await client.shapedRequest(for: Request<Data>(path: "trailers/42"))
     let away = try await client.shapedRequest(for: Request<Data>(path: "https://cdn.test/42"))
-    #expect(home.value(forHTTPHeaderField: "X-Client") == "client-SECRET")
+    #expect(home.value(forHTTPHeaderField: "X-Client") == ClientIDMiddleware.value)
     #expect(away.value(forHTTPHeaderField: "X-Client") == nil)
   }
 }

@@ -347,29 +347,17 @@ struct WebSocketClientTests {
     #expect(stub.requests.isEmpty)
   }
 
-  /// Sets and marks a client ID on every request, whatever its origin.
-  struct MarkingMiddleware: Middleware {
-    func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
-      -> HTTPResponse
-    {
-      var request = request
-      request.urlRequest.setValue("client-SECRET", forHTTPHeaderField: "X-Client")
-      request.markCredential("X-Client")
-      return try await next(request)
-    }
-  }
-
   @Test("A marked credential goes with an upgrade at home, never to another origin's URL")
   func markedCredentialStaysHome() async throws {
     let stub = StubTransport().onWebSocket("/room") { _ in }
-    let client = client(stub, middleware: [MarkingMiddleware()])
+    let client = client(stub, middleware: [ClientIDMiddleware()])
     for path in ["room", "https://other.test/room"] {
       let socket = try await client.webSocket(
         Request<Data>(path: path), settings: .init(pingInterval: nil))
       await socket.close()
     }
     let sent = stub.requests.map { $0.value(forHTTPHeaderField: "X-Client") }
-    #expect(sent == ["client-SECRET", nil])
+    #expect(sent == [ClientIDMiddleware.value, nil])
   }
 
   @Test("A Secure cookie goes with a wss upgrade, as with https")
