@@ -9,6 +9,19 @@ import Testing
 /// sockets.
 @Suite("Resume data and range answers", .timeLimit(.minutes(2)))
 struct ResumeDataTests {
+  /// Resumes a download of `/f` on `server` from `data` into `file`, expecting it to fail:
+  /// the error it failed with.
+  static func resumedError(
+    _ server: LoopbackServer, from data: DownloadResumeData, to file: URL,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async -> HTTPError? {
+    await #expect(throws: HTTPError.self, sourceLocation: sourceLocation) {
+      try await HTTPClient(baseURL: server.baseURL).download(
+        Request<Data>(path: "f"), to: file, resumingFrom: data
+      ).finished()
+    }
+  }
+
   @Test("resume data from one client lets another finish the download, from a fresh URL")
   func resumeDataAcrossClients() async throws {
     let scratch = try ScratchDirectory()
@@ -118,11 +131,7 @@ struct ResumeDataTests {
       try patternBytes(100).write(to: partial)
       let data = DownloadResumeData(
         partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: 200)
-      let error = await #expect(throws: HTTPError.self) {
-        try await HTTPClient(baseURL: server.baseURL).download(
-          Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data
-        ).finished()
-      }
+      let error = await Self.resumedError(server, from: data, to: scratch.file("f"))
       guard case .transport(let urlError) = error else {
         Issue.record("expected a transport error for \(headers), got \(String(describing: error))")
         continue
@@ -150,11 +159,7 @@ struct ResumeDataTests {
     try patternBytes(100).write(to: partial)
     let data = DownloadResumeData(
       partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: nil)
-    let error = await #expect(throws: HTTPError.self) {
-      try await HTTPClient(baseURL: server.baseURL).download(
-        Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data
-      ).finished()
-    }
+    let error = await Self.resumedError(server, from: data, to: scratch.file("f"))
     guard case .transport(let urlError) = error else {
       Issue.record("\(String(describing: error))")
       return
@@ -177,11 +182,7 @@ struct ResumeDataTests {
     try patternBytes(100).write(to: partial)
     let data = DownloadResumeData(
       partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: nil)
-    let error = await #expect(throws: HTTPError.self) {
-      try await HTTPClient(baseURL: server.baseURL).download(
-        Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data
-      ).finished()
-    }
+    let error = await Self.resumedError(server, from: data, to: scratch.file("f"))
     #expect("\(String(describing: error))".contains("300"))
     #expect(scratch.contents.isEmpty)
   }
