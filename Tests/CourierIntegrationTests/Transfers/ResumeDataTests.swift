@@ -9,15 +9,19 @@ import Testing
 /// sockets.
 @Suite("Resume data and range answers", .timeLimit(.minutes(2)))
 struct ResumeDataTests {
-  /// Resumes a download of `/f` on `server` from `data` into `file`, expecting it to fail:
-  /// the error it failed with.
+  /// Resumes a download of `/f` on `server` into `scratch` from 100 bytes already there
+  /// (validator `"v1"`, of `total`), expecting it to fail: the error it failed with.
   static func resumedError(
-    _ server: LoopbackServer, from data: DownloadResumeData, to file: URL,
+    _ server: LoopbackServer, total: Int64?, in scratch: ScratchDirectory,
     sourceLocation: SourceLocation = #_sourceLocation
-  ) async -> HTTPError? {
-    await #expect(throws: HTTPError.self, sourceLocation: sourceLocation) {
+  ) async throws -> HTTPError? {
+    let partial = scratch.file("partial")
+    try patternBytes(100).write(to: partial)
+    let data = DownloadResumeData(
+      partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: total)
+    return await #expect(throws: HTTPError.self, sourceLocation: sourceLocation) {
       try await HTTPClient(baseURL: server.baseURL).download(
-        Request<Data>(path: "f"), to: file, resumingFrom: data
+        Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data
       ).finished()
     }
   }
@@ -127,11 +131,7 @@ struct ResumeDataTests {
         try await response.send(status: 206, headers: headers, body: patternBytes(100))
       }
       defer { server.stop() }
-      let partial = scratch.file("partial")
-      try patternBytes(100).write(to: partial)
-      let data = DownloadResumeData(
-        partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: 200)
-      let error = await Self.resumedError(server, from: data, to: scratch.file("f"))
+      let error = try await Self.resumedError(server, total: 200, in: scratch)
       guard case .transport(let urlError) = error else {
         Issue.record("expected a transport error for \(headers), got \(String(describing: error))")
         continue
@@ -155,11 +155,7 @@ struct ResumeDataTests {
         body: patternBytes(bodyBytes))
     }
     defer { server.stop() }
-    let partial = scratch.file("partial")
-    try patternBytes(100).write(to: partial)
-    let data = DownloadResumeData(
-      partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: nil)
-    let error = await Self.resumedError(server, from: data, to: scratch.file("f"))
+    let error = try await Self.resumedError(server, total: nil, in: scratch)
     guard case .transport(let urlError) = error else {
       Issue.record("\(String(describing: error))")
       return
@@ -178,11 +174,7 @@ struct ResumeDataTests {
         body: patternBytes(100))
     }
     defer { server.stop() }
-    let partial = scratch.file("partial")
-    try patternBytes(100).write(to: partial)
-    let data = DownloadResumeData(
-      partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: nil)
-    let error = await Self.resumedError(server, from: data, to: scratch.file("f"))
+    let error = try await Self.resumedError(server, total: nil, in: scratch)
     #expect("\(String(describing: error))".contains("300"))
     #expect(scratch.contents.isEmpty)
   }
