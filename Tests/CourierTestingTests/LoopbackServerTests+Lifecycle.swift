@@ -6,6 +6,11 @@ import Testing
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension LoopbackServerTests {
   @Test("resolves clientDisconnected() when the client cancels its task")
@@ -198,6 +203,35 @@ extension LoopbackServerTests {
     }
     #expect(error?.code == .cannotConnectToHost)
   }
+
+  @Test("closedPort() is held: the same port each time, and no other socket can take it")
+  func closedPortHeld() throws {
+    let port = try LoopbackServer.closedPort()
+    #expect(try LoopbackServer.closedPort() == port)
+    // A server started meanwhile by a test running in parallel cannot bind it.
+    let fd = socket(AF_INET, Self.streamType, 0)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+    #if canImport(Darwin)
+      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+    #endif
+    let refusal = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 ? 0 : errno
+      }
+    }
+    #expect(refusal == EADDRINUSE)
+  }
+
+  #if canImport(Darwin)
+    private static let streamType = SOCK_STREAM
+  #else
+    private static let streamType = Int32(SOCK_STREAM.rawValue)
+  #endif
 
   @Test("servers are independent: each has its own port and counters")
   func independentServers() async throws {

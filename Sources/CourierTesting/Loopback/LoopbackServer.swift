@@ -125,9 +125,10 @@ public final class LoopbackServer: Sendable {
     }
   }
 
-  /// A port on 127.0.0.1 that nothing listens on, for "connection refused" tests: bound
-  /// to an OS-picked port, read and closed again.
+  /// A port on 127.0.0.1 that nothing listens on, for "connection refused" tests: the same
+  /// port every time, bound by a socket the process holds and never listens on, so that no
+  /// server (another test's, running in parallel) can take it while a test connects.
   public static func closedPort() throws -> Int {
-    try LoopbackSocket.unusedPort()
+    try LoopbackSocket.refusingPort()
   }
 }

@@ -73,12 +73,15 @@ enum LoopbackSocket {
     return fd
   }
 
-  /// A port on 127.0.0.1 that nothing listens on: bound, read and closed again.
-  static func unusedPort() throws -> Int {
-    let (fd, port) = try bindLoopback()
-    _ = close(fd)
-    return port
+  /// A port on 127.0.0.1 that refuses connections: bound by a socket this process holds
+  /// open and never listens on. A port closed again could be taken meanwhile by another
+  /// test's server, and a "refused" connection would reach it.
+  static func refusingPort() throws -> Int {
+    try refusing.get()
   }
+
+  /// The socket behind ``refusingPort()``, bound once and held until the process ends.
+  private static let refusing = Result { try bindLoopback().port }
 
   /// What accepting on a listening socket that does not block gave.
   enum Accepted {

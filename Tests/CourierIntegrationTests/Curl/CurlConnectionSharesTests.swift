@@ -2,7 +2,6 @@
   import CourierTestSupport
   import CourierTesting
   import Foundation
-  import Glibc
   import Testing
 
   @testable import Courier
@@ -12,27 +11,6 @@
   /// channels work whichever cache they share, and the caches go when their channels do.
   @Suite("CurlTransport's byte channels over shared connection caches", .timeLimit(.minutes(1)))
   struct CurlConnectionSharesTests {
-    /// A socket bound to a port of 127.0.0.1 and not listening: connecting to the port is
-    /// refused, and no other socket can take it while this one is open.
-    static func boundNotListening() throws -> (fd: Int32, port: Int) {
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      try #require(fd >= 0)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(fd, $0, size) == 0 && getsockname(fd, $0, &size) == 0
-        }
-      }
-      guard bound else {
-        close(fd)
-        throw HTTPError.invalidRequest(reason: "no loopback port could be bound")
-      }
-      return (fd, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
     /// Opens `count` WebSockets at once through `client`.
     static func open(_ count: Int, through client: HTTPClient) async throws -> [WebSocket] {
       try await withThrowingTaskGroup(of: WebSocket.self) { group in
@@ -109,10 +87,7 @@
     func failed() async throws {
       let transport = CurlTransport()
       let driver = try transport.driver.get()
-      // Held for the whole test: a port closed again (`closedPort()`) may be taken by another
-      // test's server meanwhile, and these connections would then reach it.
-      let (fd, port) = try Self.boundNotListening()
-      defer { close(fd) }
+      let port = try LoopbackServer.closedPort()
       let refused = HTTPClient(
         baseURL: URL(string: "ws://127.0.0.1:\(port)/")!, transport: transport)
       await withTaskGroup(of: Void.self) { group in
