@@ -63,7 +63,9 @@ extension HTTPClient {
   ///
   /// Nothing is sent until the loop asks for the first event. Each request asks for
   /// `text/event-stream`, and a reconnection sends `Last-Event-ID` with the last event ID
-  /// seen, after the delay the stream asked for (`retry:`) or the policy's. The sequence
+  /// seen, after the delay the stream asked for (`retry:`) or the policy's; after a
+  /// connection that gave no event, at least the policy's (a server that answers `retry: 0`
+  /// and closes is not reconnected to in a tight loop). The sequence
   /// ends on a 204, or when the stream ends without reconnection; it throws on any status
   /// but 200 and 204 or a response that is not `text/event-stream` (neither is retried),
   /// and ``HTTPError/cancelled`` when the loop's task is cancelled.

@@ -35,6 +35,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     private var chunks: ByteStream.Iterator?
     private var connections = 0
     private var failedInARow = 0
+    /// Whether the current (or last) connection gave an event.
+    private var gaveEvent = false
     private var finished = false
     /// The limit an event went past: thrown once the events before it are delivered.
     private var tooLarge: Int?
@@ -77,7 +79,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             continue
           }
           pending = parser.parse(chunk)
-          if !pending.isEmpty { failedInARow = 0 }
+          if !pending.isEmpty {
+            failedInARow = 0
+            gaveEvent = true
+          }
           if let limit = maximumEventBytes, parser.pendingByteCount > limit {
             // The stream stops now (its reader let go); the events before are delivered
             // first. Not retried: the server would send the same event again.
@@ -94,7 +99,13 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     /// Connects, or reconnects after the delay; ends the sequence on a 204.
     private mutating func open(isolation actor: isolated (any Actor)?) async throws(HTTPError) {
       if connections > 0 {
-        let delay = parser.reconnectionTime.map { Duration.milliseconds($0) } ?? reconnection.delay
+        // The stream's `retry:` names the wait after a connection that worked. After one that
+        // gave no event it cannot make the wait shorter than the policy's: a server that
+        // closes at once after `retry: 0` would otherwise be reconnected to in a tight loop.
+        let asked = parser.reconnectionTime.map { Duration.milliseconds($0) }
+        let delay =
+          gaveEvent
+          ? asked ?? reconnection.delay : Swift.max(asked ?? .zero, reconnection.delay)
         do {
           try await clock.wait(for: delay)
         } catch {
@@ -102,6 +113,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         }
       }
       connections += 1
+      gaveEvent = false
       let stream: ByteStream
       do throws(HTTPError) {
         stream = try await connect(parser.lastEventID)
