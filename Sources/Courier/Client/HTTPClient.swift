@@ -47,8 +47,8 @@ public actor HTTPClient {
   ///   - configuration: Headers, timeout, coders and limits for every request.
   ///   - transport: What sends requests. By default, on Apple platforms, a
   ///     ``URLSessionTransport`` with a session of its own, invalidated when the client goes
-  ///     away; on Linux, a `CurlTransport` of its own whenever the system's libcurl loads, and
-  ///     that ``URLSessionTransport`` when it does not. On Linux the environment variable
+  ///     away; on Linux, the process's one `CurlTransport`, shared by every client given none,
+  ///     whenever the system's libcurl loads, and that ``URLSessionTransport`` when it does not. On Linux the environment variable
   ///     `COURIER_TRANSPORT` (`curl` or `urlsession`) chooses the default instead, so a whole
   ///     test suite runs on either; other values are ignored. ``transport`` says which it got.
   public init(
