@@ -60,6 +60,25 @@ struct IdleTimeoutTests {
     #expect(TransferOptions().idleTimeout == nil)
   }
 
+  /// `.seconds(Int64.max)`, meant as "never", crashed the process: on the timer's sleep
+  /// (every transport) and in FoundationNetworking's milliseconds (URLSessionTransport).
+  @Test("timeouts as long as a Duration holds are kept, and the request is answered")
+  func longestTimeouts() async throws {
+    let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+    defer { server.stop() }
+    let longest = Duration.seconds(Int64.max)
+    let client = HTTPClient(
+      baseURL: server.baseURL,
+      configuration: HTTPClient.Configuration(timeout: longest, idleTimeout: longest))
+    #expect(try await client.send(Request<String>(path: "x")) == "ok")
+    var streamed = Data()
+    let options = TransferOptions(timeout: longest, idleTimeout: longest)
+    for try await chunk in try await client.bytes(Request<Data>(path: "x"), options: options) {
+      streamed.append(chunk)
+    }
+    #expect(streamed == Data("ok".utf8))
+  }
+
   @Test("send with no deadline ends timedOut")
   func send() async throws {
     // (With URLSessionTransport, when the socket then closes is FoundationNetworking's

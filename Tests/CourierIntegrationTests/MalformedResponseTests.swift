@@ -70,6 +70,29 @@ struct MalformedResponseTests {
     #expect(body == "hello")
   }
 
+  /// RFC 9112 §6.3: with both, Transfer-Encoding frames the body and Content-Length means
+  /// nothing; read as the length, it refused a 5-byte body as over the limit.
+  @Test("Transfer-Encoding overrides a Content-Length over the limit: the chunked body arrives")
+  func transferEncodingOverridesLength() async throws {
+    let server = try raw(
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 999999999999\r\n\r\n"
+        + "5\r\nhello\r\n0\r\n\r\n")
+    defer { server.stop() }
+    let body = try await HTTPClient(baseURL: server.baseURL).send(Request<String>(path: "x"))
+    #expect(body == "hello")
+  }
+
+  @Test("a Content-Length over the limit alone is refused (the good path beside it)")
+  func lengthOverLimit() async throws {
+    let server = try raw(
+      "HTTP/1.1 200 OK\r\nContent-Length: 999999999999\r\nConnection: close\r\n\r\nhello")
+    defer { server.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await HTTPClient(baseURL: server.baseURL).send(Request<String>(path: "x"))
+    }
+    #expect(error == .responseTooLarge(limit: 16 * 1024 * 1024))
+  }
+
   /// CurlTransport refuses each with badServerResponse; URLSession on Linux (whose libcurl
   /// reads them alike) reports unsupportedURL for the last three and takes the first as a
   /// 200, which is FoundationNetworking's to change.

@@ -159,6 +159,17 @@ struct RequestBuilderTests {
     #expect(try client.urlRequest(for: Request<Data>(path: "x")).timeoutInterval == 60)
   }
 
+  @Test("a timeout too long for FoundationNetworking's milliseconds reaches it cut to 34 years")
+  func longestBackstop() throws {
+    let client = makeClient()
+    for timeout in [Duration.seconds(Int64.max), .seconds(1e16)] {
+      let request = try client.urlRequest(for: Request<Data>(path: "x", timeout: timeout))
+      #expect(request.timeoutInterval == TimeInterval(1 << 30))  // about 34 years
+    }
+    let year = try client.urlRequest(for: Request<Data>(path: "x", timeout: .seconds(31_536_000)))
+    #expect(year.timeoutInterval == 31_536_000)  // the good path: a long one is kept
+  }
+
   // MARK: - Bad input: a clear error and nothing sent
 
   @Test(

@@ -96,8 +96,13 @@ struct RequestBuilder: Sendable {
 
   /// The timeout handed to URLSession as a backstop: whole seconds, never below the real
   /// deadline, because Linux truncates fractions (0.5 s fires at once) and times idleness.
-  /// The client enforces the exact deadline itself.
+  /// The client enforces the exact deadline itself. At most ``longestTransportTimeout``.
   static func transportTimeout(for timeout: Duration) -> TimeInterval {
-    max(1, timeout.seconds.rounded(.up))
+    min(max(1, timeout.seconds.rounded(.up)), longestTransportTimeout)
   }
+
+  /// The longest timeout handed to URLSession, about 34 years: FoundationNetworking counts it
+  /// in milliseconds of an `Int`, and trapped on a longer one (a timeout of
+  /// `.seconds(Int64.max)`, meant as "never", crashed the process).
+  static let longestTransportTimeout = TimeInterval(1 << 30)
 }

@@ -80,8 +80,9 @@ extension HTTPCache {
   enum Outcome: Sendable {
     /// The answer for the caller.
     case response(HTTPResponse)
-    /// A `304` that does not confirm the stored response (another `ETag`): the stored one
-    /// is dropped, and the request must be sent again without conditions.
+    /// A `304` that does not confirm the stored response (another `ETag`, or another URL's
+    /// answer, a redirect's): the stored one is dropped, and the request must be sent again
+    /// without conditions.
     case sendAgain
   }
 
@@ -96,10 +97,16 @@ extension HTTPCache {
     if [500, 502, 503, 504].contains(response.status), let standIn = standIn(stale, for: request) {
       return .response(standIn)
     }
+    // The cache sees the answer a request's redirects led to, not each hop: a response from
+    // another URL is not this URL's to store or to confirm, as the redirect (not stored)
+    // may lead elsewhere next time.
+    let redirected = response.url.map { $0.absoluteString != request.url?.absoluteString } ?? false
     if response.status == 304, let validated {
-      if let etag = response.headers["ETag"], let stored = validated.headers["ETag"],
-        Self.weakTag(etag) != Self.weakTag(stored)
-      {
+      var otherTag = false
+      if let etag = response.headers["ETag"], let stored = validated.headers["ETag"] {
+        otherTag = Self.weakTag(etag) != Self.weakTag(stored)
+      }
+      if redirected || otherTag {
         remove(validated)
         return .sendAgain
       }
@@ -123,7 +130,9 @@ extension HTTPCache {
     }
     var response = response
     response.cacheStatus = .miss
-    if let entry = storable(response, for: request, key: key, requestTime: requestTime, now: now) {
+    if !redirected,
+      let entry = storable(response, for: request, key: key, requestTime: requestTime, now: now)
+    {
       store(entry, rules: key.rules)
     } else if let validated {
       remove(validated)

@@ -23,11 +23,12 @@ import Foundation
 ///   `If-Range` or several ranges, it goes to the server as it is.
 /// - A response is stored unless `no-store` (of the request or the response) forbids it,
 ///   when it has a freshness of its own (`max-age`, `Expires`, `public`, `private`) or a
-///   status that allows a heuristic one (200, 404…); not when its `Vary` is `*`. Every
-///   field is stored but those of one connection (`Connection` and the fields it names)
-///   and those a qualified `no-cache="A, B"` names (the rest is reused as if it had no
-///   `no-cache`); an entry with `Set-Cookie`, or another credential field, is kept in memory
-///   only.
+///   status that allows a heuristic one (200, 404…); not when its `Vary` is `*`, nor when
+///   redirects led to it (it answered another URL, and a `304` from there confirms nothing:
+///   the redirect may lead elsewhere next time). Every field is stored but those of one
+///   connection (`Connection` and the fields it names) and those a qualified
+///   `no-cache="A, B"` names (the rest is reused as if it had no `no-cache`); an entry with
+///   `Set-Cookie`, or another credential field, is kept in memory only.
 /// - Fresh (by `max-age`, else `Expires` less `Date`, else a tenth of the time since
 ///   `Last-Modified`, at most a day; less its `Age` and time in transit and in the cache),
 ///   it answers without a request; stale or `no-cache` (or `Pragma: no-cache`, with no

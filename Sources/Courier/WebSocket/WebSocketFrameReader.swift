@@ -35,7 +35,9 @@ package struct WebSocketFrameReader: Sendable {
   /// The next whole frame, unmasked, or `nil` until more bytes arrive.
   package mutating func next() throws(WebSocketFailure) -> WebSocketFrame? {
     guard let header = try header() else { return nil }
-    guard buffer.count - start >= header.length + header.payloadLength else { return nil }
+    // The payload's length may be as large as `Int` allows (a limit of `Int.max`): compared,
+    // never added to.
+    guard buffer.count - start - header.length >= header.payloadLength else { return nil }
     let payloadStart = start + header.length
     var payload = Array(buffer[payloadStart..<payloadStart + header.payloadLength])
     if let mask = header.mask { WebSocketFrame.applyMask(mask, to: &payload, from: 0) }

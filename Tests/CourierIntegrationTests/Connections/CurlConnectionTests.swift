@@ -157,6 +157,23 @@
       #expect(error == .timedOut)
     }
 
+    /// `.seconds(Int64.max)` in milliseconds overflowed an `Int`: the process crashed at the
+    /// first request.
+    @Test("connection limits as long as a Duration holds are kept, and the request is answered")
+    func longestConnectionLimits() async throws {
+      let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+      defer { server.stop() }
+      for longest in [Duration.seconds(Int64.max), .seconds(1e16), .seconds(2)] {
+        var configuration = CurlTransport.Configuration()
+        configuration.connectTimeout = longest
+        configuration.maximumIdleTime = longest
+        configuration.maximumConnectionLifetime = longest
+        let client = HTTPClient(
+          baseURL: server.baseURL, transport: CurlTransport(configuration: configuration))
+        #expect(try await client.send(Request<String>(path: "x")) == "ok", "\(longest)")
+      }
+    }
+
     @Test("HTTP/2 with prior knowledge sends the connection preface, not an HTTP/1.1 request")
     func priorKnowledge() async throws {
       let peer = try FirstBytesPeer()

@@ -237,6 +237,22 @@ struct WebSocketTests {
     }
   }
 
+  @Test("Without a size limit, a frame announcing 2⁶³ − 1 bytes waits for them; a drop fails it")
+  func longestFrameWithoutLimit() async throws {
+    let loopback = try WebSocketServer { _, socket in
+      let longest: [UInt8] = [0x82, 0x7F, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+      try await socket.sendRaw(Data(longest + [1]))
+      socket.closeConnection()
+    }
+    defer { loopback.stop() }
+    let socket = try await loopback.client.webSocket(
+      ChatApi.room(1), settings: WebSocket.Settings(maximumMessageSize: .max))
+    let error = await #expect(throws: HTTPError.self) {
+      for try await _ in socket.messages {}
+    }
+    #expect(error?.urlErrorCode == .networkConnectionLost, "\(String(describing: error))")
+  }
+
   @Test("A connection that drops without a close frame fails the reader")
   func dropped() async throws {
     let loopback = try WebSocketServer { _, socket in

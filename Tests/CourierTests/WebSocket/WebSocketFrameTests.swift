@@ -71,6 +71,28 @@ struct WebSocketFrameTests {
     }
   }
 
+  /// A limit of `Int.max` ("no limit") let the longest length a header can give (2⁶³ − 1)
+  /// through, and adding the header's length to it overflowed: a hostile server's frame
+  /// header crashed the process.
+  @Test("The longest frame a header can announce, under a limit of Int.max, waits for its bytes")
+  func longestFrame() throws {
+    let header: [UInt8] = [0x82, 0x7F, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    for masked in [false, true] {
+      var reader = WebSocketFrameReader(maximumPayload: .max, readsMaskedFrames: masked)
+      reader.append(masked ? [header[0], header[1] | 0x80] + header[2...] + [1, 2, 3, 4] : header)
+      reader.append([1, 2, 3])
+      #expect(try reader.next() == nil)
+      var messages = WebSocketMessageReader(maximumMessage: .max)
+      try messages.checkArriving(reader)
+    }
+  }
+
+  @Test("A frame whose bytes have all come is read under a limit of Int.max (the good path)")
+  func wholeFrameWithoutLimit() throws {
+    let frame = WebSocketFrame(opcode: .binary, payload: [1, 2, 3])
+    #expect(try read(frame.encoded(), limit: .max) == frame)
+  }
+
   @Test("A client's frame that is not masked is refused by a server")
   func unmaskedToServer() {
     #expect(throws: WebSocketFailure.self) { try read([0x81, 0x00], masked: true) }

@@ -21,9 +21,20 @@ extension TransportClock {
 }
 
 extension ContinuousClock: TransportClock {
+  /// Sleeps at most ``longestSleep`` at a time: the system's sleep takes its instant in whole
+  /// seconds of an `Int64`, and trapped on one further off (a timeout of
+  /// `.seconds(Int64.max)`, meant as "never", crashed the process).
   package func wait(until instant: ContinuousClock.Instant) async throws {
+    while true {
+      let now = self.now
+      guard now.duration(to: instant) > Self.longestSleep else { break }
+      try await sleep(until: now.advanced(by: Self.longestSleep), tolerance: nil)
+    }
     try await sleep(until: instant, tolerance: nil)
   }
+
+  /// The longest one sleep of ``wait(until:)`` lasts: about 34 years.
+  static let longestSleep = Duration.seconds(1 << 30)
 }
 
 /// Any `Clock<Duration>` as a ``TransportClock``: its instants are mapped to `ContinuousClock`

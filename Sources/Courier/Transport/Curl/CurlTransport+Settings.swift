@@ -127,17 +127,21 @@
         return codes
       }
 
-      /// `duration` in whole milliseconds, at least 1.
+      /// `duration` in whole milliseconds, rounded up, at least 1, at most `Int.max` (a
+      /// `Duration` holds more: `.seconds(Int64.max)` overflowed, and crashed the process).
       static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
-        return max(
-          1, Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+        let (whole, overflow) = Int(seconds).multipliedReportingOverflow(by: 1000)
+        let (total, carry) = whole.addingReportingOverflow(
+          Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+        return overflow || carry ? (seconds > 0 ? .max : 1) : max(1, total)
       }
 
-      /// `duration` in whole seconds, rounded up, at least 1.
+      /// `duration` in whole seconds, rounded up, at least 1, at most `Int.max`.
       static func seconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
-        return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+        let (total, carry) = Int(seconds).addingReportingOverflow(attoseconds > 0 ? 1 : 0)
+        return carry ? .max : max(1, total)
       }
     }
   }

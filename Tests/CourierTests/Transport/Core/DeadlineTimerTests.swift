@@ -37,6 +37,29 @@ struct DeadlineTimerTests {
     }
   }
 
+  /// The system's sleep takes its instant in whole seconds of an `Int64`, and trapped on one
+  /// further off: a request's timeout of `.seconds(Int64.max)` crashed the process.
+  @Test("on the continuous clock, a deadline too far for one sleep waits; a near one wakes")
+  func farDeadline() async {
+    let timer = DeadlineTimer()
+    let far = Work()
+    let near = Work()
+    let farToken = timer.schedule(far, at: .now.advanced(by: .seconds(Int64.max)))
+    _ = timer.schedule(near, at: .now.advanced(by: .milliseconds(5)))
+    await near.nextWake()
+    #expect(near.woken.count == 1)
+    #expect(far.woken.isEmpty)
+    timer.cancel(farToken)
+  }
+
+  @Test("the continuous clock waits for a near instant (the good path beside it)")
+  func nearInstant() async throws {
+    let clock = ContinuousClock()
+    let target = clock.now.advanced(by: .milliseconds(5))
+    try await clock.wait(until: target)
+    #expect(clock.now >= target)
+  }
+
   @Test("work is woken when its deadline passes, not before")
   func wakesWhenDue() async {
     let clock = ManualClock()
