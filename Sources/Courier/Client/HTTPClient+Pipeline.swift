@@ -238,7 +238,7 @@ extension HTTPClient {
         permits?.release()
         throw error
       }
-      return try await exchange.take(response, to: request.method, holding: permits)
+      return try await exchange.take(response, to: request, holding: permits)
     }
   }
 

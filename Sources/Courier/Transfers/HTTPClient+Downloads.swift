@@ -23,7 +23,8 @@ extension HTTPClient {
   /// length the server announced. On a status outside the endpoint's acceptable codes
   /// (``HTTPError/unacceptableStatus(_:)``, with the start of the error body), any failure,
   /// or cancellation, no file is left behind — unless ``TransferOptions/resumeData`` asks
-  /// to keep it.
+  /// to keep it. A `206` to a request that asked for no range is not the whole file: it
+  /// fails with ``HTTPError/transport(_:)`` (`badServerResponse`).
   ///
   /// **Resuming.** When the connection drops after part of the body arrived, and the
   /// response carried a validator (a strong `ETag`, or `Last-Modified`) and no content
