@@ -68,7 +68,7 @@ extension HTTPClient {
     _ endpoint: E, to destination: URL, resumingFrom resumeData: DownloadResumeData?,
     options: TransferOptions = TransferOptions()
   ) -> Transfer<DownloadedFile> {
-    Transfer { progress throws(HTTPError) in
+    Transfer { progress, run throws(HTTPError) in
       let request = try self.builder.request(for: endpoint)
       // Checked before the first attempt, which otherwise meets a deadline already past.
       try Exchange.check(
@@ -77,6 +77,8 @@ extension HTTPClient {
         maximumBytes: options.maximumBytes)
       let file = try DownloadFile(
         destination: destination, resumingFrom: resumeData, progress: progress)
+      // A loop that breaks out leaves no partial file, unless it is kept for resuming.
+      if options.resumeData == nil { try run.onAbandon { file.discard() } }
       var exchange = self.exchange(for: endpoint, options: options, use: .download(file))
       exchange.received = { file.received($0, of: $1) }
       // The caller's own range request is theirs: it is not continued.
