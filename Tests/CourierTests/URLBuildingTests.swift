@@ -111,6 +111,36 @@ struct URLBuildingTests {
     #expect(joined == "https://h.example/3/search/\(encoded)/credits")
   }
 
+  @Test(
+    "an empty segment interpolation is an invalid request naming it; nothing is sent",
+    arguments: [
+      "users/\(segment: "")/posts", "users/\(segment: "")", "\(segment: "")/posts",
+      "users/\(segment: "")?page=2", "https://other.example/users/\(segment: "")/posts",
+    ])
+  func emptySegment(path: String) async throws {
+    let stub = StubTransport()
+    let client = makeClient(transport: stub)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: path))
+    }
+    let reason = try #require(error?.invalidRequestReason)
+    #expect(reason.contains("\\(segment:) value in the path is empty"), "\(reason)")
+    #expect(stub.requests.isEmpty)
+    #expect(throws: HTTPError.self) { try client.urlRequest(for: Request<Data>(path: path)) }
+  }
+
+  @Test("a segment of one space or a zero is no empty segment, and is sent")
+  func blankButNotEmptySegment() async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in .status(200) }
+    let client = makeClient(transport: stub)
+    _ = try await client.send(Request<Data>(path: "users/\(segment: " ")/posts"))
+    _ = try await client.send(Request<Data>(path: "users/\(segment: 0)/posts"))
+    #expect(
+      stub.requests.map(\.url?.absoluteString) == [
+        "https://api.example.com/3/users/%20/posts", "https://api.example.com/3/users/0/posts",
+      ])
+  }
+
   @Test("a segment interpolation takes any describable value")
   func segmentOfInt() throws {
     #expect(

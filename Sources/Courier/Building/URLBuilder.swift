@@ -63,6 +63,11 @@ enum URLBuilder {
 
   private static func validate(path: String, redacting extra: Set<String>) throws(HTTPError) {
     for byte in path.utf8 where byte < 0x20 || byte == 0x7F {
+      if byte == PathSegment.emptyMarker {
+        throw .invalidRequest(
+          reason: "a \\(segment:) value in the path is empty: an empty segment ('a//b' or a "
+            + "trailing '/') names another resource")
+      }
       let what = byte == 0x0D || byte == 0x0A ? "CR or LF" : "a control character"
       throw .invalidRequest(reason: "the path contains \(what)")
     }

@@ -83,7 +83,7 @@ struct Exchange: Sendable {
     return options
   }
 
-  /// Takes the body of `response` (to a request made with `method`) where it goes, within
+  /// Takes the body of `response` (to `request`, as sent) where it goes, within
   /// the size limit (a `Content-Length` over it fails at once), counting what the reader of
   /// an acceptable one takes for ``received``, and returns the response: with its body
   /// when collected, with the start of it when the status is not acceptable (for the error
@@ -91,16 +91,31 @@ struct Exchange: Sendable {
   /// ``HTTPResponse/bodyStream`` for a reader. `permits` are released once the body has
   /// ended: at once, or, for a reader's, once the reader has read it or let it go (on the
   /// reader's side: a waiting request never starts on a transport's thread, under its lock).
+  ///
+  /// An acceptable `206 Partial Content` to a request without `Range` fails with
+  /// ``HTTPError/transport(_:)`` (`badServerResponse`), its body unread: a server sends one
+  /// only for a range request (RFC 9110 §15.3.7), so its body is not the whole answer.
   func take(
-    _ response: TransportResponse, to method: HTTPMethod, holding permits: RequestLimiter.Permits?
+    _ response: TransportResponse, to request: TransportRequest,
+    holding permits: RequestLimiter.Permits?
   ) async throws(HTTPError) -> HTTPResponse {
     var head = response.head
     var body = response.body.limited(to: maximumBytes)
-    let expected = head.announcedBodyLength(for: method)
+    let expected = head.announcedBodyLength(for: request.method)
+    var refusal: HTTPError?
     if let maximumBytes, let expected, expected > Int64(maximumBytes) {
+      refusal = .responseTooLarge(limit: maximumBytes)
+    } else if head.status == 206, acceptable.contains(206),
+      request.head.value(forHTTPHeaderField: "Range") == nil
+    {
+      refusal = .transport(
+        .badServerResponse,
+        reason: "the server answered 206 Partial Content to a request that asked for no range")
+    }
+    if let refusal {
       body.cancel()
       permits?.release()
-      throw .responseTooLarge(limit: maximumBytes)
+      throw refusal
     }
     if let received, !collects, acceptable.contains(head.status) {
       let count = Locked<Int64>(0)

@@ -62,8 +62,9 @@ extension HTTPClient {
     /// with ``HTTPError/invalidRequest(reason:)`` and none is sent. Time spent waiting does
     /// not count against a request's timeout.
     public var maximumConcurrentRequests: Int?
-    /// The most requests in flight to one host (and port) at once; `nil` (the default) for
-    /// no limit; below 1, every request fails with ``HTTPError/invalidRequest(reason:)``.
+    /// The most requests in flight to one origin (scheme, host and port) at once, however
+    /// its URLs spell it (`https://h`, `HTTPS://H:443`); `nil` (the default) for no limit;
+    /// below 1, every request fails with ``HTTPError/invalidRequest(reason:)``.
     public var maximumConcurrentRequestsPerHost: Int?
     /// Whether identical concurrent `GET` and `HEAD` requests (same URL, headers and
     /// timeout) share one network call; on by default. Never applies to other methods.

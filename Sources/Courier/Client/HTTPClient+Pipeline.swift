@@ -203,7 +203,7 @@ extension HTTPClient {
     { () async throws(HTTPError) -> HTTPResponse in
       var permits: RequestLimiter.Permits?
       if self.limiter.isLimiting {
-        let origin = request.url.map { "\($0.host ?? ""):\($0.port ?? -1)" } ?? ""
+        let origin = URLOrigin(request.url)?.description ?? ""
         permits = try await self.limiter.acquire(
           host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) })
       }
@@ -238,7 +238,7 @@ extension HTTPClient {
         permits?.release()
         throw error
       }
-      return try await exchange.take(response, to: request.method, holding: permits)
+      return try await exchange.take(response, to: request, holding: permits)
     }
   }
 

@@ -45,7 +45,7 @@ public protocol Endpoint: Sendable {
   /// path (spaces, non-ASCII) are percent-encoded; existing `%XX` escapes are kept, a `?`
   /// starts query items, and `.`/`..` segments are refused. Interpolate values that come
   /// from users with `\(segment:)`, which encodes `/`, `?`, `#`, `%` and dots too:
-  /// `"search/\(segment: title)"`.
+  /// `"search/\(segment: title)"`; an empty value is refused.
   var path: String { get }
 
   /// The method; `GET` by default.

@@ -10,8 +10,8 @@
 /// headers.add("Cache-Control", "no-cache")
 /// ```
 ///
-/// `description` redacts credentials (`Authorization`, `Cookie`, …), so headers can be
-/// logged or printed safely.
+/// `description` redacts credentials (`Authorization`, `Cookie`, …), and so does what
+/// `dump` or a `Mirror` shows, so headers can be logged or printed safely.
 public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
   /// One header field: a name as written and its value.
   public struct Field: Sendable, Equatable {

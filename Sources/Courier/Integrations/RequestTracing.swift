@@ -61,7 +61,7 @@
         }
         let held = permits
         permits = nil
-        let answer = try await exchange.take(response, to: request.method, holding: held)
+        let answer = try await exchange.take(response, to: request, holding: held)
         guard let span = answered else { return answer }
         answered = nil
         // A body still to come ends the span once its reader has read it or let it go.

@@ -2,7 +2,7 @@ import Foundation
 
 /// A URL's origin (RFC 6454): scheme, host and port, with default ports made explicit, so
 /// that `https://api.example.com` and `https://API.example.com:443/x` are the same origin.
-struct URLOrigin: Equatable {
+struct URLOrigin: Equatable, CustomStringConvertible {
   let scheme: String
   let host: String
   let port: Int
@@ -15,6 +15,10 @@ struct URLOrigin: Equatable {
     self.host = host
     port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
   }
+
+  /// The origin as one key, `scheme://host:port`, lowercased and with the default port
+  /// made explicit: the client's per-host limit keeps one queue per key.
+  var description: String { "\(scheme)://\(host):\(port)" }
 
   /// Whether both URLs have an origin and it is the same.
   static func same(_ lhs: URL?, _ rhs: URL?) -> Bool {

@@ -134,7 +134,12 @@ final class DownloadFile: Sendable {
       throw error
     }
     let flags = O_WRONLY | O_CREAT | (appends ? O_APPEND : O_TRUNC)
-    let descriptor = open(temporaryURL.path, flags, 0o600)
+    // Opened under the lock: a file discarded meanwhile (its loop gone) is never made again.
+    let opened = state.withLock { $0.closed ? nil : open(temporaryURL.path, flags, 0o600) }
+    guard let descriptor = opened else {
+      body.cancel()
+      throw .cancelled
+    }
     guard descriptor >= 0 else {
       body.cancel()
       throw .transport(URLError(.cannotCreateFile))
@@ -156,6 +161,8 @@ final class DownloadFile: Sendable {
   ///   does not end where the `Content-Range` of the `206` that continued it ends: never a
   ///   silently wrong file.
   func commit() throws(HTTPError) {
+    // Discarded already: the download's loop went away.
+    if state.withLock({ $0.closed }) { throw .cancelled }
     if !FileManager.default.fileExists(atPath: temporaryURL.path) {
       // An empty body that never made a file.
       _ = FileManager.default.createFile(atPath: temporaryURL.path, contents: nil)

@@ -23,7 +23,8 @@ extension HTTPClient {
   /// length the server announced. On a status outside the endpoint's acceptable codes
   /// (``HTTPError/unacceptableStatus(_:)``, with the start of the error body), any failure,
   /// or cancellation, no file is left behind — unless ``TransferOptions/resumeData`` asks
-  /// to keep it.
+  /// to keep it. A `206` to a request that asked for no range is not the whole file: it
+  /// fails with ``HTTPError/transport(_:)`` (`badServerResponse`).
   ///
   /// **Resuming.** When the connection drops after part of the body arrived, and the
   /// response carried a validator (a strong `ETag`, or `Last-Modified`) and no content
@@ -67,7 +68,7 @@ extension HTTPClient {
     _ endpoint: E, to destination: URL, resumingFrom resumeData: DownloadResumeData?,
     options: TransferOptions = TransferOptions()
   ) -> Transfer<DownloadedFile> {
-    Transfer { progress throws(HTTPError) in
+    Transfer { progress, run throws(HTTPError) in
       let request = try self.builder.request(for: endpoint)
       // Checked before the first attempt, which otherwise meets a deadline already past.
       try Exchange.check(
@@ -76,6 +77,8 @@ extension HTTPClient {
         maximumBytes: options.maximumBytes)
       let file = try DownloadFile(
         destination: destination, resumingFrom: resumeData, progress: progress)
+      // A loop that breaks out leaves no partial file, unless it is kept for resuming.
+      if options.resumeData == nil { try run.onAbandon { file.discard() } }
       var exchange = self.exchange(for: endpoint, options: options, use: .download(file))
       exchange.received = { file.received($0, of: $1) }
       // The caller's own range request is theirs: it is not continued.

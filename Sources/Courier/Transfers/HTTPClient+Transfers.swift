@@ -26,7 +26,7 @@ extension HTTPClient {
   {
     let options = TransferOptions.upload(
       options, maximumResponseBytes: configuration.maximumResponseBytes)
-    return Transfer { progress throws(HTTPError) in
+    return Transfer { progress, _ throws(HTTPError) in
       let request = try self.builder.request(for: endpoint)
       let length = request.body?.length
       var exchange = self.exchange(for: endpoint, options: options, use: .collect)

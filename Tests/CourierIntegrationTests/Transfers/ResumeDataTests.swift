@@ -179,6 +179,51 @@ struct ResumeDataTests {
     #expect(scratch.contents.isEmpty)
   }
 
+  @Test(
+    "a 206 to a download that asked for no range is badServerResponse, and leaves no file",
+    arguments: ["bytes 0-99/*", "bytes 0-99/100", "bytes 0-99/1000"])
+  func rangeAnswerUnasked(contentRange: String) async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { _, response in
+      try await response.send(
+        status: 206, headers: ["Content-Range": contentRange, "ETag": "\"v1\""],
+        body: patternBytes(100))
+    }
+    defer { server.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await HTTPClient(baseURL: server.baseURL).download(
+        Request<Data>(path: "f"), to: scratch.file("f")
+      ).finished()
+    }
+    guard case .transport(let urlError) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .badServerResponse)
+    #expect(scratch.contents.isEmpty)
+    #expect(server.requestCount == 1)
+  }
+
+  @Test("a download whose request asks for a range itself keeps the 206's bytes as the file")
+  func rangeAnswerAsked() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { request, response in
+      #expect(request.headers["Range"] == "bytes=0-99")
+      try await response.send(
+        status: 206, headers: ["Content-Range": "bytes 0-99/1000", "ETag": "\"v1\""],
+        body: patternBytes(100))
+    }
+    defer { server.stop() }
+    let file = try await HTTPClient(baseURL: server.baseURL).download(
+      Request<Data>(path: "f", headers: ["Range": "bytes=0-99"]), to: scratch.file("f")
+    ).finished()
+    #expect(file.response.status == 206)
+    #expect(try Data(contentsOf: file.url) == patternBytes(100))
+    #expect(scratch.contents == ["f"])
+  }
+
   @Test("a 416 completes a download that already has every byte, and restarts one that does not")
   func rangeNotSatisfiable() async throws {
     let scratch = try ScratchDirectory()
