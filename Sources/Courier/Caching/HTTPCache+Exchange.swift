@@ -100,7 +100,7 @@ extension HTTPCache {
     // The cache sees the answer a request's redirects led to, not each hop: a response from
     // another URL is not this URL's to store or to confirm, as the redirect (not stored)
     // may lead elsewhere next time.
-    let redirected = response.url.map { $0.absoluteString != request.url?.absoluteString } ?? false
+    let redirected = response.redirected
     if response.status == 304, let validated {
       var otherTag = false
       if let etag = response.headers["ETag"], let stored = validated.headers["ETag"] {

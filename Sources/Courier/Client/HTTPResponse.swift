@@ -38,6 +38,11 @@ public struct HTTPResponse: Sendable, Equatable {
   /// What counts as a credential in the request that was answered, and that request as
   /// sent: its descriptions redact and scrub them. Not part of equality.
   var credentials = Credentials()
+  /// Whether the client's redirect loop followed a redirect to get here: the response
+  /// answers another URL than the one asked for (``HTTPCache`` stores only what answered
+  /// that URL). Set by the loop itself, not read from ``url``, which a platform's URL
+  /// loading may spell otherwise (a host lowercased, a `/` added to an empty path).
+  var redirected = false
 
   /// A response with this status, headers, body and URL (a transport's answer, or a test's).
   public init(

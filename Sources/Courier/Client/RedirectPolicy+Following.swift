@@ -110,7 +110,10 @@ extension RedirectPolicy {
       guard
         var next = try self.request(
           after: response.head, to: request, hops: hops, credentialNames: credentialNames)
-      else { return response }
+      else {
+        response.head.redirected = hops > 1
+        return response
+      }
       await Self.drain(response.body)
       if let cookies, let url = next.head.url {
         next.head.setValue(cookies.header(for: url), forHTTPHeaderField: "Cookie")
