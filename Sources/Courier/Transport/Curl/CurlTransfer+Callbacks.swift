@@ -11,6 +11,7 @@
     /// A line of the response head.
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
       moved()
+      if head == nil { headBytes += bytes.count }
       // Read as bytes: Character-level string work here cost 7 % of a small request.
       var end = bytes.count
       while end > 0, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
