@@ -76,7 +76,9 @@
         _ = courier_curl_easy_setopt_long(easy, Curl.Option.httpTransferDecoding, 0)
         chunks = ChunkedDecoder()
       }
-      expected = encoded || chunks != nil ? nil : length
+      // A Transfer-Encoding overrides a Content-Length beside it (RFC 9112 §6.3): taken as
+      // the length, it ended a streamed request's answer (`gzip, chunked`) early.
+      expected = encoded || chunks != nil || !transferCodings.isEmpty ? nil : length
       head = response
       if options.collectsBody {
         // A collected body is held whole: at most the buffer's size of it. (A HEAD answer's
