@@ -121,6 +121,54 @@ struct MalformedResponseTests {
     #expect(transported?.urlErrorCode == .badServerResponse)
   }
 
+  /// A head of `lines` fields of `size` bytes each, then an empty body.
+  static func head(lines: Int, size: Int) -> Data {
+    var wire = "HTTP/1.1 200 OK\r\n"
+    for index in 0..<lines {
+      wire += "X-Flood-\(index): " + String(repeating: "a", count: size) + "\r\n"
+    }
+    return Data((wire + "Content-Length: 0\r\nConnection: close\r\n\r\n").utf8)
+  }
+
+  /// libcurl reads at most 300 KiB of head, 100 KiB in one field, and ended such a transfer
+  /// as a lost connection (`CURLE_RECV_ERROR`) or out of memory: the server sent too much,
+  /// the connection was fine. URLSession on Linux reports the one long field as an unknown
+  /// error in the words a real shortage of memory gives ("Out of memory"), so there it stays
+  /// unknown; CurlTransport knows the head had not ended.
+  @Test(
+    "a head over libcurl's limits (many fields, one long field) is badServerResponse",
+    arguments: [(400, 1000), (1, 200_000)])
+  func floodedHead(lines: Int, size: Int) async throws {
+    let wire = Self.head(lines: lines, size: size)
+    let server = try LoopbackServer { _, response in
+      try? await response.sendRaw(wire)
+      response.closeConnection()
+    }
+    defer { server.stop() }
+    let client = HTTPClient(baseURL: server.baseURL)
+    #if canImport(FoundationNetworking)
+      if lines == 1, !(client.transport is CurlTransport) { return }
+    #endif
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "x"))
+    }
+    #expect(error?.urlErrorCode == .badServerResponse, "\(String(describing: error))")
+    guard case .transport(let urlError) = error else { return }
+    let reason = urlError.userInfo[NSLocalizedDescriptionKey] as? String ?? ""
+    #expect(reason.contains("head"), "\(reason)")
+  }
+
+  @Test("a large head within libcurl's limits arrives (the good path beside it)")
+  func largeHead() async throws {
+    let wire = Self.head(lines: 200, size: 1000)
+    let server = try LoopbackServer { _, response in try await response.sendRaw(wire) }
+    defer { server.stop() }
+    let response = try await HTTPClient(baseURL: server.baseURL)
+      .response(for: Request<Data>(path: "x")).response
+    #expect(response.status == 200)
+    #expect(response.headers["X-Flood-199"]?.count == 1000)
+  }
+
   #if canImport(FoundationNetworking)
     /// Over URLSessionTransport on Linux the same responses crash the process inside
     /// FoundationNetworking (PlatformNotes), so this holds CurlTransport only.

@@ -180,7 +180,11 @@ extension HTTPCache {
     }
     // Every field but those of one connection (RFC 9111 §3.1), `Set-Cookie` included: it
     // is replayed on a hit, as browsers' caches do, and keeps the entry off disk (`store`).
-    let skipped = CacheEntry.connectionSpecific(response.headers)
+    // `Transfer-Encoding` is one of those, and it overrides a `Content-Length` beside it,
+    // which then need not match the body (RFC 9112 §6.3): that goes too, as a forwarder
+    // removes it, so a hit never replays a length its stored body does not have.
+    var skipped = CacheEntry.connectionSpecific(response.headers)
+    if response.headers.contains("Transfer-Encoding") { skipped.insert("content-length") }
     let metadata = CacheEntry.Metadata(
       primaryKey: key.primary, variantKey: key.variant(for: varyNames), status: response.status,
       headers: response.headers.filter { !skipped.contains($0.name.lowercased()) }

@@ -69,6 +69,10 @@ public enum HTTPError: Error, Sendable, Equatable {
     switch urlError.code {
     case .timedOut: self = .timedOut
     case .cancelled: self = .cancelled
+    // FoundationNetworking (Linux) reports a head over libcurl's 300 KiB limit as an unknown
+    // error in libcurl's words: the server sent too much, as CurlTransport says.
+    case .unknown where urlError.localizedDescription.hasPrefix("Too large response headers"):
+      self = .transport(URLError(.badServerResponse, userInfo: urlError.userInfo))
     default: self = .transport(urlError)
     }
   }

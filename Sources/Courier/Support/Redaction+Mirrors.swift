@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 // What `dump`, `Mirror(reflecting:)`, a playground or a debugger's `po` of a value that
-// holds headers shows: the values its `description` shows, with credentials redacted by
+// holds headers or a query shows: the values its `description` shows, with credentials redacted by
 // the one rule (``Credentials``), never the raw ones its stored properties hold.
 
 extension HTTPHeaders: CustomReflectable {
@@ -19,6 +19,22 @@ extension HTTPHeaders.Field: CustomReflectable {
   /// The name, and the value redacted when the name is a credential's.
   public var customMirror: Mirror {
     let value = Credentials().describe(headerValue: value, name: name)
+    return Mirror(self, children: ["name": name, "value": value], displayStyle: .struct)
+  }
+}
+
+extension Query: CustomReflectable {
+  /// Each item's name and value: a credential's value redacted, as a URL's description
+  /// redacts it.
+  public var customMirror: Mirror {
+    Mirror(self, children: Credentials().children(of: self), displayStyle: .dictionary)
+  }
+}
+
+extension Query.Item: CustomReflectable {
+  /// The name, and the value redacted when the name is a credential's.
+  public var customMirror: Mirror {
+    let value = Credentials().describe(self)
     return Mirror(self, children: ["name": name, "value": value], displayStyle: .struct)
   }
 }
@@ -79,6 +95,17 @@ extension Credentials {
   /// `headers` as a mirror's children: each name with its value as descriptions show it.
   func children(of headers: HTTPHeaders) -> [Mirror.Child] {
     headers.fields.map { (label: $0.name, value: describe(headerValue: $0.value, name: $0.name)) }
+  }
+
+  /// `query` as a mirror's children: each name with its value as ``describe(_:)`` shows it.
+  func children(of query: Query) -> [Mirror.Child] {
+    query.items.map { (label: $0.name, value: describe($0)) }
+  }
+
+  /// A query item's value as a mirror shows it: the placeholder when the name is a
+  /// credential's (a list's every value with it), otherwise the value itself.
+  func describe(_ item: Query.Item) -> Any {
+    isCredential(item.name) ? Redaction.placeholder : item.value
   }
 }
 

@@ -139,6 +139,36 @@
       await watched { await transport.sleepsIdle() }
     }
 
+    /// `identity, chunked` is not the `chunked` alone that is read raw: libcurl undoes it,
+    /// and its Content-Length, which the transfer coding overrides, is no end to count to.
+    @Test("an answer whose Transfer-Encoding overrides a Content-Length arrives whole")
+    func transferEncodingOverridesLength() async throws {
+      let sent = Signal()
+      let server = try LoopbackServer(streamsRequestBodies: true) { request, response in
+        var body = request.bodyChunks.makeAsyncIterator()
+        _ = try await body.next()
+        try await response.sendRaw(
+          Data(
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: identity, chunked\r\nContent-Length: 5\r\n\r\n"
+              + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n").utf8))
+        sent.fire()
+        while try await body.next() != nil {}
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let (chunks, producer) = AsyncStream<Data>.makeStream()
+      producer.yield(Data("hello?\n".utf8))
+      Task {
+        await sent.wait()
+        producer.finish()
+      }
+      let stream = try await client.bytes(
+        Request<Data>(method: .post, path: "ask", body: .stream(chunks)))
+      var answer = Data()
+      for try await chunk in stream { answer.append(chunk) }
+      #expect(String(decoding: answer, as: UTF8.self) == "hello world")
+    }
+
     @Test("a chunked answer's trailers reach its reader while the body is still open")
     func trailersBeforeTheBodyEnds() async throws {
       let server = try LoopbackServer(streamsRequestBodies: true) { request, response in

@@ -35,6 +35,54 @@ struct CacheStoredFieldsTests {
     #expect(stub.requests.count == 1)
   }
 
+  @Test("a Content-Length beside Transfer-Encoding is not stored: a hit replays none")
+  func contentLengthUnderTransferEncoding() async throws {
+    let stub = StubTransport().on(
+      .get, "/a",
+      StubResponse(
+        headers: [
+          "Cache-Control": "max-age=600", "Transfer-Encoding": "chunked",
+          "Content-Length": "999",
+        ], text: "hello"))
+    let client = client(stub)
+    _ = try await client.send(Request<String>(path: "a"))
+    let hit = try await client.response(for: Request<String>(path: "a"))
+    #expect(hit.response.cacheStatus == .hit)
+    #expect(hit.value == "hello")
+    #expect(hit.response.headers["Content-Length"] == nil)
+    #expect(hit.response.headers["Transfer-Encoding"] == nil)
+    #expect(stub.requests.count == 1)
+  }
+
+  @Test("a Content-Length alone is stored and replayed on a hit")
+  func contentLengthAlone() async throws {
+    let stub = StubTransport().on(
+      .get, "/a",
+      StubResponse(
+        headers: ["Cache-Control": "max-age=600", "Content-Length": "5"], text: "hello"))
+    let client = client(stub)
+    _ = try await client.send(Request<String>(path: "a"))
+    let hit = try await client.response(for: Request<String>(path: "a")).response
+    #expect(hit.cacheStatus == .hit)
+    #expect(hit.headers["Content-Length"] == "5")
+    #expect(hit.body.count == 5)
+  }
+
+  @Test("a 304's Content-Length and Transfer-Encoding do not refresh the stored framing")
+  func notModifiedFraming() {
+    let entry = CacheEntry(
+      metadata: .init(
+        primaryKey: "p", variantKey: "v", status: 200, headers: [["Content-Length", "5"]],
+        url: nil, requestTime: Date(), responseTime: Date(), varyNames: []),
+      body: Data("hello".utf8))
+    let refreshed = entry.refreshed(
+      by: HTTPResponse(
+        status: 304, headers: ["Content-Length": "0", "Transfer-Encoding": "chunked"]),
+      requestTime: Date(), responseTime: Date())
+    #expect(refreshed.headers["Content-Length"] == "5")
+    #expect(refreshed.headers["Transfer-Encoding"] == nil)
+  }
+
   @Test("names are read in any case, from every Connection line")
   func connectionNames() {
     var headers: HTTPHeaders = ["Connection": " x-one ,X-TWO"]

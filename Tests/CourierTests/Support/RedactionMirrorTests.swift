@@ -65,6 +65,30 @@ struct RedactionMirrorTests {
     #expect(looks(at: response).contains("https://api.example.com/3/me"))
   }
 
+  static let query: Query = [
+    "api_key": "S3CRET-KEY", "token": ["S3CRET-ONE", "S3CRET-TWO"], "page": 2,
+    "language": "en-GB",
+  ]
+
+  @Test("a query, its items and a request that holds it show no credential's value")
+  func query() {
+    let request = Request<Data>(path: "movie/popular", query: Self.query)
+    for value in [
+      looks(at: Self.query), looks(at: Self.query.items), looks(at: Self.query.items[0]),
+      looks(at: request),
+    ] {
+      #expect(!value.contains("S3CRET"), "\(value)")
+      #expect(value.contains("<redacted>"), "\(value)")
+    }
+  }
+
+  @Test("a query's plain items still show their names and values")
+  func plainQueryShows() {
+    let value = looks(at: Request<Data>(path: "movie/popular", query: Self.query))
+    #expect(value.contains("api_key") && value.contains("token"), "\(value)")
+    #expect(value.contains("en-GB") && value.contains("2"), "\(value)")
+  }
+
   func request() -> Request<Data> {
     Request<Data>(path: "me", headers: Self.headers)
   }

@@ -46,6 +46,24 @@
       self = .transport(URLError(urlCode, userInfo: info))
     }
 
+    /// The error for a transfer libcurl ended with `code` before the final head when the
+    /// head was over libcurl's limits, or `nil` when it was not: the server sent too much,
+    /// the connection was fine. libcurl reads at most 300 KiB of head (`CURLE_RECV_ERROR`,
+    /// "Too large response headers": libcurl 8.3 on, and Debian's 7.88.1) and 100 KiB in one
+    /// field (`CURLE_OUT_OF_MEMORY`, "Rejected … bytes header", the only such failure before
+    /// a head). `bytes` is the head libcurl handed over; the line that crossed the limit may
+    /// not be in it, so within one field's limit of it counts.
+    static func oversizedHead(curlCode code: Int32, bytes: Int, url: URL?) -> HTTPError? {
+      let (headLimit, fieldLimit) = (300 * 1024, 100 * 1024)
+      guard code == 27 || (code == 56 && bytes > headLimit - fieldLimit) else { return nil }
+      var info: [String: Any] = [
+        NSLocalizedDescriptionKey:
+          "libcurl: the response head is over its limits (300 KiB, 100 KiB a field) (\(code))"
+      ]
+      if let url { info[NSURLErrorFailingURLErrorKey] = url }
+      return .transport(URLError(.badServerResponse, userInfo: info))
+    }
+
     /// Whether `host` is this machine (`localhost`, a `.localhost` name, `127.0.0.0/8`,
     /// `::1`), which is reached with no network at all.
     static func isLoopback(_ host: String?) -> Bool {

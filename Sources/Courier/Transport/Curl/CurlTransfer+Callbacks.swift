@@ -11,6 +11,7 @@
     /// A line of the response head.
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
       moved()
+      if head == nil { headBytes += bytes.count }
       // Read as bytes: Character-level string work here cost 7 % of a small request.
       var end = bytes.count
       while end > 0, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
@@ -75,7 +76,9 @@
         _ = courier_curl_easy_setopt_long(easy, Curl.Option.httpTransferDecoding, 0)
         chunks = ChunkedDecoder()
       }
-      expected = encoded || chunks != nil ? nil : length
+      // A Transfer-Encoding overrides a Content-Length beside it (RFC 9112 §6.3): taken as
+      // the length, it ended a streamed request's answer (`gzip, chunked`) early.
+      expected = encoded || chunks != nil || !transferCodings.isEmpty ? nil : length
       head = response
       if options.collectsBody {
         // A collected body is held whole: at most the buffer's size of it. (A HEAD answer's

@@ -50,6 +50,9 @@
     /// The trailer fields after the body.
     var trailers: [HTTPHeaders.Field] = []
     var head: HTTPResponse?
+    /// The bytes of head lines libcurl handed over before the final head (interim heads
+    /// too): what its limit on a head counts (``HTTPError/oversizedHead(curlCode:bytes:url:)``).
+    var headBytes = 0
     var sink: Sink?
     var collected = Data()
     var received: Int64 = 0
@@ -127,7 +130,9 @@
       release()
       var outcome = failure
       if outcome == nil, code != 0 {
-        outcome = HTTPError(curlCode: code, url: url, offline: settings?.offline ?? .system)
+        outcome =
+          (head == nil ? HTTPError.oversizedHead(curlCode: code, bytes: headBytes, url: url) : nil)
+          ?? HTTPError(curlCode: code, url: url, offline: settings?.offline ?? .system)
       }
       let body = collected
       collected = Data()
