@@ -34,8 +34,9 @@ public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomRefle
   /// The password the proxy asks for, if any: a credential, never shown.
   var password: String?
   /// Hosts reached directly, not through the proxy: a name matches itself and its
-  /// subdomains (`example.com` matches `api.example.com`), `*` matches every host. An IP
-  /// address matches itself.
+  /// subdomains (`example.com` matches `api.example.com`), `.example.com` and
+  /// `*.example.com` match its subdomains (with ``CurlTransport``, as curl does, the name
+  /// itself too), `*` matches every host. An IP address matches itself.
   public var excludedHosts: [String]
 
   /// An HTTP proxy at `host` and `port`.

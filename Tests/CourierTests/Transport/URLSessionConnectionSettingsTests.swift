@@ -58,6 +58,14 @@ struct URLSessionConnectionSettingsTests {
         == nil)
   }
 
+  @Test("a wildcard or spaced exclusion is a pattern as it is meant, not a name no host has")
+  func oddExceptions() {
+    let proxy = ProxyConfiguration.http(
+      host: "proxy.internal", port: 3128, excluding: ["*.corp.example", " .internal", "lan "])
+    #expect(
+      proxy.exceptionPatterns == ["*.corp.example", "*.internal", "lan", "*.lan"])
+  }
+
   @Test("the proxy's credential goes to its own host and port, only before a failure")
   func proxyCredential() {
     let proxy = ProxyConfiguration.socks5(
