@@ -138,6 +138,26 @@
       #expect(!"\(String(describing: error))".contains("s3cret-proxy"))
     }
 
+    @Test("a proxy host written as a URL, with user info or a port, is refused; nothing is sent")
+    func malformedHost() async throws {
+      let server = try echo()
+      defer { server.stop() }
+      let proxy = try await ScriptedProxy.http(upstream: server.port)
+      defer { proxy.stop() }
+      for host in [
+        "svc:s3cret-proxy@127.0.0.1", "http://127.0.0.1:\(proxy.port)", "127.0.0.1:\(proxy.port)",
+      ] {
+        let refused = client(server.baseURL, proxy: .http(host: host, port: proxy.port))
+        let error = await #expect(throws: HTTPError.self) {
+          try await refused.send(Request<String>(path: "x"))
+        }
+        #expect(error?.invalidRequestReason?.contains("proxy's host") == true, "\(host)")
+        #expect(!"\(String(describing: error))".contains("s3cret-proxy"))
+      }
+      #expect(proxy.lines.isEmpty)
+      #expect(server.requestCount == 0)
+    }
+
     @Test("the password is a credential: no description or dump of the proxy shows it")
     func redacted() {
       let proxy = ProxyConfiguration.socks5(

@@ -47,6 +47,7 @@
           codes += try Self.apply(identity, to: easy)
         }
         if let proxy = configuration.proxy {
+          if let refusal = proxy.refusal { throw refusal }
           codes += Self.apply(proxy, to: easy)
         }
         if let minimum = configuration.minimumTLSVersion {
@@ -78,10 +79,9 @@
       /// read then).
       static func apply(_ proxy: ProxyConfiguration, to easy: UnsafeMutableRawPointer) -> [Int32] {
         let scheme = proxy.kind == .socks5 ? "socks5h" : "http"
-        let host = proxy.host.contains(":") ? "[\(proxy.host)]" : proxy.host
         var codes = [
           courier_curl_easy_setopt_pointer(
-            easy, Curl.Option.proxy, "\(scheme)://\(host):\(proxy.port)"),
+            easy, Curl.Option.proxy, "\(scheme)://\(proxy.hostForURL):\(proxy.port)"),
           courier_curl_easy_setopt_pointer(easy, Curl.Option.noProxy, noProxy(proxy.excludedHosts)),
         ]
         if let username = proxy.username {
