@@ -95,6 +95,43 @@ struct UploadTests {
     #expect(answer.length == 14)
   }
 
+  @Test("a stream of exactly its announced length goes out whole with that Content-Length")
+  func streamOfItsLength() async throws {
+    let body = Locked(Data())
+    let loopback = try receivingServer(keeping: body)
+    defer { loopback.stop() }
+    let answer = try await loopback.client.send(
+      Request<Received>(method: .post, path: "up", body: .stream(pieces(), length: 6)))
+    #expect(answer == expected(Data("abbccc".utf8)))
+  }
+
+  @Test(
+    "a stream shorter or longer than its announced length fails at once; the server gets no body",
+    arguments: [5, 7] as [Int64])
+  func streamNotOfItsLength(length: Int64) async throws {
+    let body = Locked(Data())
+    let loopback = try receivingServer(keeping: body)
+    defer { loopback.stop() }
+    // Before the fix, a short stream waited for this timeout (the server for the missing
+    // bytes), and a long one went out cut to its length with a 200.
+    let error = await #expect(throws: HTTPError.self) {
+      try await loopback.client.send(
+        Request<Received>(
+          method: .post, path: "up", body: .stream(pieces(), length: length),
+          timeout: .seconds(20)))
+    }
+    #expect(error?.urlErrorCode == .requestBodyStreamExhausted)
+    #expect(loopback.server.requestCount == 0)
+  }
+
+  /// The one-time chunks "a", "bb", "ccc" (6 bytes).
+  private func pieces() -> AsyncStream<Data> {
+    AsyncStream { continuation in
+      for piece in ["a", "bb", "ccc"] { continuation.yield(Data(piece.utf8)) }
+      continuation.finish()
+    }
+  }
+
   @Test("a missing file is refused before anything is sent")
   func missingFile() async throws {
     let loopback = try receivingServer()

@@ -69,7 +69,9 @@ public struct RequestBody: Sendable {
   /// A body sent as `chunks` produces it, each chunk when the transport has room for it
   /// (back-pressure), with the given `Content-Type`: a live recording, a body generated
   /// while the answer is read, an upload from another stream. `length` is the total when
-  /// known (sent as `Content-Length`); without it an HTTP/1.1 body is sent chunked.
+  /// known (sent as `Content-Length`); without it an HTTP/1.1 body is sent chunked. A
+  /// sequence that ends short of `length` or runs past it fails the request with
+  /// `HTTPError.transport(URLError(.requestBodyStreamExhausted))`, never cut or left waiting.
   ///
   /// The sequence is read once, so the request cannot be sent again once it has started: a
   /// ``RetryPolicy`` does not retry it (the failure is thrown as it came), and a 307 or 308

@@ -25,7 +25,9 @@ public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomRefle
 
   /// What kind of proxy it is.
   public var kind: Kind
-  /// The proxy's host name or address.
+  /// The proxy's host name or address (an IPv6 address with or without brackets). One with
+  /// a scheme, user info or a port written into it (`http://svc:pw@proxy:3128`) fails every
+  /// request with ``HTTPError/invalidRequest(reason:)``, nothing sent: give them apart.
   public var host: String
   /// The proxy's port.
   public var port: Int
@@ -34,8 +36,9 @@ public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomRefle
   /// The password the proxy asks for, if any: a credential, never shown.
   var password: String?
   /// Hosts reached directly, not through the proxy: a name matches itself and its
-  /// subdomains (`example.com` matches `api.example.com`), `*` matches every host. An IP
-  /// address matches itself.
+  /// subdomains (`example.com` matches `api.example.com`), `.example.com` and
+  /// `*.example.com` match its subdomains (with ``CurlTransport``, as curl does, the name
+  /// itself too), `*` matches every host. An IP address matches itself.
   public var excludedHosts: [String]
 
   /// An HTTP proxy at `host` and `port`.
@@ -58,12 +61,47 @@ public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomRefle
       excludedHosts: excludedHosts)
   }
 
-  /// The proxy, with its password redacted.
+  /// The proxy, with its password redacted (and any user info written into ``host``).
   public var description: String {
     let user = username.map { " as \($0)" } ?? ""
     let secret = password == nil ? "" : " (password <redacted>)"
     let excluded = excludedHosts.isEmpty ? "" : ", not for \(excludedHosts.joined(separator: ", "))"
-    return "ProxyConfiguration(\(kind) \(host):\(port)\(user)\(secret)\(excluded))"
+    let shown =
+      host.contains("@")
+      ? "<redacted>@" + host.split(separator: "@", omittingEmptySubsequences: false).last! : host
+    return "ProxyConfiguration(\(kind) \(shown):\(port)\(user)\(secret)\(excluded))"
+  }
+
+  /// Why no request can go through this proxy, if none can: a ``host`` that is no host name
+  /// or address — a URL, user info, a port written into it — or a port outside 1...65535.
+  /// Such a host would otherwise be taken for a name to resolve, and the request fail with a
+  /// "cannot find host" that seems to be about its own URL. The reason never repeats the
+  /// host, which may hold a password.
+  var refusal: HTTPError? {
+    let bare =
+      host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    let colons = bare.filter { $0 == ":" }.count
+    let malformed =
+      bare.isEmpty || colons == 1
+      || bare.unicodeScalars.contains { scalar in
+        "/@?#\\".unicodeScalars.contains(scalar) || scalar.properties.isWhitespace
+          || scalar.value < 0x20 || scalar.value == 0x7F
+      }
+    if malformed {
+      return .invalidRequest(
+        reason: "the proxy's host is not a host name or address (a URL, user info or a port "
+          + "written into it?); give them apart: ProxyConfiguration.\(kind)(host:port:username:password:)"
+      )
+    }
+    guard (1...65535).contains(port) else {
+      return .invalidRequest(reason: "the proxy's port \(port) is not in 1...65535")
+    }
+    return nil
+  }
+
+  /// The host as a URL's authority takes it: an IPv6 address in brackets, once.
+  var hostForURL: String {
+    host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
   }
 
   /// No children: a dump of the proxy shows its description, never the password.

@@ -42,6 +42,25 @@
       #expect(proxy.lines.count == 1)
     }
 
+    @Test(
+      "an excluded host's subdomains go direct, however the exclusion is spelled",
+      arguments: ["localhost", ".localhost", "*.localhost", " *.localhost "])
+    func excludedSubdomains(spelling: String) async throws {
+      let server = try echo()
+      defer { server.stop() }
+      let proxy = try await ScriptedProxy.http(upstream: server.port)
+      defer { proxy.stop() }
+      let configured = ProxyConfiguration.http(
+        host: "127.0.0.1", port: proxy.port, excluding: ["example.com", spelling])
+      // libcurl resolves every name under localhost to the loopback address itself.
+      let direct = client(URL(string: "http://api.localhost:\(server.port)")!, proxy: configured)
+      #expect(try await direct.send(Request<String>(path: "d")).hasPrefix("GET /d"))
+      #expect(proxy.lines.isEmpty)
+      let through = client(URL(string: "http://api.example.org:\(server.port)")!, proxy: configured)
+      #expect(try await through.send(Request<String>(path: "e")).hasPrefix("GET /e"))
+      #expect(proxy.lines.count == 1)
+    }
+
     @Test("a SOCKS5 proxy gets the host name to resolve, and the user and password")
     func socks5() async throws {
       let server = try echo()
@@ -117,6 +136,26 @@
       }
       #expect(error?.urlErrorCode == .cannotConnectToHost)
       #expect(!"\(String(describing: error))".contains("s3cret-proxy"))
+    }
+
+    @Test("a proxy host written as a URL, with user info or a port, is refused; nothing is sent")
+    func malformedHost() async throws {
+      let server = try echo()
+      defer { server.stop() }
+      let proxy = try await ScriptedProxy.http(upstream: server.port)
+      defer { proxy.stop() }
+      for host in [
+        "svc:s3cret-proxy@127.0.0.1", "http://127.0.0.1:\(proxy.port)", "127.0.0.1:\(proxy.port)",
+      ] {
+        let refused = client(server.baseURL, proxy: .http(host: host, port: proxy.port))
+        let error = await #expect(throws: HTTPError.self) {
+          try await refused.send(Request<String>(path: "x"))
+        }
+        #expect(error?.invalidRequestReason?.contains("proxy's host") == true, "\(host)")
+        #expect(!"\(String(describing: error))".contains("s3cret-proxy"))
+      }
+      #expect(proxy.lines.isEmpty)
+      #expect(server.requestCount == 0)
     }
 
     @Test("the password is a credential: no description or dump of the proxy shows it")

@@ -127,4 +127,20 @@ struct StreamedRequestBodyTests {
     }
     #expect(error == .transport(URLError(.requestBodyStreamExhausted)))
   }
+
+  @Test("a stream that ends short of its length, or runs past it, fails the request clearly")
+  func lengthNotMet() async throws {
+    for length: Int64 in [5, 7] {
+      let error = await #expect(throws: HTTPError.self) {
+        try await client(stub([200])).send(
+          Request<String>(method: .post, path: "up", body: .stream(chunks(), length: length)))
+      }
+      guard case .transport(let urlError) = error else {
+        Issue.record("expected a transport error, got \(String(describing: error))")
+        continue
+      }
+      #expect(urlError.code == .requestBodyStreamExhausted)
+      #expect(urlError.localizedDescription.contains("announced as \(length) bytes"))
+    }
+  }
 }

@@ -58,6 +58,33 @@ struct URLSessionConnectionSettingsTests {
         == nil)
   }
 
+  @Test("a proxy host with a URL, user info or port written into it is refused, never shown")
+  func malformedProxyHost() {
+    for host in ["svc:hunter2@proxy.internal", "http://proxy.internal", "proxy.internal:3128", ""] {
+      let proxy = ProxyConfiguration.http(host: host, port: 3128)
+      let refusal = URLSessionTransport.ConnectionSettings(proxy: proxy).refusal(on: .apple)
+      let reason = refusal?.invalidRequestReason
+      #expect(reason?.contains("not a host name or address") == true, "\(host)")
+      #expect(!"\(String(describing: refusal))".contains("hunter2"))
+      #expect(!"\(proxy)".contains("hunter2"), "\(proxy)")
+    }
+    for host in ["proxy.internal", "10.0.0.9", "::1", "[::1]", "fe80::1%en0"] {
+      #expect(ProxyConfiguration.http(host: host, port: 3128).refusal == nil, "\(host)")
+    }
+    #expect(ProxyConfiguration.http(host: "::1", port: 1).hostForURL == "[::1]")
+    #expect(ProxyConfiguration.http(host: "[::1]", port: 1).hostForURL == "[::1]")
+    #expect(ProxyConfiguration.socks5(host: "p", port: 0).refusal?.invalidRequestReason != nil)
+    #expect(ProxyConfiguration.socks5(host: "p", port: 65_536).refusal?.invalidRequestReason != nil)
+  }
+
+  @Test("a wildcard or spaced exclusion is a pattern as it is meant, not a name no host has")
+  func oddExceptions() {
+    let proxy = ProxyConfiguration.http(
+      host: "proxy.internal", port: 3128, excluding: ["*.corp.example", " .internal", "lan "])
+    #expect(
+      proxy.exceptionPatterns == ["*.corp.example", "*.internal", "lan", "*.lan"])
+  }
+
   @Test("the proxy's credential goes to its own host and port, only before a failure")
   func proxyCredential() {
     let proxy = ProxyConfiguration.socks5(

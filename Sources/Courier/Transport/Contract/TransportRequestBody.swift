@@ -51,8 +51,9 @@ public struct TransportRequestBody: Sendable {
   }
 
   /// Chunks from a stream that `makeChunks` opens afresh for each sending; `length` is the
-  /// total when known (sent as `Content-Length`), `nil` otherwise. A stream that throws
-  /// ends the request with `HTTPError.transport(URLError(.requestBodyStreamExhausted))`.
+  /// total when known (sent as `Content-Length`), `nil` otherwise. A stream that throws, or
+  /// that ends short of `length` or runs past it, ends the request with
+  /// `HTTPError.transport(URLError(.requestBodyStreamExhausted))`.
   public static func stream(
     length: Int64? = nil,
     _ makeChunks: @escaping @Sendable () -> AsyncThrowingStream<Data, any Error>
@@ -63,8 +64,9 @@ public struct TransportRequestBody: Sendable {
   /// The chunks of `chunks`, sent as they are produced: a transport that can stream a body
   /// (``CurlTransport``, ``URLSessionTransport`` on Apple platforms) asks for the next chunk
   /// only when it has room for it, so a producer is held back by the network (back-pressure).
-  /// `length` is the total when known (sent as `Content-Length`); without it an HTTP/1.1
-  /// body is sent chunked.
+  /// `length` is the total when known (sent as `Content-Length`; a sequence that ends short
+  /// of it or runs past it fails like one that throws); without it an HTTP/1.1 body is sent
+  /// chunked.
   ///
   /// The sequence is read once: a retry or a 307/308 redirect that would need the body again
   /// after it has been opened is refused (see ``isReplayable``). Use
@@ -194,12 +196,12 @@ extension TransportRequestBody {
     public func makeAsyncIterator() -> Iterator {
       switch source.storage {
       case .segments(let segments): return Iterator(reading: .segments(SegmentReader(segments)))
-      case .stream(_, let make, let once):
+      case .stream(let length, let make, let once):
         // A one-time stream is opened once; a second reading finds it spent.
         if let once, once.setting() {
           return Iterator(reading: .spent)
         }
-        return Iterator(reading: .stream(make().makeAsyncIterator()))
+        return Iterator(reading: .stream(make().makeAsyncIterator()), length: length)
       }
     }
 
@@ -213,6 +215,12 @@ extension TransportRequestBody {
       }
 
       var reading: Reading
+      /// A stream's announced length (its `Content-Length`), held to: a stream that ends
+      /// short or runs past it fails, where the server would wait for bytes that never come
+      /// or take the surplus as the start of another request.
+      var length: Int64? = nil
+      /// How many bytes of the stream have been read.
+      var read: Int64 = 0
 
       /// The next chunk, or `nil` at the end of the body.
       public mutating func next() async throws(HTTPError) -> Data? {
@@ -230,21 +238,38 @@ extension TransportRequestBody {
           throw TransportRequestBody.notReplayable("sending it again")
         case .stream(var iterator):
           defer { reading = .stream(iterator) }
+          let chunk: Data?
           do {
             // `next(isolation:)` is the Swift 6.0 runtime's (macOS 15, iOS 18); before it, the
             // plain `next()` reads the same stream with one more executor hop. The iterator
             // goes along on that hop and comes back before anything else touches it (one
             // reader at a time), which region checking cannot see: hence `unsafe`.
             if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-              return try await iterator.next(isolation: actor)
+              chunk = try await iterator.next(isolation: actor)
+            } else {
+              nonisolated(unsafe) var hopping = iterator
+              defer { iterator = hopping }
+              chunk = try await hopping.next()
             }
-            nonisolated(unsafe) var hopping = iterator
-            defer { iterator = hopping }
-            return try await hopping.next()
           } catch {
             throw .transport(URLError(.requestBodyStreamExhausted))
           }
+          try count(chunk)
+          return chunk
         }
+      }
+
+      /// Adds `chunk` (`nil` at the end) to the bytes read, and throws when the stream has
+      /// run past its announced length or ended short of it.
+      private mutating func count(_ chunk: Data?) throws(HTTPError) {
+        guard let length else { return }
+        if let chunk { read += Int64(chunk.count) }
+        guard read > length || (chunk == nil && read < length) else { return }
+        let what = chunk == nil ? "ended after \(read) bytes" : "ran past them"
+        throw .transport(
+          .requestBodyStreamExhausted,
+          reason: "the request body's stream was announced as \(length) bytes and \(what), "
+            + "so the request was stopped")
       }
     }
   }

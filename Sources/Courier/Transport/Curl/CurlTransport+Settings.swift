@@ -47,6 +47,7 @@
           codes += try Self.apply(identity, to: easy)
         }
         if let proxy = configuration.proxy {
+          if let refusal = proxy.refusal { throw refusal }
           codes += Self.apply(proxy, to: easy)
         }
         if let minimum = configuration.minimumTLSVersion {
@@ -78,12 +79,10 @@
       /// read then).
       static func apply(_ proxy: ProxyConfiguration, to easy: UnsafeMutableRawPointer) -> [Int32] {
         let scheme = proxy.kind == .socks5 ? "socks5h" : "http"
-        let host = proxy.host.contains(":") ? "[\(proxy.host)]" : proxy.host
         var codes = [
           courier_curl_easy_setopt_pointer(
-            easy, Curl.Option.proxy, "\(scheme)://\(host):\(proxy.port)"),
-          courier_curl_easy_setopt_pointer(
-            easy, Curl.Option.noProxy, proxy.excludedHosts.joined(separator: ",")),
+            easy, Curl.Option.proxy, "\(scheme)://\(proxy.hostForURL):\(proxy.port)"),
+          courier_curl_easy_setopt_pointer(easy, Curl.Option.noProxy, noProxy(proxy.excludedHosts)),
         ]
         if let username = proxy.username {
           codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.proxyUsername, username))
@@ -92,6 +91,17 @@
           codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.proxyPassword, password))
         }
         return codes
+      }
+
+      /// `hosts` as libcurl's `NOPROXY` list. libcurl knows a name (and its subdomains), a
+      /// leading dot, and `*` alone; `*.example.com`, the wildcard spelling other tools (and
+      /// CFNetwork's exceptions) take, it would compare as a literal name that no host has, and
+      /// send `api.example.com` through the proxy: it is given as `.example.com`.
+      static func noProxy(_ hosts: [String]) -> String {
+        hosts.map { host in
+          let host = host.trimmingCharacters(in: .whitespaces)
+          return host.hasPrefix("*.") ? String(host.dropFirst()) : host
+        }.joined(separator: ",")
       }
 
       /// Sets `identity` on `easy`: PEM files by path, a PKCS#12 bundle as a blob libcurl

@@ -55,11 +55,12 @@ extension ProxyConfiguration {
   /// The excluded hosts as CFNetwork's exception patterns, where `*` is a wildcard
   /// (developer.apple.com/documentation/cfnetwork/kcfnetworkproxiesexceptionslist: "host name
   /// patterns that should bypass the proxy"): a name stands for itself and, as
-  /// ``excludedHosts`` says, its subdomains (`*.name`); a leading dot for the subdomains; `*`
-  /// and addresses as they are.
+  /// ``excludedHosts`` says, its subdomains (`*.name`); a leading dot for the subdomains; `*`,
+  /// `*.name` and addresses as they are; spaces around an entry dropped.
   var exceptionPatterns: [String] {
-    excludedHosts.flatMap { host -> [String] in
-      if host == "*" { return ["*"] }
+    excludedHosts.flatMap { spelled -> [String] in
+      let host = spelled.trimmingCharacters(in: .whitespaces)
+      if host == "*" || host.hasPrefix("*.") { return [host] }
       if host.hasPrefix(".") { return ["*\(host)"] }
       if host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) { return [host] }
       return [host, "*.\(host)"]

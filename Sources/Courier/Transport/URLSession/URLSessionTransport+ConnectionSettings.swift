@@ -63,6 +63,7 @@ extension URLSessionTransport {
             instead: "Configuration.minimumTLSVersion")
         }
       case .apple:
+        if let refusal = proxy?.refusal { return refusal }
         if case .pem = clientIdentity?.source {
           return .invalidRequest(
             reason:
