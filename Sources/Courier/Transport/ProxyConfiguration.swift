@@ -78,13 +78,14 @@ public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomRefle
   /// "cannot find host" that seems to be about its own URL. The reason never repeats the
   /// host, which may hold a password.
   var refusal: HTTPError? {
-    let bare =
-      host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    // One pair of brackets around an IPv6 address, and no other bracket anywhere.
+    let bracketed = host.hasPrefix("[") && host.hasSuffix("]")
+    let bare = bracketed ? String(host.dropFirst().dropLast()) : host
     let colons = bare.filter { $0 == ":" }.count
     let malformed =
-      bare.isEmpty || colons == 1
+      bare.isEmpty || colons == 1 || (bracketed && colons == 0)
       || bare.unicodeScalars.contains { scalar in
-        "/@?#\\".unicodeScalars.contains(scalar) || scalar.properties.isWhitespace
+        "/@?#\\[]".unicodeScalars.contains(scalar) || scalar.properties.isWhitespace
           || scalar.value < 0x20 || scalar.value == 0x7F
       }
     if malformed {
@@ -97,6 +98,15 @@ public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomRefle
       return .invalidRequest(reason: "the proxy's port \(port) is not in 1...65535")
     }
     return nil
+  }
+
+  /// ``excludedHosts`` without spaces or line breaks around an entry, and without entries
+  /// left empty: what both transports' exclusion lists are made from.
+  var exclusions: [String] {
+    excludedHosts.compactMap { entry in
+      let host = entry.trimmingCharacters(in: .whitespacesAndNewlines)
+      return host.isEmpty ? nil : host
+    }
   }
 
   /// The host as a URL's authority takes it: an IPv6 address in brackets, once.

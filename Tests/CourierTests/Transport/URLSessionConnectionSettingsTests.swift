@@ -60,7 +60,11 @@ struct URLSessionConnectionSettingsTests {
 
   @Test("a proxy host with a URL, user info or port written into it is refused, never shown")
   func malformedProxyHost() {
-    for host in ["svc:hunter2@proxy.internal", "http://proxy.internal", "proxy.internal:3128", ""] {
+    let malformed = [
+      "svc:hunter2@proxy.internal", "http://proxy.internal", "proxy.internal:3128", "",
+      "[::1]:3128", "[::1", "::1]", "[proxy.internal]", "[10.0.0.1]", "proxy[1]",
+    ]
+    for host in malformed {
       let proxy = ProxyConfiguration.http(host: host, port: 3128)
       let refusal = URLSessionTransport.ConnectionSettings(proxy: proxy).refusal(on: .apple)
       let reason = refusal?.invalidRequestReason
@@ -80,7 +84,8 @@ struct URLSessionConnectionSettingsTests {
   @Test("a wildcard or spaced exclusion is a pattern as it is meant, not a name no host has")
   func oddExceptions() {
     let proxy = ProxyConfiguration.http(
-      host: "proxy.internal", port: 3128, excluding: ["*.corp.example", " .internal", "lan "])
+      host: "proxy.internal", port: 3128,
+      excluding: ["*.corp.example", " .internal", "lan\r\n", " ", ""])
     #expect(
       proxy.exceptionPatterns == ["*.corp.example", "*.internal", "lan", "*.lan"])
   }

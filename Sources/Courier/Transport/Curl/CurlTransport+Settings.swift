@@ -82,7 +82,7 @@
         var codes = [
           courier_curl_easy_setopt_pointer(
             easy, Curl.Option.proxy, "\(scheme)://\(proxy.hostForURL):\(proxy.port)"),
-          courier_curl_easy_setopt_pointer(easy, Curl.Option.noProxy, noProxy(proxy.excludedHosts)),
+          courier_curl_easy_setopt_pointer(easy, Curl.Option.noProxy, noProxy(proxy.exclusions)),
         ]
         if let username = proxy.username {
           codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.proxyUsername, username))
@@ -98,10 +98,7 @@
       /// CFNetwork's exceptions) take, it would compare as a literal name that no host has, and
       /// send `api.example.com` through the proxy: it is given as `.example.com`.
       static func noProxy(_ hosts: [String]) -> String {
-        hosts.map { host in
-          let host = host.trimmingCharacters(in: .whitespaces)
-          return host.hasPrefix("*.") ? String(host.dropFirst()) : host
-        }.joined(separator: ",")
+        hosts.map { $0.hasPrefix("*.") ? String($0.dropFirst()) : $0 }.joined(separator: ",")
       }
 
       /// Sets `identity` on `easy`: PEM files by path, a PKCS#12 bundle as a blob libcurl

@@ -46,8 +46,9 @@ extension ProxyConfiguration {
       dictionary[DictionaryKey.socksProxy] = host
       dictionary[DictionaryKey.socksPort] = port
     }
-    if !excludedHosts.isEmpty {
-      dictionary[DictionaryKey.exceptionsList] = exceptionPatterns
+    let patterns = exceptionPatterns
+    if !patterns.isEmpty {
+      dictionary[DictionaryKey.exceptionsList] = patterns
     }
     return dictionary
   }
@@ -56,10 +57,10 @@ extension ProxyConfiguration {
   /// (developer.apple.com/documentation/cfnetwork/kcfnetworkproxiesexceptionslist: "host name
   /// patterns that should bypass the proxy"): a name stands for itself and, as
   /// ``excludedHosts`` says, its subdomains (`*.name`); a leading dot for the subdomains; `*`,
-  /// `*.name` and addresses as they are; spaces around an entry dropped.
+  /// `*.name` and addresses as they are (``exclusions``: spaces and line breaks around an entry
+  /// dropped, empty entries too).
   var exceptionPatterns: [String] {
-    excludedHosts.flatMap { spelled -> [String] in
-      let host = spelled.trimmingCharacters(in: .whitespaces)
+    exclusions.flatMap { host -> [String] in
       if host == "*" || host.hasPrefix("*.") { return [host] }
       if host.hasPrefix(".") { return ["*\(host)"] }
       if host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) { return [host] }
