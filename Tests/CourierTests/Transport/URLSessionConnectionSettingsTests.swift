@@ -108,6 +108,16 @@ struct URLSessionConnectionSettingsTests {
     #expect(
       ProxyConfiguration.http(host: "p", port: 1)
         .credential(forProxyHost: "p", port: 1, previousFailureCount: 0) == nil)
+    // An IPv6 proxy: the challenge's host may be bracketed or bare, whichever the user wrote.
+    for (written, challenged) in [("[::1]", "::1"), ("::1", "[::1]"), ("[FE80::1]", "fe80::1")] {
+      let ipv6 = ProxyConfiguration.http(host: written, port: 8, username: "svc", password: "pw")
+      #expect(
+        ipv6.credential(forProxyHost: challenged, port: 8, previousFailureCount: 0)?.user
+          == "svc", "\(written) against \(challenged)")
+    }
+    #expect(
+      ProxyConfiguration.http(host: "[::1]", port: 8, username: "svc")
+        .credential(forProxyHost: "::2", port: 8, previousFailureCount: 0) == nil)
   }
 
   @Test("Linux refuses an identity or a proxy, naming CurlTransport; Apple refuses only PEM")

@@ -71,12 +71,16 @@ extension ProxyConfiguration {
   /// The user name and password a challenge from this proxy (`407`) is answered with: only
   /// when the challenge comes from this proxy's host and port, the proxy was given a user
   /// name, and no answer has failed yet (a second challenge gets the system's handling, so a
-  /// wrong password ends as the proxy's refusal rather than a loop).
+  /// wrong password ends as the proxy's refusal rather than a loop). An IPv6 address matches
+  /// with or without its brackets, however either side writes it.
   func credential(forProxyHost proxyHost: String, port proxyPort: Int, previousFailureCount: Int)
     -> (user: String, password: String)?
   {
-    guard let username, previousFailureCount == 0, proxyPort == port,
-      proxyHost.lowercased() == host.lowercased()
+    func bare(_ host: String) -> String {
+      let host = host.lowercased()
+      return host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+    guard let username, previousFailureCount == 0, proxyPort == port, bare(proxyHost) == bare(host)
     else { return nil }
     return (username, password ?? "")
   }
