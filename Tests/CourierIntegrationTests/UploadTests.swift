@@ -124,6 +124,30 @@ struct UploadTests {
     #expect(loopback.server.requestCount == 0)
   }
 
+  private struct MicrophoneUnplugged: Error {}
+
+  @Test("a stream that throws fails the request at once, carrying the stream's own error")
+  func streamThatThrows() async throws {
+    let loopback = try receivingServer()
+    defer { loopback.stop() }
+    let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+      continuation.yield(Data("first".utf8))
+      continuation.finish(throwing: MicrophoneUnplugged())
+    }
+    let error = await #expect(throws: HTTPError.self) {
+      try await loopback.client.send(
+        Request<Received>(
+          method: .post, path: "up", body: .stream(chunks), timeout: .seconds(20)))
+    }
+    guard case .transport(let urlError) = error else {
+      Issue.record("expected a transport error, got \(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .requestBodyStreamExhausted)
+    #expect(urlError.errorUserInfo[NSUnderlyingErrorKey] is MicrophoneUnplugged)
+    #expect(error?.description.contains("MicrophoneUnplugged") == true)
+  }
+
   /// The one-time chunks "a", "bb", "ccc" (6 bytes).
   private func pieces() -> AsyncStream<Data> {
     AsyncStream { continuation in

@@ -72,6 +72,8 @@ public struct RequestBody: Sendable {
   /// known (sent as `Content-Length`); without it an HTTP/1.1 body is sent chunked. A
   /// sequence that ends short of `length` or runs past it fails the request with
   /// `HTTPError.transport(URLError(.requestBodyStreamExhausted))`, never cut or left waiting.
+  /// One that throws fails it the same way at once, with the sequence's own error under the
+  /// `URLError`'s `NSUnderlyingErrorKey` and named in the error's description.
   ///
   /// The sequence is read once, so the request cannot be sent again once it has started: a
   /// ``RetryPolicy`` does not retry it (the failure is thrown as it came), and a 307 or 308

@@ -252,7 +252,14 @@ extension TransportRequestBody {
               chunk = try await hopping.next()
             }
           } catch {
-            throw .transport(URLError(.requestBodyStreamExhausted))
+            throw .transport(
+              URLError(
+                .requestBodyStreamExhausted,
+                userInfo: [
+                  NSUnderlyingErrorKey: error,
+                  NSLocalizedDescriptionKey: "the request body's stream threw \(error)",
+                  HTTPError.reasonKey: "the request body's stream threw \(error)",
+                ]))
           }
           try count(chunk)
           return chunk
