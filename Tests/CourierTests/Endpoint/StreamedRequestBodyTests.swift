@@ -114,7 +114,7 @@ struct StreamedRequestBodyTests {
     #expect(urlError.localizedDescription.contains("one-time stream"))
   }
 
-  @Test("a sequence that throws ends the request with requestBodyStreamExhausted")
+  @Test("a sequence that throws ends the request with requestBodyStreamExhausted and its error")
   func failingSequence() async throws {
     struct Broken: Error {}
     let failing = AsyncThrowingStream<Data, any Error> { continuation in
@@ -125,7 +125,12 @@ struct StreamedRequestBodyTests {
       try await client(stub([200])).send(
         Request<String>(method: .post, path: "up", body: .stream(failing)))
     }
-    #expect(error == .transport(URLError(.requestBodyStreamExhausted)))
+    guard case .transport(let urlError) = error else {
+      Issue.record("expected a transport error, got \(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .requestBodyStreamExhausted)
+    #expect(urlError.errorUserInfo[NSUnderlyingErrorKey] is Broken)
   }
 
   @Test("a stream that ends short of its length, or runs past it, fails the request clearly")
