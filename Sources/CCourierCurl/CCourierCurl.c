@@ -185,6 +185,15 @@ int courier_curl_easy_setopt_sockopt(
   return code != 0 ? code : curl.easy_setopt(easy, COURIER_CURLOPT_SOCKOPTFUNCTION, callback);
 }
 
+#define COURIER_CURLOPT_PREREQFUNCTION 20312
+#define COURIER_CURLOPT_PREREQDATA 10313
+
+int courier_curl_easy_setopt_prereq(
+  void *easy, courier_curl_prereq_callback callback, void *user) {
+  int code = curl.easy_setopt(easy, COURIER_CURLOPT_PREREQDATA, user);
+  return code != 0 ? code : curl.easy_setopt(easy, COURIER_CURLOPT_PREREQFUNCTION, callback);
+}
+
 int courier_curl_easy_setopt_long(void *easy, int option, long value) {
   return curl.easy_setopt(easy, option, value);
 }

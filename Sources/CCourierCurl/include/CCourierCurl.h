@@ -65,6 +65,16 @@ typedef int (*courier_curl_sockopt_callback)(void *user, int socket, int purpose
 int courier_curl_easy_setopt_sockopt(
   void *easy, courier_curl_sockopt_callback callback, void *user);
 
+/// `CURLOPT_PREREQFUNCTION` (libcurl 7.80): `callback` is called, given `user`
+/// (`CURLOPT_PREREQDATA`), each time the request is about to go out on a connection (a second
+/// time when libcurl sends it again on a fresh connection, after a reused one closed with no
+/// answer), and returns 0 to send it or 1 (`CURL_PREREQFUNC_ABORT`) to end the transfer with
+/// `CURLE_ABORTED_BY_CALLBACK`. An older libcurl refuses it with `CURLE_UNKNOWN_OPTION`.
+typedef int (*courier_curl_prereq_callback)(
+  void *user, char *primaryIP, char *localIP, int primaryPort, int localPort);
+int courier_curl_easy_setopt_prereq(
+  void *easy, courier_curl_prereq_callback callback, void *user);
+
 void *courier_curl_slist_append(void *list, const char *string);
 void courier_curl_slist_free_all(void *list);
 

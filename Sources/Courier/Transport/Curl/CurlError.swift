@@ -25,6 +25,9 @@
       case 7: urlCode = .cannotConnectToHost  // CURLE_COULDNT_CONNECT
       case 8, 52: urlCode = .badServerResponse  // CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING
       case 16, 18, 55, 56, 92: urlCode = .networkConnectionLost  // HTTP/2, partial, send, recv
+      // CURLE_SEND_FAIL_REWIND: a reused connection closed with no answer, and the body, sent
+      // once, cannot be sent again on a fresh one.
+      case 65: urlCode = .networkConnectionLost
       case 28:  // CURLE_OPERATION_TIMEDOUT
         self = .timedOut
         return

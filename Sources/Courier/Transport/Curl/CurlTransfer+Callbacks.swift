@@ -212,6 +212,27 @@
 
     /// Records a failure a callback decided, for the transfer's end; returns false, for
     /// callbacks to hand libcurl.
+    /// The request is about to go out on a connection: the first time, or again because the
+    /// reused connection it went out on closed with no answer. A request of a method that is
+    /// not idempotent (libcurl asks only for those) is not sent a second time: the server may
+    /// have acted on it, and only the caller can know whether doing so twice is safe.
+    func aboutToSend() -> Bool {
+      sendings += 1
+      guard sendings > 1 else { return true }
+      let method = request.head.httpMethod ?? "POST"
+      let reason =
+        "the connection closed before an answer came, and the server may have acted on the "
+        + "request; a \(method) is not sent again on its own (RFC 9110 §9.2.2)"
+      return fail(
+        .transport(
+          URLError(
+            .networkConnectionLost,
+            userInfo: [
+              NSLocalizedDescriptionKey: reason, HTTPError.reasonKey: reason,
+              NSURLErrorFailingURLErrorKey: url,
+            ])))
+    }
+
     func fail(_ error: HTTPError) -> Bool {
       if failure == nil { failure = error }
       return false
@@ -233,6 +254,11 @@
   let curlRead: courier_curl_data_callback = { buffer, size, count, user in
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
     return transfer.bodyToSend(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+  }
+
+  let curlPrerequest: courier_curl_prereq_callback = { user, _, _, _, _ in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+    return transfer.aboutToSend() ? 0 : 1
   }
 
   let curlProgress: courier_curl_progress_callback = { user, _, _, uploadTotal, uploaded in

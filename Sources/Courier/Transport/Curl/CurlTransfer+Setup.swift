@@ -78,6 +78,14 @@
         try set(Curl.Option.customRequest, method)
       }
 
+      // libcurl sends a request again on a fresh connection when a reused one closed before
+      // any answer came, though the whole request may have reached the server: a method that
+      // is not idempotent is not sent twice (RFC 9110 §9.2.2; see `aboutToSend()`). Without
+      // the option (libcurl before 7.80) it is as before.
+      if !HTTPMethod(rawValue: method).isIdempotent {
+        _ = courier_curl_easy_setopt_prereq(easy, curlPrerequest, me)
+      }
+
       var list: UnsafeMutableRawPointer?
       var sawType = false
       var sawExpect = false

@@ -66,6 +66,8 @@
     var pausedForBody = false
     /// Whether the request body has all been handed to libcurl.
     var bodySent = false
+    /// How many times the request was about to go out on a connection (see `aboutToSend()`).
+    var sendings = 0
     /// Whether libcurl undoes the response's content coding (the request asked for codings).
     var decodesContent = true
     /// A chunked response read raw (the request's body is a stream): its chunks are undone
