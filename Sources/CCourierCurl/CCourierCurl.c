@@ -167,31 +167,25 @@ int courier_curl_easy_active_socket(void *easy, int *socket) {
   return curl.easy_getinfo(easy, COURIER_CURLINFO_ACTIVESOCKET, socket);
 }
 
-#define COURIER_CURLOPT_CLOSESOCKETFUNCTION 20208
-#define COURIER_CURLOPT_CLOSESOCKETDATA 10209
+// Sets a callback's user pointer (its `…DATA` option, numbered 9,999 below the function's in
+// libcurl) and then the callback itself (`…FUNCTION`), returning the first failure.
+#define COURIER_SET_CALLBACK(easy, functionOption, callback, user)                          \
+  int code = curl.easy_setopt(easy, (functionOption) - 9999, user);                        \
+  return code != 0 ? code : curl.easy_setopt(easy, functionOption, callback)
 
 int courier_curl_easy_setopt_close_socket(
   void *easy, courier_curl_close_socket_callback callback, void *user) {
-  int code = curl.easy_setopt(easy, COURIER_CURLOPT_CLOSESOCKETDATA, user);
-  return code != 0 ? code : curl.easy_setopt(easy, COURIER_CURLOPT_CLOSESOCKETFUNCTION, callback);
+  COURIER_SET_CALLBACK(easy, 20208, callback, user);  // CURLOPT_CLOSESOCKETFUNCTION
 }
-
-#define COURIER_CURLOPT_SOCKOPTFUNCTION 20148
-#define COURIER_CURLOPT_SOCKOPTDATA 10149
 
 int courier_curl_easy_setopt_sockopt(
   void *easy, courier_curl_sockopt_callback callback, void *user) {
-  int code = curl.easy_setopt(easy, COURIER_CURLOPT_SOCKOPTDATA, user);
-  return code != 0 ? code : curl.easy_setopt(easy, COURIER_CURLOPT_SOCKOPTFUNCTION, callback);
+  COURIER_SET_CALLBACK(easy, 20148, callback, user);  // CURLOPT_SOCKOPTFUNCTION
 }
-
-#define COURIER_CURLOPT_PREREQFUNCTION 20312
-#define COURIER_CURLOPT_PREREQDATA 10313
 
 int courier_curl_easy_setopt_prereq(
   void *easy, courier_curl_prereq_callback callback, void *user) {
-  int code = curl.easy_setopt(easy, COURIER_CURLOPT_PREREQDATA, user);
-  return code != 0 ? code : curl.easy_setopt(easy, COURIER_CURLOPT_PREREQFUNCTION, callback);
+  COURIER_SET_CALLBACK(easy, 20312, callback, user);  // CURLOPT_PREREQFUNCTION
 }
 
 int courier_curl_easy_setopt_long(void *easy, int option, long value) {
