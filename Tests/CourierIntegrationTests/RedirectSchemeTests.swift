@@ -72,6 +72,15 @@ struct RedirectSchemeTests {
     #expect(answer == "followed to /landing")
   }
 
+  @Test("HTTP: in capitals is http: — in a Location and in a base URL — on every transport")
+  func schemeInCapitals() async throws {
+    let server = try redirector(to: { "HTTP://127.0.0.1:\($0)/landing" }, status: 302)
+    defer { server.stop() }
+    let base = try #require(URL(string: "HTTP://127.0.0.1:\(server.port)"))
+    let answer = try await HTTPClient(baseURL: base).send(Request<String>(path: "start"))
+    #expect(answer == "followed to /landing")
+  }
+
   @Test("downloads and byte streams refuse them too, leaving no file")
   func transfers() async throws {
     for target in ["file:///etc/passwd", "ftp://127.0.0.1:PORT/"] {

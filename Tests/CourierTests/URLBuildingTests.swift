@@ -52,6 +52,18 @@ struct URLBuildingTests {
     #expect(joined == "https://cdn.example.com/next?cursor=x%2By&page=2")
   }
 
+  @Test(
+    "a scheme in capitals, in the base URL or an absolute path, goes out in lower case",
+    arguments: [
+      ("HTTP://api.example.com/3", "movie", "http://api.example.com/3/movie"),
+      ("Https://api.example.com", "movie", "https://api.example.com/movie"),
+      ("https://api.example.com", "HTTPS://cdn.example.com/x", "https://cdn.example.com/x"),
+      ("https://api.example.com", "http://cdn.example.com/x", "http://cdn.example.com/x"),
+    ])
+  func schemeInCapitals(base: String, path: String, expected: String) throws {
+    #expect(try url(base: base, path: path) == expected)
+  }
+
   @Test("percent-encodes spaces and non-ASCII in the path and keeps existing escapes")
   func pathEncoding() throws {
     #expect(

@@ -41,7 +41,7 @@ enum URLBuilder {
           reason: "the path '\(shown(path, redacting: extra))' has scheme '\(scheme)'; only http "
             + "and https are supported")
       }
-      text = encodedPath
+      text = lowercasingScheme(encodedPath, scheme)
     } else {
       let (baseText, baseQuery) = try base.parts.get()
       queries.append(baseQuery)
@@ -134,7 +134,14 @@ enum URLBuilder {
     }
     let withoutFragment = split(base.absoluteString, at: "#").0
     let (text, query) = split(withoutFragment, at: "?")
-    return (text, query ?? "")
+    return (lowercasingScheme(text, scheme), query ?? "")
+  }
+
+  /// `text`, a URL whose scheme is `scheme` in any case, with the scheme in lower case
+  /// (RFC 3986 §3.1: `HTTP://h` is `http://h`), which is how every transport reads it
+  /// (URLSession on Linux refuses `HTTP:` as an unsupported URL).
+  static func lowercasingScheme(_ text: String, _ scheme: String) -> String {
+    text.utf8.starts(with: scheme.utf8) ? text : scheme + text.dropFirst(scheme.count)
   }
 
   private static func join(_ base: String, _ path: String) -> String {

@@ -187,7 +187,7 @@ extension RedirectPolicy {
   /// `https` URL with a host (or, from a Unix domain socket's URL, one on the same socket);
   /// any other target (`ftp:`, `file:`, `data:`, a custom scheme)
   /// is refused with `HTTPError.transport(URLError(.unsupportedURL))` before anything is
-  /// sent to it.
+  /// sent to it. Its scheme is written in lower case (`HTTP://h` leads to `http://h`).
   static func target(_ location: String, from base: URL?) throws(HTTPError) -> URL {
     let target = URL(string: location, relativeTo: base)?.absoluteURL
     // A Unix domain socket's URL leads on only to the same socket (a relative Location).
@@ -201,6 +201,7 @@ extension RedirectPolicy {
       userInfo[NSURLErrorFailingURLErrorKey] = target
       throw .transport(URLError(.unsupportedURL, userInfo: userInfo))
     }
-    return target
+    guard let raw = target.scheme, raw != scheme else { return target }
+    return URL(string: URLBuilder.lowercasingScheme(target.absoluteString, scheme)) ?? target
   }
 }

@@ -42,6 +42,20 @@ struct RedirectPolicyTests {
     }
   }
 
+  @Test("a Location whose scheme is in capitals leads to the same URL, its scheme in lower case")
+  func schemeInCapitals() throws {
+    for (location, expected) in [
+      ("HTTP://api.test/a", "http://api.test/a"),
+      ("Https://cdn.test/b?q=1", "https://cdn.test/b?q=1"),
+      ("https://api.test/c", "https://api.test/c"),
+    ] {
+      let next = try #require(
+        try RedirectPolicy.default.request(
+          after: redirect(302, to: location), to: request("GET"), hops: 1))
+      #expect(next.head.url?.absoluteString == expected)
+    }
+  }
+
   @Test("307 and 308 refuse a one-time stream once sent, with a clear error; a 303 drops it")
   func oneTimeStream() async throws {
     for status in [307, 308] {
