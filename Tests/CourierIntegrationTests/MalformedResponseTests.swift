@@ -169,7 +169,37 @@ struct MalformedResponseTests {
     #expect(response.headers["X-Flood-199"]?.count == 1000)
   }
 
+  @Test("a field value comes without the spaces and tabs around it, on every transport")
+  func fieldWhitespace() async throws {
+    let wire = "HTTP/1.1 200 OK\r\nX-Padded: \t value  \t\r\nContent-Length: 2\r\n\r\nok"
+    let server = try LoopbackServer { _, response in try await response.sendRaw(Data(wire.utf8)) }
+    defer { server.stop() }
+    let response = try await HTTPClient(baseURL: server.baseURL)
+      .response(for: Request<Data>(path: "x")).response
+    #expect(response.headers["X-Padded"] == "value")
+  }
+
   #if canImport(FoundationNetworking)
+    /// A value in ISO-8859-1 (RFC 9110 §5.5's obs-text) arrives byte for byte over
+    /// CurlTransport; URLSession on Linux fails the whole request with `URLError.unknown`
+    /// (PlatformNotes), which this shows too: when it stops, the note must go.
+    @Test("an ISO-8859-1 field value arrives byte for byte over CurlTransport, not over URLSession")
+    func latin1Value() async throws {
+      let wire =
+        Data("HTTP/1.1 200 OK\r\nContent-Disposition: attachment; filename=\"caf".utf8) + [0xE9]
+        + Data(".txt\"\r\nContent-Length: 2\r\n\r\nok".utf8)
+      let server = try LoopbackServer { _, response in try await response.sendRaw(wire) }
+      defer { server.stop() }
+      let response = try await HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+        .response(for: Request<Data>(path: "x")).response
+      #expect(response.headers["Content-Disposition"] == "attachment; filename=\"café.txt\"")
+      let error = await #expect(throws: HTTPError.self) {
+        try await HTTPClient(baseURL: server.baseURL, transport: URLSessionTransport())
+          .send(Request<Data>(path: "x"))
+      }
+      #expect(error?.urlErrorCode == .unknown)
+    }
+
     /// Over URLSessionTransport on Linux the same responses crash the process inside
     /// FoundationNetworking (PlatformNotes), so this holds CurlTransport only.
     @Test(

@@ -8,8 +8,9 @@ import Foundation
 ///   the line's end (`HTTP/1.1 200 OK`, `HTTP/2 200`); another status line starts the head
 ///   again (after an interim `100 Continue`, say). Anything else leaves ``status`` at 0.
 /// - A field line is a name, a colon and a value, trimmed of spaces and tabs; a line with no
-///   colon, or whose name is empty or holds a space or a tab, is dropped. An obsolete folded line (starting with a space or a tab) continues the
-///   previous value, joined with one space.
+///   colon, or whose name is empty or holds a space or a tab, is dropped. An obsolete folded
+///   line (starting with a space or a tab) continues the previous value, joined with one space.
+///   A value that is not UTF-8 is read as ISO-8859-1 (``text(_:)``).
 struct ResponseHeadReader {
   /// The status code, or 0 until a well-formed status line has come.
   private(set) var status = 0
@@ -101,6 +102,17 @@ struct ResponseHeadReader {
     var end = end
     while start < end, line[start] == 32 || line[start] == 9 { start += 1 }
     while end > start, line[end - 1] == 32 || line[end - 1] == 9 { end -= 1 }
-    return String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+    return text(UnsafeRawBufferPointer(rebasing: line[start..<end]))
+  }
+
+  /// A field value's text: its bytes read as UTF-8, or, when they are not UTF-8 (a server
+  /// writing ISO-8859-1, `filename="café.txt"`: RFC 9110 §5.5's obs-text), as ISO-8859-1, one
+  /// character a byte, so that no byte is lost to a replacement character.
+  static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+    let utf8 = String(decoding: bytes, as: UTF8.self)
+    guard !bytes.allSatisfy({ $0 < 0x80 }), utf8.unicodeScalars.contains("\u{FFFD}"),
+      String(bytes: bytes, encoding: .utf8) == nil
+    else { return utf8 }
+    return String(bytes.lazy.map { Character(Unicode.Scalar($0)) })
   }
 }

@@ -37,7 +37,9 @@ extension HTTPResponse {
   ///
   /// URLSession hands headers over as a dictionary: the wire order is lost, and repeated
   /// fields (`Set-Cookie`) arrive joined by ", ". The fields are sorted by name, so that equal
-  /// responses compare equal, and `Set-Cookie` is parted again for the cookie jar.
+  /// responses compare equal, and `Set-Cookie` is parted again for the cookie jar. Values are
+  /// trimmed of the spaces and tabs around them (RFC 9112 §5: they are no part of the value),
+  /// which URLSession on Linux leaves at their end.
   init(head http: HTTPURLResponse) {
     // Each name is lowercased once, not twice per comparison; names are cast from the
     // AnyHashable's base (a direct cast; `AnyHashable as? String` costs ~4x more).
@@ -46,10 +48,16 @@ extension HTTPResponse {
       if let name = name.base as? String ?? name as? String, let value = value as? String {
         let key = name.lowercased()
         let values = key == "set-cookie" ? SetCookie.parted(value) : [value]
-        for value in values { keyed.append((key, HTTPHeaders.Field(name: name, value: value))) }
+        for value in values {
+          let value = value.trimmingCharacters(in: Self.fieldWhitespace)
+          keyed.append((key, HTTPHeaders.Field(name: name, value: value)))
+        }
       }
     }
     keyed.sort { $0.key < $1.key }  // stable: parted Set-Cookie fields keep their order
     self.init(status: http.statusCode, headers: HTTPHeaders(keyed.map(\.field)), url: http.url)
   }
+
+  /// The whitespace around a field value (RFC 9112 §5: OWS, spaces and tabs).
+  private static let fieldWhitespace = CharacterSet(charactersIn: " \t")
 }

@@ -29,6 +29,22 @@ struct ResponseHeadReaderTests {
     #expect(response.headers["Empty"] == "")
   }
 
+  @Test("a value that is not UTF-8 is read as ISO-8859-1, byte for byte; UTF-8 stays UTF-8")
+  func latin1Values() throws {
+    var reader = ResponseHeadReader()
+    let lines: [[UInt8]] = [
+      Array("HTTP/1.1 200 OK".utf8),
+      Array("Content-Disposition: attachment; filename=\"caf".utf8) + [0xE9] + Array(".txt\"".utf8),
+      Array("X-UTF8: café 😀".utf8),
+      Array("X-Replacement: a\u{FFFD}b".utf8),
+    ]
+    for line in lines { line.withUnsafeBytes { reader.read($0) } }
+    let headers = try #require(reader.response(url: nil)).headers
+    #expect(headers["Content-Disposition"] == "attachment; filename=\"café.txt\"")
+    #expect(headers["X-UTF8"] == "café 😀")
+    #expect(headers["X-Replacement"] == "a\u{FFFD}b")
+  }
+
   @Test("malformed field lines are dropped: no colon, an empty name, a space before the colon")
   func malformedFields() throws {
     let reader = read(["HTTP/1.1 101 Switching Protocols", "garbage", ": x", "Upgrade : evil"])
