@@ -169,6 +169,31 @@ struct MalformedResponseTests {
     #expect(response.headers["X-Flood-199"]?.count == 1000)
   }
 
+  @Test(
+    "a malformed chunked body is badServerResponse, not a lost connection, on every transport",
+    arguments: [
+      "zz\r\nabc\r\n0\r\n\r\n", "-3\r\nabc\r\n0\r\n\r\n", "3\r\nabcXX0\r\n\r\n",
+      "ffffffffffffffffffff\r\nabc\r\n0\r\n\r\n", "0x3\r\nabc\r\n0\r\n\r\n",
+    ])
+  func malformedChunks(body: String) async throws {
+    let server = try raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
+    defer { server.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await HTTPClient(baseURL: server.baseURL).send(Request<String>(path: "x"))
+    }
+    #expect(error?.urlErrorCode == .badServerResponse, "\(String(describing: error))")
+  }
+
+  @Test("a chunked body cut off before its last chunk is a lost connection (beside it)")
+  func truncatedChunks() async throws {
+    let server = try raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n")
+    defer { server.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await HTTPClient(baseURL: server.baseURL).send(Request<String>(path: "x"))
+    }
+    #expect(error?.urlErrorCode != .badServerResponse, "\(String(describing: error))")
+  }
+
   @Test("a field value comes without the spaces and tabs around it, on every transport")
   func fieldWhitespace() async throws {
     let wire = "HTTP/1.1 200 OK\r\nX-Padded: \t value  \t\r\nContent-Length: 2\r\n\r\nok"

@@ -69,10 +69,17 @@ public enum HTTPError: Error, Sendable, Equatable {
     switch urlError.code {
     case .timedOut: self = .timedOut
     case .cancelled: self = .cancelled
-    // FoundationNetworking (Linux) reports a head over libcurl's 300 KiB limit as an unknown
-    // error in libcurl's words: the server sent too much, as CurlTransport says.
-    case .unknown where urlError.localizedDescription.hasPrefix("Too large response headers"):
+    // FoundationNetworking (Linux) reports a head over libcurl's 300 KiB limit, and a
+    // malformed chunked body, as unknown errors in libcurl's words: the server sent what it
+    // must not, as CurlTransport says.
+    case .unknown
+    where urlError.localizedDescription.hasPrefix("Too large response headers")
+      || urlError.localizedDescription.contains("chunked-encod"):
       self = .transport(URLError(.badServerResponse, userInfo: urlError.userInfo))
+    // It reports a connection closed before a byte of the answer as a bad response; it is
+    // the empty reply CurlTransport reports, which may pass.
+    case .badServerResponse where urlError.localizedDescription == "Empty reply from server":
+      self = .transport(URLError(.zeroByteResource, userInfo: urlError.userInfo))
     default: self = .transport(urlError)
     }
   }

@@ -61,6 +61,7 @@
     enum Option {
       static let writeData: Int32 = 10_001
       static let url: Int32 = 10_002
+      static let errorBuffer: Int32 = 10_010
       static let readData: Int32 = 10_009
       static let writeFunction: Int32 = 20_011
       static let readFunction: Int32 = 20_012
@@ -122,6 +123,8 @@
       static let appConnectTime: Int32 = 0x60_0038
     }
 
+    /// `CURL_ERROR_SIZE`: the bytes an error buffer holds.
+    static let errorBufferSize = 256
     /// `CURL_WRITEFUNC_PAUSE` and `CURL_READFUNC_PAUSE`: the callback takes nothing now.
     static let pauseTransfer = 0x1000_0001
     /// `CURL_READFUNC_ABORT`.

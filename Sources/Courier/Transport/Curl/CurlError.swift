@@ -23,7 +23,10 @@
       case 3: urlCode = .badURL  // CURLE_URL_MALFORMAT
       case 5, 6: urlCode = .cannotFindHost  // CURLE_COULDNT_RESOLVE_PROXY / _HOST
       case 7: urlCode = .cannotConnectToHost  // CURLE_COULDNT_CONNECT
-      case 8, 52: urlCode = .badServerResponse  // CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING
+      case 8: urlCode = .badServerResponse  // CURLE_WEIRD_SERVER_REPLY
+      // CURLE_GOT_NOTHING: the connection closed before a byte of the answer, which
+      // ``RetryPolicy`` takes for a failure that may pass (a server restarting).
+      case 52: urlCode = .zeroByteResource
       case 16, 18, 55, 56, 92: urlCode = .networkConnectionLost  // HTTP/2, partial, send, recv
       // CURLE_SEND_FAIL_REWIND: a reused connection closed with no answer, and the body, sent
       // once, cannot be sent again on a fresh one.
@@ -63,6 +66,22 @@
         NSLocalizedDescriptionKey:
           "libcurl: the response head is over its limits (300 KiB, 100 KiB a field) (\(code))"
       ]
+      if let url { info[NSURLErrorFailingURLErrorKey] = url }
+      return .transport(URLError(.badServerResponse, userInfo: info))
+    }
+
+    /// The error for a transfer libcurl ended with `code` because the response's chunked body
+    /// was malformed (a chunk size that is not hexadecimal, a chunk not ended by CRLF):
+    /// `badServerResponse`, which no retry policy takes for a lost connection; `nil` for any
+    /// other failure. libcurl reports it as `CURLE_RECV_ERROR`, as it does a connection that
+    /// failed (or, for some, `CURLE_BAD_FUNCTION_ARGUMENT`), and says which in `detail`, its
+    /// error buffer's words.
+    static func malformedChunks(curlCode code: Int32, detail: String?, url: URL?) -> HTTPError? {
+      guard code == 56 || code == 43, let detail, detail.contains("chunked-encod") else {
+        return nil
+      }
+      let reason = "the response's chunked body is malformed (libcurl: \(detail))"
+      var info: [String: Any] = [NSLocalizedDescriptionKey: reason, reasonKey: reason]
       if let url { info[NSURLErrorFailingURLErrorKey] = url }
       return .transport(URLError(.badServerResponse, userInfo: info))
     }

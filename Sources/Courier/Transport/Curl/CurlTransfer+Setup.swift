@@ -39,6 +39,10 @@
       if let unix { try set(Curl.Option.unixSocketPath, unix.socketPath) }
       try set(Curl.Option.noSignal, 1)
       try set(Curl.Option.tcpNoDelay, 1)
+      let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Curl.errorBufferSize)
+      errorText.initialize(to: 0)
+      self.errorText = errorText
+      try check(courier_curl_easy_setopt_pointer(easy, Curl.Option.errorBuffer, errorText))
       // A proxy's answer to CONNECT (https_proxy) is not the response: keep it from the head.
       try set(Curl.Option.suppressConnectHeaders, 1)
       if httpURL.scheme?.lowercased() == "https" {

@@ -45,6 +45,9 @@
     // Under the driver's lock alone, once submitted:
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutableRawPointer?
+    /// Where libcurl writes what went wrong (`CURLOPT_ERRORBUFFER`), in more words than its
+    /// code: the only way to tell a malformed chunked body from a connection that failed.
+    var errorText: UnsafeMutablePointer<CChar>?
     var upload: CurlUpload?
     var headReader = ResponseHeadReader()
     /// The trailer fields after the body.
@@ -127,6 +130,7 @@
     /// libcurl finished the transfer with `code` (the handle is out of the multi handle).
     func finished(code: Int32) {
       reportTimings()
+      let detail = code == 0 ? nil : errorText.map { String(cString: $0) }
       // The handle goes back and the upload's file is closed before the caller is answered,
       // so that it finds nothing of the exchange left.
       release()
@@ -134,6 +138,7 @@
       if outcome == nil, code != 0 {
         outcome =
           (head == nil ? HTTPError.oversizedHead(curlCode: code, bytes: headBytes, url: url) : nil)
+          ?? HTTPError.malformedChunks(curlCode: code, detail: detail, url: url)
           ?? HTTPError(curlCode: code, url: url, offline: settings?.offline ?? .system)
       }
       let body = collected
@@ -188,6 +193,7 @@
     func release() {
       if let easy = easy.take() { driver.handles.recycle(easy) }
       if let headerList = headerList.take() { courier_curl_slist_free_all(headerList) }
+      errorText.take()?.deallocate()
       upload.take()?.close()
     }
   }
