@@ -258,7 +258,7 @@ struct FailureTests {
     let stream = try await loopback.client.bytes(
       Request<Data>(path: "endless"), options: TransferOptions(maximumBytes: 256 * 1024))
     // Nobody reads yet: CurlTransport would pause at its buffer and URLSession would spool
-    // the 64 MB to disk, unless the limit stops the transfer at the transport's side.
+    // the whole body to disk, unless the limit stops the transfer at the transport's side.
     #expect(await body.clientLetGo())
     var read = 0
     await #expect(throws: HTTPError.responseTooLarge(limit: 256 * 1024)) {

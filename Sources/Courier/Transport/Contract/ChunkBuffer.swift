@@ -174,9 +174,17 @@ final class ChunkBuffer: Sendable {
   /// ends the stream with ``HTTPError/responseTooLarge(limit:)`` after the bytes before it, and
   /// the writer's call throws that error, which stops the transfer: the reader would fail
   /// there when it came to it, and meanwhile a transport that cannot pause (URLSession on
-  /// Linux) spools no more than the limit to disk for a hostile or endless body.
+  /// Linux) spools no more than the limit to disk for a hostile or endless body. When the
+  /// writer has brought more than the limit already (the reader set it late, after a fast
+  /// transport filled the buffer and paused for room), the stream ends so at once, and the
+  /// transport is told to stop: a paused transport offers nothing more that could throw.
   func limit(to maximumBytes: Int) {
-    state.withLock { $0.limit = min($0.limit ?? .max, maximumBytes) }
+    let over = state.withLock { state -> HTTPError? in
+      let limit = min(state.limit ?? .max, maximumBytes)
+      state.limit = limit
+      return state.written > Int64(limit) ? .responseTooLarge(limit: limit) : nil
+    }
+    if let over, finish(.failure(over)) { onStop(over) }
   }
 
   /// The body is over the reader's limit: it ends with that error, which the writer throws.
@@ -187,16 +195,19 @@ final class ChunkBuffer: Sendable {
   }
 
   /// Ends the stream after the bytes already in it: normally, or with `error`. The first
-  /// end wins.
-  func finish(_ end: End) {
-    let (reader, watchers) = state.withLock {
-      state -> (CheckedContinuation<Void, Never>?, [@Sendable (End) -> Void]) in
-      guard state.end == nil else { return (nil, []) }
+  /// end wins; returns whether it was this one.
+  @discardableResult
+  func finish(_ end: End) -> Bool {
+    let (ended, reader, watchers) = state.withLock {
+      state -> (Bool, CheckedContinuation<Void, Never>?, [@Sendable (End) -> Void]) in
+      guard state.end == nil else { return (false, nil, []) }
       state.end = end
-      return Self.takeWaiters(&state)
+      let (reader, watchers) = Self.takeWaiters(&state)
+      return (true, reader, watchers)
     }
     reader?.resume()
     for watcher in watchers { watcher(end) }
+    return ended
   }
 
   // MARK: - Reader
