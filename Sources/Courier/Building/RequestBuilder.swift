@@ -56,6 +56,7 @@ struct RequestBuilder: Sendable {
       headers["Content-Type"] = body.contentType
     }
     headers = headers.merging(endpoint.headers)
+    try Self.removeFraming(from: &headers, body: bodySource)
     if !headers.contains("Accept"),
       let accept = ResponseDecoding.acceptedMediaType(for: E.Response.self)
     {

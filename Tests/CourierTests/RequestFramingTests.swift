@@ -1,0 +1,70 @@
+import Courier
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Courier frames a request's body from the body itself; a caller's own framing fields must
+/// agree with it, or the request is refused before anything is sent.
+@Suite("A caller's Content-Length and Transfer-Encoding")
+struct RequestFramingTests {
+  let tenBytes = RequestBody.data(Data("0123456789".utf8))
+
+  /// Expects `request` to be refused as an invalid request naming `field`, with nothing sent.
+  func expectRefused(
+    _ request: Request<Data>, naming field: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    let transport = RefusingTransport()
+    let error = await #expect(throws: HTTPError.self, sourceLocation: sourceLocation) {
+      try await makeClient(transport: transport).send(request)
+    }
+    #expect(
+      error?.invalidRequestReason?.contains(field) == true, "\(String(describing: error))",
+      sourceLocation: sourceLocation)
+    #expect(transport.sentCount == 0, sourceLocation: sourceLocation)
+  }
+
+  @Test("a Content-Length that is not the body's length is refused; nothing is sent")
+  func wrongLength() async {
+    for length in ["5", "20", "ten", "-10", "10, 11"] {
+      await expectRefused(
+        Request(method: .post, path: "x", headers: ["Content-Length": length], body: tenBytes),
+        naming: "Content-Length")
+    }
+    await expectRefused(
+      Request(method: .post, path: "x", headers: ["Content-Length": "3"]), naming: "Content-Length")
+    let unknown = RequestBody.stream(AsyncStream<Data> { $0.finish() })
+    await expectRefused(
+      Request(method: .post, path: "x", headers: ["Content-Length": "0"], body: unknown),
+      naming: "Content-Length")
+  }
+
+  @Test("the body's own length, or 0 with no body, is taken and left to the transport")
+  func rightLength() throws {
+    let client = makeClient()
+    let post = try client.urlRequest(
+      for: Request<Data>(
+        method: .post, path: "x", headers: ["content-length": "10"], body: tenBytes))
+    #expect(post.value(forHTTPHeaderField: "Content-Length") == nil)
+    #expect(post.httpBody == Data("0123456789".utf8))
+    let empty = try client.urlRequest(
+      for: Request<Data>(method: .post, path: "x", headers: ["Content-Length": "0"]))
+    #expect(empty.value(forHTTPHeaderField: "Content-Length") == nil)
+  }
+
+  @Test("a Transfer-Encoding other than chunked is refused; chunked is left to the transport")
+  func transferEncoding() async throws {
+    for coding in ["gzip, chunked", "gzip", "identity"] {
+      await expectRefused(
+        Request(method: .post, path: "x", headers: ["Transfer-Encoding": coding], body: tenBytes),
+        naming: "Transfer-Encoding")
+    }
+    let chunked = try makeClient().urlRequest(
+      for: Request<Data>(
+        method: .post, path: "x", headers: ["Transfer-Encoding": "Chunked"], body: tenBytes))
+    #expect(chunked.value(forHTTPHeaderField: "Transfer-Encoding") == nil)
+  }
+}
