@@ -236,6 +236,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
     guard !Task.isCancelled else { throw .cancelled }
     var sentHead = request.head
+    Self.blankValuesEmptied(&sentHead)
     let streams = ownsSession || Self.borrowedTasksStream
     let call = DataTaskCall(
       options: streams ? options : options.withoutStreaming, method: request.method,
