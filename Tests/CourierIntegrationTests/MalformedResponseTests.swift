@@ -61,6 +61,50 @@ struct MalformedResponseTests {
     #expect(error == .transport(URLError(.badServerResponse)), "\(String(describing: error))")
   }
 
+  /// RFC 9110 §15.2.2: a server switches only to a protocol the request's `Upgrade` asked
+  /// for, and no `send` asks for one. The answer was read as a head whose body never ends,
+  /// so the request hung until its timeout, on every transport.
+  @Test("an unasked-for 101 Switching Protocols is badServerResponse at once, not a hang")
+  func unsolicitedSwitch() async throws {
+    let server = try LoopbackServer { _, response in
+      try await response.writeHead(
+        status: 101, headers: ["Upgrade": "foo", "Connection": "upgrade"], contentLength: 0)
+      await response.clientDisconnected()
+    }
+    defer { server.stop() }
+    var configuration = HTTPClient.Configuration()
+    configuration.timeout = .seconds(30)
+    let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    for streams in [false, true] {
+      let outcome = await watched(within: .seconds(20)) {
+        do throws(HTTPError) {
+          if streams {
+            for try await _ in try await client.bytes(Request<Data>(path: "x")) {}
+          } else {
+            _ = try await client.send(Request<Data>(path: "x"))
+          }
+          return "answered"
+        } catch {
+          return error.urlErrorCode == .badServerResponse ? "badServerResponse" : "\(error)"
+        }
+      }
+      #expect(outcome == "badServerResponse", "streams: \(streams)")
+    }
+  }
+
+  @Test("interim 100 and 103 Early Hints heads are skipped: the answer has its own fields only")
+  func interimHeads() async throws {
+    let server = try raw(
+      "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n"
+        + "\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+    defer { server.stop() }
+    let answer = try await HTTPClient(baseURL: server.baseURL).response(
+      for: Request<String>(path: "x"))
+    #expect(answer.value == "hello")
+    #expect(answer.response.status == 200)
+    #expect(answer.response.headers["Link"] == nil)
+  }
+
   @Test("the same length repeated is one length (the good path beside it)")
   func repeatedLength() async throws {
     let server = try raw(

@@ -76,6 +76,13 @@ struct ResponseHeadReader {
     return .some(length)
   }
 
+  /// The error for a final head of `101 Switching Protocols`: a server switches only to a
+  /// protocol the request's `Upgrade` named (RFC 9110 §15.2.2), and no exchange asks for one
+  /// (an upgrade is a byte channel's). Read as an answer, its body never ended.
+  static let unaskedSwitch = HTTPError.transport(
+    .badServerResponse,
+    reason: "the server switched protocols (101) though the request asked for no upgrade")
+
   /// `HTTP/`, the start of a status line.
   private static let statusLinePrefix: [UInt8] = Array("HTTP/".utf8)
 

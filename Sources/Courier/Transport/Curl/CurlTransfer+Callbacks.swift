@@ -39,6 +39,7 @@
         return fail(.transport(URLError(.badServerResponse)))
       }
       let status = response.status
+      guard status != 101 else { return fail(ResponseHeadReader.unaskedSwitch) }
       let headers = response.headers
       guard let length = ResponseHeadReader.contentLength(headers.values(for: "Content-Length"))
       else {

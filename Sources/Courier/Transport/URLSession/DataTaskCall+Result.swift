@@ -16,6 +16,7 @@ extension DataTaskCall {
     guard let http = response as? HTTPURLResponse, !hasInvalidLength(http) else {
       return .failure(.transport(URLError(.badServerResponse)))
     }
+    guard http.statusCode != 101 else { return .failure(ResponseHeadReader.unaskedSwitch) }
     var answer = HTTPResponse(head: http)
     answer.body = data ?? Data()
     return .success(answer)
