@@ -105,6 +105,20 @@ struct MalformedResponseTests {
     #expect(answer.response.headers["Link"] == nil)
   }
 
+  /// RFC 9110 §5.5: a field value has no whitespace around it. CurlTransport trimmed it;
+  /// URLSessionTransport on Linux kept what followed the value (`gzip ` for `gzip`).
+  @Test("a response field's value is read without the spaces around it, inside ones kept")
+  func paddedFieldValues() async throws {
+    let server = try raw(
+      "HTTP/1.1 200 OK\r\nX-Pad:  padded \t \r\nX-Inner: a  b\t\r\nContent-Length: 2\r\n"
+        + "Connection: close\r\n\r\nok")
+    defer { server.stop() }
+    let answer = try await HTTPClient(baseURL: server.baseURL).response(
+      for: Request<String>(path: "x"))
+    #expect(answer.response.headers["X-Pad"] == "padded")
+    #expect(answer.response.headers["X-Inner"] == "a  b")
+  }
+
   @Test("the same length repeated is one length (the good path beside it)")
   func repeatedLength() async throws {
     let server = try raw(
