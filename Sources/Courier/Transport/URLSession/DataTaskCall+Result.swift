@@ -46,13 +46,7 @@ extension HTTPResponse {
     // AnyHashable's base (a direct cast; `AnyHashable as? String` costs ~4x more).
     var keyed: [(key: String, field: HTTPHeaders.Field)] = []
     for (name, value) in http.allHeaderFields {
-      if let name = name.base as? String ?? name as? String, var value = value as? String {
-        // RFC 9110 §5.5: no whitespace around a value (FoundationNetworking kept what followed).
-        if let first = value.utf8.first, let last = value.utf8.last,
-          first == 32 || first == 9 || last == 32 || last == 9
-        {
-          value = value.trimmingCharacters(in: Self.whitespace)
-        }
+      if let name = name.base as? String ?? name as? String, let value = value as? String {
         let key = name.lowercased()
         let values = key == "set-cookie" ? SetCookie.parted(value) : [value]
         for value in values { keyed.append((key, HTTPHeaders.Field(name: name, value: value))) }
@@ -61,7 +55,4 @@ extension HTTPResponse {
     keyed.sort { $0.key < $1.key }  // stable: parted Set-Cookie fields keep their order
     self.init(status: http.statusCode, headers: HTTPHeaders(keyed.map(\.field)), url: http.url)
   }
-
-  /// The whitespace around a field value: spaces and tabs.
-  private static let whitespace = CharacterSet(charactersIn: " \t")
 }
