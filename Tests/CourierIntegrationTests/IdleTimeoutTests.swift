@@ -123,6 +123,36 @@ struct IdleTimeoutTests {
     }
   }
 
+  /// URLSession times out a task after `timeoutInterval` seconds of silence, and the request
+  /// carried the client's `timeout` there for every kind of request: a byte stream, which
+  /// that timeout does not bound (its idle timeout does, 60 seconds here), ended `timedOut`
+  /// after one second of silence over URLSessionTransport, and lived on over CurlTransport.
+  @Test("the client's timeout does not cut a stream that pauses within its idle timeout")
+  func streamOutlivesClientTimeout() async throws {
+    let server = try LoopbackServer { _, response in
+      try await response.writeHead(contentLength: 20)
+      try await response.write(Data("0123456789".utf8))
+      try await Task.sleep(for: .milliseconds(2500))  // the pause the test is about
+      try await response.write(Data("abcdefghij".utf8))
+    }
+    defer { server.stop() }
+    var configuration = HTTPClient.Configuration()
+    configuration.timeout = .seconds(1)
+    let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    let outcome = await watched(within: .seconds(45)) {
+      do {
+        var body = Data()
+        for try await chunk in try await client.bytes(Request<Data>(path: "x")) {
+          body.append(chunk)
+        }
+        return String(decoding: body, as: UTF8.self)
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(outcome == "0123456789abcdefghij")
+  }
+
   @Test("a download ends timedOut and leaves no file")
   func download() async throws {
     let server = try Self.stalling()

@@ -76,6 +76,23 @@ struct RoundTripTests {
     #expect(seen == "[\"\"]|yes")
   }
 
+  /// RFC 9110 §5.5: a field value has no whitespace around it, so one of only spaces or tabs
+  /// is empty. URLSessionTransport on Linux left it out: FoundationNetworking's libcurl reads
+  /// "Name: " as "remove this field".
+  @Test(
+    "a header of only spaces or tabs arrives, empty, on every transport",
+    arguments: [" ", "\t", " \t  "])
+  func blankHeaderValue(value: String) async throws {
+    let loopback = try Loopback { request, response in
+      let blank = request.headers.values(for: "X-Blank")
+      try await response.send(text: "\(blank)|\(request.headers["X-Full"] ?? "-")")
+    }
+    defer { loopback.stop() }
+    let seen = try await loopback.client.send(
+      Request<String>(path: "h", headers: ["X-Blank": value, "X-Full": " yes "]))
+    #expect(seen == "[\"\"]|yes")
+  }
+
   @Test("204 No Content decodes as EmptyResponse; HEAD and DELETE work")
   func emptyAnswers() async throws {
     let loopback = try Loopback { request, response in

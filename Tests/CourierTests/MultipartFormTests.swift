@@ -79,6 +79,55 @@ struct MultipartFormTests {
     }
   }
 
+  /// RFC 2046 §5.1.1 allows `'()+,-./:=?` and space in a boundary, and RFC 2045 §5.1 says a
+  /// parameter value with any of `()<>@,;:\"/[]?=` or space is quoted: `boundary=a b=c`
+  /// was sent bare, which a server reads as the boundary `a`.
+  @Test(
+    "a boundary a token cannot hold is quoted in the Content-Type; a token boundary is not",
+    arguments: [
+      ("a b=c", #"multipart/form-data; boundary="a b=c""#),
+      ("(x)/y:z?,", #"multipart/form-data; boundary="(x)/y:z?,""#),
+      ("x'y+z-_.", "multipart/form-data; boundary=x'y+z-_."),
+    ])
+  func boundaryQuoted(boundary: String, expected: String) throws {
+    var form = MultipartForm(boundary: boundary)
+    form.add(name: "a", value: "1")
+    #expect(form.contentType == expected)
+    let (text, contentType) = try body(form)
+    #expect(contentType == expected)
+    #expect(text.hasPrefix("--\(boundary)\r\n"))
+  }
+
+  /// A caller's fixed boundary (for reproducible bodies) inside a part's content ended the
+  /// part early there and let the content's own lines become parts: a field named `evil`.
+  @Test(
+    "a part in memory holding the boundary delimiter is an invalid request; nothing is sent",
+    arguments: [
+      "a\r\n--b\r\nContent-Disposition: form-data; name=\"evil\"\r\n\r\n1", "--b--",
+      "x\r\n--bz",
+    ])
+  func boundaryInContent(content: String) async throws {
+    var form = MultipartForm(boundary: "b")
+    form.add(name: "first", value: "ok")
+    form.add(name: "field", value: content)
+    let transport = RefusingTransport()
+    let error = await #expect(throws: HTTPError.self) {
+      try await makeClient(transport: transport).send(
+        Request<Data>(method: .post, path: "u", body: .multipart(form)))
+    }
+    let reason = try #require(error?.invalidRequestReason)
+    #expect(reason.contains("part 'field'") && reason.contains("boundary"), "\(reason)")
+    #expect(transport.sentCount == 0)
+  }
+
+  @Test("the boundary's text elsewhere in a part, not after a line break, is sent (the good path)")
+  func boundaryTextInContent() throws {
+    var form = MultipartForm(boundary: "b")
+    form.add(name: "field", filename: "f.bin", data: Data("x--b\r\n-b--b".utf8))
+    let (text, _) = try body(form)
+    #expect(text.contains("\r\n\r\nx--b\r\n-b--b\r\n--b--\r\n"))
+  }
+
   @Test(
     "a part's content type with CR, LF or another control character is an invalid request",
     arguments: ["text/plain\r\nX-Injected: yes", "text/plain\nX-Injected: yes", "text/\u{7F}plain"])

@@ -34,13 +34,58 @@ struct ResponseDecodingTests {
   @Test("a body that is not UTF-8 fails to decode as String")
   func invalidText() async throws {
     let error = await #expect(throws: HTTPError.self) {
-      try await send(String.self, StubResponse(body: Data([0xFF, 0xFE, 0xC0])))
+      try await send(String.self, StubResponse(body: Data([0xC3, 0x28, 0xC0])))
     }
     guard case .decodingFailed(let reason, _) = error else {
       Issue.record("\(String(describing: error))")
       return
     }
     #expect(reason.contains("UTF-8"))
+  }
+
+  /// The charset was ignored: `café` in ISO-8859-1 or any UTF-16 body failed as "not valid
+  /// UTF-8", and UTF-16LE without a byte-order mark came back as `h\0i\0`.
+  @Test(
+    "String answers are read in the charset a byte-order mark or the Content-Type names",
+    arguments: [
+      ("text/plain; charset=ISO-8859-1", [0x63, 0x61, 0x66, 0xE9], "café"),
+      ("text/plain; charset=\"latin1\"", [0x63, 0x61, 0x66, 0xE9], "café"),
+      ("text/plain;charset=windows-1252", [0x80, 0x20, 0x93, 0x61, 0x94, 0x81], "€ “a”\u{81}"),
+      ("text/plain; charset=us-ascii", [0x68, 0x69], "hi"),
+      ("text/plain; format=flowed; charset=utf-16le", [0x68, 0, 0x69, 0], "hi"),
+      ("text/plain; charset=UTF-16BE", [0, 0x68, 0, 0xE9], "hé"),
+      ("text/plain; charset=utf-16", [0x68, 0, 0x69, 0], "hi"),
+      ("text/plain; charset=utf-16", [0xFE, 0xFF, 0, 0x68, 0, 0x69], "hi"),
+      ("text/plain", [0xFF, 0xFE, 0x68, 0, 0x69, 0], "hi"),
+      ("text/plain; charset=iso-8859-1", [0xEF, 0xBB, 0xBF, 0xC3, 0xA9], "é"),
+      ("text/plain; charset=utf-8", [0xEF, 0xBB, 0xBF, 0x68, 0x69], "hi"),
+    ] as [(String, [UInt8], String)])
+  func charsets(contentType: String, bytes: [UInt8], expected: String) async throws {
+    let stub = StubResponse(headers: ["Content-Type": contentType], body: Data(bytes))
+    #expect(try await send(String.self, stub) == expected)
+    let response = HTTPResponse(
+      status: 200, headers: ["Content-Type": contentType], body: Data(bytes))
+    #expect(response.text == expected)
+  }
+
+  @Test("UTF-8 without a charset, and an unknown charset or broken UTF-16 fails naming it")
+  func charsetFailures() async throws {
+    #expect(try await send(String.self, StubResponse(text: "héllo")) == "héllo")
+    for (contentType, bytes, named) in [
+      ("text/plain; charset=shift_jis", [0x68], "shift_jis"),
+      ("text/plain; charset=utf-16le", [0x68, 0, 0x69], "UTF-16LE"),
+      ("text/plain; charset=utf-16be", [0xD8, 0x00, 0, 0x68], "UTF-16BE"),
+    ] as [(String, [UInt8], String)] {
+      let error = await #expect(throws: HTTPError.self) {
+        try await send(
+          String.self, StubResponse(headers: ["Content-Type": contentType], body: Data(bytes)))
+      }
+      guard case .decodingFailed(let reason, _) = error else {
+        Issue.record("\(String(describing: error))")
+        continue
+      }
+      #expect(reason.contains(named), "\(reason)")
+    }
   }
 
   @Test("EmptyResponse ignores any body; an Optional is nil for 204 and empty bodies")

@@ -116,11 +116,39 @@ struct URLBuildingTests {
     "a segment interpolation keeps user input inside one segment",
     arguments: [
       ("What?", "What%3F"), ("50%20off", "50%2520off"), ("a/b", "a%2Fb"), ("#1", "%231"),
-      ("..", "%2E%2E"), (".", "%2E"), ("Amélie", "Am%C3%A9lie"), ("a.b~c", "a.b~c"),
+      ("...", "..."), (".a", ".a"), ("Amélie", "Am%C3%A9lie"), ("a.b~c", "a.b~c"),
     ])
   func segmentInterpolation(value: String, encoded: String) throws {
     let joined = try url(base: "https://h.example/3", path: "search/\(segment: value)/credits")
     #expect(joined == "https://h.example/3/search/\(encoded)/credits")
+  }
+
+  /// RFC 3986 §2.3 and §6.2.2 make `%2E` the same as `.`, and the WHATWG URL standard reads
+  /// `%2e%2e`, `.%2e` and `%2e.` as `..`: nginx, Go's ServeMux and Node resolve them, so
+  /// `users/%2E%2E/admin` reached `/admin`. A `\(segment:)` value of `..` was sent so.
+  @Test(
+    "a dot segment written with %2E, or a \\(segment:) value of '.' or '..', is refused",
+    arguments: [
+      "users/\(segment: "..")/admin", "users/\(segment: ".")/x", "users/%2E%2E/admin",
+      "users/%2e./admin", "users/.%2E/admin", "users/%2e/x", "https://h.example/a/%2E%2E/b",
+      "users/%2E%2E?page=1",
+    ])
+  func encodedDotSegment(path: String) async throws {
+    let transport = RefusingTransport()
+    let client = makeClient(transport: transport)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: path))
+    }
+    let reason = try #require(error?.invalidRequestReason)
+    #expect(reason.contains("'.' or '..' segment"), "\(reason)")
+    #expect(transport.sentCount == 0)
+  }
+
+  @Test("a segment with dots and more, or %2E beside other text, is sent (the good path)")
+  func dotsInsideSegment() throws {
+    #expect(
+      try url(base: "https://h.example/3", path: "a/%2E%2E%2E/\(segment: "..x")/v1.2/%2Ea")
+        == "https://h.example/3/a/%2E%2E%2E/..x/v1.2/%2Ea")
   }
 
   @Test(

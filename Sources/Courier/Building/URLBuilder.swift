@@ -77,11 +77,11 @@ enum URLBuilder {
           + "sent to the server")
     }
     let pathPart = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
-    if pathPart.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) {
+    if pathPart.split(separator: "/").contains(where: isDotSegment) {
       throw .invalidRequest(
-        reason: "the path '\(shown(path, redacting: extra))' has a '.' or '..' segment, which "
-          + "could leave the base URL's"
-          + " path; interpolate user input with \\(segment:)")
+        reason: "the path '\(shown(path, redacting: extra))' has a '.' or '..' segment (%2E is "
+          + "a '.' to servers), which could leave the base URL's path; interpolate user input "
+          + "with \\(segment:), which refuses '.' and '..' values too")
     }
     guard PercentEncoding.hasValidEscapes(path) else {
       throw .invalidRequest(
@@ -90,6 +90,15 @@ enum URLBuilder {
           + "(write %25 for a literal %)"
       )
     }
+  }
+
+  /// Whether `segment` is `.` or `..`, also when a dot is written `%2E` (or `%2e`): RFC 3986
+  /// §6.2.2 makes them the same, and servers that resolve dot segments (nginx, Go's ServeMux,
+  /// WHATWG URL parsers) resolve those too.
+  private static func isDotSegment(_ segment: Substring) -> Bool {
+    guard segment.utf8.count <= 6 else { return false }
+    let dots = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
+    return dots == "." || dots == ".."
   }
 
   /// `path` as an error shows it: the user-info of an absolute URL, and the values of query

@@ -64,9 +64,6 @@ public struct HTTPResponse: Sendable, Equatable {
   /// Whether the status is in `200..<300`.
   public var isSuccess: Bool { (200..<300).contains(status) }
 
-  /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.
-  public var text: String? { String(data: body, encoding: .utf8) }
-
   /// The body decoded as JSON into `type` — for example an API's error payload.
   public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder())
     throws(HTTPError) -> T

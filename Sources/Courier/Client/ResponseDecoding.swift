@@ -16,10 +16,8 @@ enum ResponseDecoding {
       return response.body as! Value
     }
     if Value.self == String.self {
-      guard let text = response.text else {
-        throw DecodingFailure(reason: "the body is not valid UTF-8 text")
-      }
-      return text as! Value
+      return try BodyText.decode(response.body, contentType: response.headers["Content-Type"])
+        as! Value
     }
     if Value.self == EmptyResponse.self {
       return EmptyResponse() as! Value

@@ -34,7 +34,8 @@ import Foundation
 /// ```
 ///
 /// The default ``decode(_:using:)`` reads `Decodable` types as JSON with the client's
-/// decoder, `Data` as the raw body, `String` as UTF-8 text, ``EmptyResponse`` from any body,
+/// decoder, `Data` as the raw body, `String` as text in the body's charset
+/// (``HTTPResponse/text``; UTF-8 when none is named), ``EmptyResponse`` from any body,
 /// and an `Optional` as `nil` when the body is empty (204, 205 or zero bytes).
 public protocol Endpoint: Sendable {
   /// The type of the decoded answer.
@@ -105,7 +106,8 @@ extension Endpoint {
   /// ``HTTPCache/Policy/useCache``.
   public var cachePolicy: HTTPCache.Policy { .useCache }
 
-  /// JSON for `Decodable` types, the raw body for `Data`, UTF-8 text for `String`,
+  /// JSON for `Decodable` types, the raw body for `Data`, text for `String` (in the charset a
+  /// byte-order mark or the `Content-Type` names, UTF-8 otherwise),
   /// nothing for ``EmptyResponse``, and `nil` for an `Optional` when the body is empty.
   public func decode(_ response: HTTPResponse, using decoder: JSONDecoder) throws -> Response {
     try ResponseDecoding.decode(Response.self, from: response, using: decoder)

@@ -14,7 +14,9 @@ import Foundation
 /// Names and filenames may hold quotes, line breaks and non-ASCII text: quotes and line
 /// breaks are percent-escaped as browsers do (`"` → `%22`), and the rest is sent as UTF-8. A
 /// part's content type is a header: one with CR, LF or another control character is an
-/// ``HTTPError/invalidRequest(reason:)``, and nothing is sent.
+/// ``HTTPError/invalidRequest(reason:)``, and nothing is sent; so is a part in memory that
+/// holds the delimiter (a line break, `--` and the boundary), which only a boundary given to
+/// ``init(boundary:)`` can meet.
 /// The `Content-Length` is computed when the request is built, from the parts and the sizes
 /// of the files, so the form is never sent chunked. File parts stay on disk: each file is
 /// read 64 KiB at a time as the transport sends the form, never whole into memory, and not
@@ -62,8 +64,12 @@ public struct MultipartForm: Sendable {
     return "courier-" + String((0..<24).map { _ in characters.randomElement()! })
   }
 
-  /// The `Content-Type` header value, boundary included.
-  public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+  /// The `Content-Type` header value, boundary included (quoted when it holds a character a
+  /// token cannot, such as a space or `=`: RFC 2045 §5.1).
+  public var contentType: String {
+    let isToken = boundary.utf8.allSatisfy(HeaderValidation.isTokenByte)
+    return "multipart/form-data; boundary=" + (isToken ? boundary : "\"\(boundary)\"")
+  }
 
   /// Adds a text field.
   public mutating func add(name: String, value: String) {
@@ -93,7 +99,8 @@ public struct MultipartForm: Sendable {
   /// The encoded body: framing and in-memory parts joined, file parts left on disk.
   ///
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` for a boundary RFC 2046 does not allow,
-  ///   a part content type with a control character (CR, LF…), or a file that cannot be read.
+  ///   a part in memory that holds the boundary delimiter, a part content type with a control
+  ///   character (CR, LF…), or a file that cannot be read.
   func encoded() throws(HTTPError) -> TransportRequestBody {
     guard (1...70).contains(boundary.utf8.count),
       boundary.utf8.allSatisfy({
@@ -127,6 +134,16 @@ public struct MultipartForm: Sendable {
       body.append(Data(head.utf8))
       switch part.content {
       case .data(let data):
+        // RFC 2046 §5.1.1: the delimiter must not occur in a part, or the part ends there and
+        // the rest of its content is read as parts of the caller's text (only a fixed
+        // boundary can meet that; a file is not read here).
+        let delimiter = Data("\r\n--\(boundary)".utf8)
+        if data.starts(with: delimiter.dropFirst(2)) || data.range(of: delimiter) != nil {
+          throw .invalidRequest(
+            reason: "the content of part '\(Self.escape(part.name))' holds the boundary "
+              + "delimiter '--\(boundary)' after a line break; use another boundary (the random "
+              + "default never meets this)")
+        }
         body.append(data)
       case .file(let url):
         segments.append(.data(body))

@@ -1,21 +1,20 @@
 extension DefaultStringInterpolation {
   /// Appends `value` as exactly one path segment, percent-encoding everything but RFC 3986's
   /// unreserved characters, so that user input cannot change the shape of a path: `/`, `?`,
-  /// `#` and `%` are encoded, and a value of `.` or `..` becomes `%2E` or `%2E%2E`.
+  /// `#` and `%` are encoded.
   ///
   /// ```swift
   /// var path: String { "search/\(segment: title)/credits" }   // "What? 50%/off" stays one segment
   /// ```
   ///
   /// An empty value cannot be one segment (`users//posts` or `users/` names another
-  /// resource): the request fails with ``HTTPError/invalidRequest(reason:)`` and nothing is
-  /// sent.
+  /// resource), and no encoding keeps `.` or `..` from being read as a dot segment (`%2E` is a
+  /// `.` to servers, RFC 3986 §6.2.2): for these values the request fails with
+  /// ``HTTPError/invalidRequest(reason:)`` and nothing is sent.
   public mutating func appendInterpolation(segment value: some CustomStringConvertible) {
     let text = value.description
     switch text {
     case "": appendLiteral(String(UnicodeScalar(PathSegment.emptyMarker)))
-    case ".": appendLiteral("%2E")
-    case "..": appendLiteral("%2E%2E")
     default: appendLiteral(PercentEncoding.encodeComponent(text))
     }
   }

@@ -72,6 +72,7 @@ extension HTTPError: CustomStringConvertible {
     case .zeroByteResource: "the server sent an empty reply"
     case .badURL: "bad URL"
     case .unsupportedURL: "unsupported URL"
+    case .cannotDecodeContentData: "the body's content coding could not be undone"
     case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
       "TLS handshake failed"
     case .clientCertificateRejected: "the server refused the client certificate"
@@ -95,8 +96,11 @@ extension HTTPError {
   /// the error's description.
   static let reasonKey = "CourierReason"
 
-  /// A ``transport(_:)`` error of `code` that Courier found itself, for `reason`.
-  static func transport(_ code: URLError.Code, reason: String) -> HTTPError {
-    .transport(URLError(code, userInfo: [NSLocalizedDescriptionKey: reason, reasonKey: reason]))
+  /// A ``transport(_:)`` error of `code` that Courier found itself, for `reason`, in the
+  /// answer from `url` when given.
+  static func transport(_ code: URLError.Code, reason: String, url: URL? = nil) -> HTTPError {
+    var info: [String: Any] = [NSLocalizedDescriptionKey: reason, reasonKey: reason]
+    if let url { info[NSURLErrorFailingURLErrorKey] = url }
+    return .transport(URLError(code, userInfo: info))
   }
 }

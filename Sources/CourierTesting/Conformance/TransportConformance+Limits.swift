@@ -53,6 +53,25 @@ extension TransportConformance {
         try expect(error, is: .timedOut)
         try await within("the server seeing the connection closed") { await gone.value() }
       },
+      Check(name: "a deadline below one second ends a streamed body that stops arriving") {
+        lab in
+        let transport = lab.transport
+        let server = try lab.server { _, response in
+          try await response.writeHead(contentLength: 100)
+          try await response.write(Data("partial".utf8))
+          await response.clientDisconnected()
+        }
+        defer { server.stop() }
+        let error = try await within("the deadline") {
+          await Self.failure { () async throws(HTTPError) in
+            let response = try await transport.send(
+              get(server, "stalls"),
+              options: TransportOptions(deadline: .now + .milliseconds(300)))
+            return try await response.body.collect()
+          }
+        }
+        try expect(error, is: .timedOut)
+      },
       Check(name: "an idle timeout below one second ends a body that stops arriving") { lab in
         let transport = lab.transport
         let server = try lab.server { _, response in

@@ -77,6 +77,32 @@ struct ResponseHeadReader {
     return .some(length)
   }
 
+  // The errors for a final head that cannot be an answer, naming what answered `url`.
+
+  /// A head with no status line that reads `HTTP/x NNN`.
+  static func noStatusLine(url: URL?) -> HTTPError {
+    .transport(
+      .badServerResponse, reason: "the response has no status line 'HTTP/x NNN'", url: url)
+  }
+
+  /// A head whose `Content-Length` values cannot frame its body (``contentLength(_:)``).
+  static func invalidLength(_ values: [String], url: URL?) -> HTTPError {
+    .transport(
+      .badServerResponse,
+      reason: "the Content-Length '\(values.joined(separator: ", "))' cannot frame the body "
+        + "(RFC 9112 §6.3: digits only, one length)", url: url)
+  }
+
+  /// A final head of `101 Switching Protocols`: a server switches only to a protocol the
+  /// request's `Upgrade` named (RFC 9110 §15.2.2), and no exchange asks for one (an upgrade
+  /// is a byte channel's). Read as an answer, its body never ended.
+  static func unaskedSwitch(url: URL?) -> HTTPError {
+    .transport(
+      .badServerResponse,
+      reason: "the server switched protocols (101) though the request asked for no upgrade",
+      url: url)
+  }
+
   /// `HTTP/`, the start of a status line.
   private static let statusLinePrefix: [UInt8] = Array("HTTP/".utf8)
 

@@ -36,13 +36,14 @@
     func headEnded() -> Bool {
       // No status line that reads "HTTP/x NNN" came (libcurl takes "Http/1.1 200 OK" too).
       guard let response = headReader.response(url: url) else {
-        return fail(.transport(URLError(.badServerResponse)))
+        return fail(ResponseHeadReader.noStatusLine(url: url))
       }
       let status = response.status
+      guard status != 101 else { return fail(ResponseHeadReader.unaskedSwitch(url: url)) }
       let headers = response.headers
-      guard let length = ResponseHeadReader.contentLength(headers.values(for: "Content-Length"))
-      else {
-        return fail(.transport(URLError(.badServerResponse)))
+      let lengths = headers.values(for: "Content-Length")
+      guard let length = ResponseHeadReader.contentLength(lengths) else {
+        return fail(ResponseHeadReader.invalidLength(lengths, url: url))
       }
       var encoded =
         decodesContent

@@ -13,22 +13,25 @@ extension DataTaskCall {
     if let error {
       return .failure(HTTPError(transportFailure: error))
     }
-    guard let http = response as? HTTPURLResponse, !hasInvalidLength(http) else {
-      return .failure(.transport(URLError(.badServerResponse)))
+    guard let http = response as? HTTPURLResponse else {
+      return .failure(.transport(.badServerResponse, reason: "the answer is not HTTP's"))
+    }
+    // A Content-Length that cannot frame the body (ResponseHeadReader's one rule, RFC 9112
+    // §6.3): not digits, or values that differ (two fields, which URLSession joins: `5, 10`),
+    // where a proxy and a client may disagree on the body's end (response smuggling).
+    if let length = http.value(forHTTPHeaderField: "Content-Length"),
+      ResponseHeadReader.contentLength([length]) == nil
+    {
+      return .failure(ResponseHeadReader.invalidLength([length], url: http.url))
+    }
+    guard http.statusCode != 101 else {
+      return .failure(ResponseHeadReader.unaskedSwitch(url: http.url))
     }
     var answer = HTTPResponse(head: http)
     answer.body = data ?? Data()
     return .success(answer)
   }
 
-  /// Whether the head's `Content-Length` cannot frame its body (``ResponseHeadReader``'s one
-  /// rule, RFC 9112 §6.3): not digits, or values that differ (`5, 10`: two fields, which
-  /// URLSession joins), where a proxy and a client may disagree on the body's end (response
-  /// smuggling). Repeated equal values (`5, 5`) are one length.
-  static func hasInvalidLength(_ response: HTTPURLResponse) -> Bool {
-    guard let value = response.value(forHTTPHeaderField: "Content-Length") else { return false }
-    return ResponseHeadReader.contentLength([value]) == nil
-  }
 }
 
 extension HTTPResponse {

@@ -24,6 +24,17 @@ extension URLSessionTransport {
     /// fails at once.
     static func setWaitsForConnectivity(_ waits: Bool, on configuration: URLSessionConfiguration) {}
 
+    /// Linux: a field of only spaces or tabs, which is empty (RFC 9110 §5.5), set empty:
+    /// FoundationNetworking hands it to libcurl as "Name: ", which libcurl reads as "remove
+    /// this field", so it was never sent (an empty value it sends as "Name;").
+    static func blankValuesEmptied(_ head: inout URLRequest) {
+      guard let fields = head.allHTTPHeaderFields else { return }
+      for (name, value) in fields
+      where !value.isEmpty && value.utf8.allSatisfy({ $0 == 32 || $0 == 9 }) {
+        head.setValue("", forHTTPHeaderField: name)
+      }
+    }
+
     /// `configuration`, or a copy of it without its URL cache.
     static func supported(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
       guard configuration.urlCache != nil,
@@ -41,6 +52,9 @@ extension URLSessionTransport {
 
     /// Apple platforms: URLCache works as Apple documents it ("Accessing cached data").
     static let urlCacheWorks = true
+
+    /// Apple platforms: URLSession sends a field of only spaces or tabs as it is.
+    static func blankValuesEmptied(_ head: inout URLRequest) {}
 
     /// Apple platforms: `URLSessionConfiguration.waitsForConnectivity`.
     static func setWaitsForConnectivity(_ waits: Bool, on configuration: URLSessionConfiguration) {

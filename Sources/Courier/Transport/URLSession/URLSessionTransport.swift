@@ -236,6 +236,9 @@ public final class URLSessionTransport: HTTPTransport {
     }
     guard !Task.isCancelled else { throw .cancelled }
     var sentHead = request.head
+    Self.blankValuesEmptied(&sentHead)
+    let timeout = Self.sessionTimeout(of: sentHead, options: options, now: deadlines.clock.now)
+    if timeout != sentHead.timeoutInterval { sentHead.timeoutInterval = timeout }
     let streams = ownsSession || Self.borrowedTasksStream
     let call = DataTaskCall(
       options: streams ? options : options.withoutStreaming, method: request.method,
