@@ -30,6 +30,35 @@ struct QueryEncodingTests {
     #expect(try encoded(["q": value]) == "q=\(expected)")
   }
 
+  @Test(
+    "a number that is not finite, in a query or a form, is refused naming its item; none is sent",
+    arguments: [Double.nan, .infinity, -.infinity])
+  func nonFinite(value: Double) async {
+    let queries: [Query] = [
+      ["lat": value], ["lat": Float(value)], ["page": 1, "path": [1.5, value]],
+    ]
+    for query in queries {
+      for request in [
+        Request<Data>(path: "q", query: query),
+        Request<Data>(method: .post, path: "q", body: .form(query)),
+      ] {
+        let transport = RefusingTransport()
+        let error = await #expect(throws: HTTPError.self) {
+          try await makeClient(transport: transport).send(request)
+        }
+        #expect(error?.invalidRequestReason?.contains("is not a finite number") == true)
+        #expect(transport.sentCount == 0)
+      }
+    }
+  }
+
+  @Test("finite numbers go out in their shortest form (the good path beside it)")
+  func finiteNumbers() throws {
+    #expect(
+      try encoded(["a": 1.5, "b": -0.0, "c": Float(0.1), "d": 1e300])
+        == "a=1.5&b=-0.0&c=0.1&d=1e%2B300")
+  }
+
   @Test("encodes names as well as values")
   func names() throws {
     #expect(try encoded(["a b&c": "1"]) == "a%20b%26c=1")

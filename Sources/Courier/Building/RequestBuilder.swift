@@ -31,6 +31,7 @@ struct RequestBuilder: Sendable {
     else {
       throw .invalidRequest(reason: "the method '\(method.rawValue)' is not a valid HTTP token")
     }
+    try Self.refuseNonFinite(endpoint.query, in: "query")
     let query = configuration.queryEncoding.encode(endpoint.query)
     let url = try URLBuilder.url(
       base: base, path: endpoint.path, query: query, redacting: redactedNames)
@@ -78,6 +79,15 @@ struct RequestBuilder: Sendable {
       request.timeoutInterval = Self.transportTimeout(for: timeout)
     }
     return TransportRequest(head: request, body: bodySource)
+  }
+
+  /// Refuses a query or form whose items hold a number that is not finite (NaN, infinity):
+  /// none has a decimal form a server reads back as a number.
+  static func refuseNonFinite(_ query: Query, in place: String) throws(HTTPError) {
+    guard let name = query.nonFiniteName else { return }
+    throw .invalidRequest(
+      reason: "the \(place) item '\(name)' is not a finite number (NaN or infinity), which no "
+        + "server reads back as a number")
   }
 
   /// The request as one `URLRequest`, for inspection: a body in memory as `httpBody`, one

@@ -124,13 +124,44 @@ extension UInt64: QueryValueConvertible {
 }
 
 extension Double: QueryValueConvertible {
-  /// The shortest decimal form that reads back as the same value.
-  public var queryValue: QueryValue { .string(String(self)) }
+  /// The shortest decimal form that reads back as the same value. NaN and the infinities
+  /// have none: a request with one fails with ``HTTPError/invalidRequest(reason:)``, as a
+  /// JSON body with one does, and nothing is sent.
+  public var queryValue: QueryValue { .number(String(self), isFinite: isFinite) }
 }
 
 extension Float: QueryValueConvertible {
-  /// The shortest decimal form that reads back as the same value.
-  public var queryValue: QueryValue { .string(String(self)) }
+  /// The shortest decimal form that reads back as the same value. NaN and the infinities
+  /// have none: a request with one fails with ``HTTPError/invalidRequest(reason:)``, as a
+  /// JSON body with one does, and nothing is sent.
+  public var queryValue: QueryValue { .number(String(self), isFinite: isFinite) }
+}
+
+extension QueryValue {
+  /// The text of a floating-point number; one that is not finite is marked (a control
+  /// character no value holds, as ``PathSegment`` marks an empty segment) for the request
+  /// builder to refuse (``Query/nonFiniteName``).
+  static func number(_ text: String, isFinite: Bool) -> QueryValue {
+    .string(isFinite ? text : String(UnicodeScalar(notFiniteMarker)) + text)
+  }
+
+  /// The mark of a number that is not finite.
+  static let notFiniteMarker: UInt8 = 0x1A
+
+  /// Whether the value, or one in its list, is a number that is not finite.
+  var holdsNonFinite: Bool {
+    switch self {
+    case .string(let text): text.utf8.first == Self.notFiniteMarker
+    case .list(let values): values.contains { $0.holdsNonFinite }
+    case .bool, .absent: false
+    }
+  }
+}
+
+extension Query {
+  /// The name of the first item whose value is a number that is not finite (NaN or an
+  /// infinity), which the request builder refuses.
+  var nonFiniteName: String? { items.first { $0.value.holdsNonFinite }?.name }
 }
 
 extension UUID: QueryValueConvertible {

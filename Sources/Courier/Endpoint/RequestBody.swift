@@ -146,6 +146,7 @@ public struct RequestBody: Sendable {
           reason: "the JSON body could not be encoded: \(EncodingFailure.describe(error))")
       }
     case .form(let fields):
+      try RequestBuilder.refuseNonFinite(fields, in: "form body")
       return Data(queryEncoding.encode(fields).utf8)
     case .data(let data, _):
       return data
