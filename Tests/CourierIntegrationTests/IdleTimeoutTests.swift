@@ -127,8 +127,10 @@ struct IdleTimeoutTests {
   /// carried the client's `timeout` there for every kind of request: a byte stream, which
   /// that timeout does not bound (its idle timeout does, 60 seconds here), ended `timedOut`
   /// after one second of silence over URLSessionTransport, and lived on over CurlTransport.
-  @Test("the client's timeout does not cut a stream that pauses within its idle timeout")
-  func streamOutlivesClientTimeout() async throws {
+  @Test(
+    "the client's timeout does not cut a stream that pauses within its idle timeout, or none",
+    arguments: [.seconds(60), nil] as [Duration?])
+  func streamOutlivesClientTimeout(idleTimeout: Duration?) async throws {
     let server = try LoopbackServer { _, response in
       try await response.writeHead(contentLength: 20)
       try await response.write(Data("0123456789".utf8))
@@ -138,6 +140,7 @@ struct IdleTimeoutTests {
     defer { server.stop() }
     var configuration = HTTPClient.Configuration()
     configuration.timeout = .seconds(1)
+    configuration.idleTimeout = idleTimeout
     let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
     let outcome = await watched(within: .seconds(45)) {
       do {

@@ -21,7 +21,7 @@ extension HTTPClient {
     /// Headers sent with every request; an endpoint's headers of the same name win.
     public var headers: HTTPHeaders
     /// How long a whole request may take, from the call until the body has arrived; `nil`
-    /// for no deadline of Courier's own (URLSession's 60-second idle timeout still applies).
+    /// for no deadline (``idleTimeout`` still applies).
     /// 60 seconds by default. Enforced by the client, so fractions of a second work on
     /// every platform. With ``RetryPolicy``, each attempt has its own timeout. Zero or less
     /// (here or an endpoint's) fails every request with ``HTTPError/invalidRequest(reason:)``,

@@ -34,10 +34,23 @@ struct URLSessionTimeoutTests {
     #expect(timeout(head: 1, idle: nil, deadlineIn: .seconds(5)) == 5)
   }
 
-  @Test("never lowered, and left alone without a deadline or an idle timeout")
+  @Test("Courier's session configuration has no request timeout of its own to cut a stream")
+  func sessionConfiguration() {
+    let configuration = URLSessionTransport.defaultSessionConfiguration()
+    #expect(configuration.timeoutIntervalForRequest == RequestBuilder.longestTransportTimeout)
+  }
+
+  @Test("never lowered")
   func keptOtherwise() {
     #expect(timeout(head: 10, idle: .seconds(60), deadlineIn: .seconds(10)) == 10)
     #expect(timeout(head: 60, idle: .seconds(5), deadlineIn: nil) == 60)
-    #expect(timeout(head: 7, idle: nil, deadlineIn: nil) == 7)
+  }
+
+  @Test("without a deadline or an idle timeout, none: the longest URLSession takes")
+  func noneWithoutLimits() {
+    // A stream with `idleTimeout: nil` carried the client's timeout (7 s here), or, with no
+    // timeout either, URLSession's default 60 s, and was cut after that long quiet.
+    #expect(timeout(head: 7, idle: nil, deadlineIn: nil) == RequestBuilder.longestTransportTimeout)
+    #expect(timeout(head: 60, idle: nil, deadlineIn: nil) == RequestBuilder.longestTransportTimeout)
   }
 }

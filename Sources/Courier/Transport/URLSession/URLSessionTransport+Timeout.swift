@@ -11,12 +11,17 @@ extension URLSessionTransport {
   /// byte stream or a download carries the client's `timeout` there, which those are not
   /// bound by. It is raised to the shorter of the idle timeout and the time left before the
   /// deadline, in whole seconds rounded up (Linux truncates fractions), so that it never
-  /// ends an exchange those would not have; a request without either keeps its own.
+  /// ends an exchange those would not have; an exchange with neither has no limit, and gets
+  /// the longest timeout URLSession takes (``RequestBuilder/longestTransportTimeout``), not
+  /// the request's (the client's `timeout`, which does not bound a stream, or URLSession's
+  /// default of 60 seconds).
   static func sessionTimeout(
     of head: URLRequest, options: TransportOptions, now: ContinuousClock.Instant
   ) -> TimeInterval {
     let limits = [options.idleTimeout, options.deadline.map { now.duration(to: $0) }]
-    guard let shortest = limits.compactMap({ $0 }).min() else { return head.timeoutInterval }
+    guard let shortest = limits.compactMap({ $0 }).min() else {
+      return RequestBuilder.longestTransportTimeout
+    }
     return max(head.timeoutInterval, RequestBuilder.transportTimeout(for: shortest))
   }
 }

@@ -179,7 +179,10 @@ public final class URLSessionTransport: HTTPTransport {
   }
 
   /// Courier's default session configuration: no URL cache unless you give one, no cookies
-  /// unless asked for, and more connections per host than URLSession's default of 6.
+  /// unless asked for, more connections per host than URLSession's default of 6, and no
+  /// request timeout of the session's own (the longest it takes): Courier times each
+  /// exchange itself, and a session's 60 seconds would cut a quiet stream that
+  /// ``HTTPClient/Configuration/idleTimeout`` lets run.
   ///
   /// - Parameters:
   ///   - maximumConnectionsPerHost: Concurrent connections to one host; 32 by default.
@@ -213,6 +216,9 @@ public final class URLSessionTransport: HTTPTransport {
     configuration.requestCachePolicy =
       cache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
     configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
+    // Courier times each exchange itself and sets each request's timeout to outlast its
+    // rules; on Apple platforms a session's shorter timeout may win over the request's.
+    configuration.timeoutIntervalForRequest = RequestBuilder.longestTransportTimeout
     if !acceptsCookies {
       configuration.httpCookieAcceptPolicy = .never
       configuration.httpShouldSetCookies = false
