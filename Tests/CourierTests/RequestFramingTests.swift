@@ -55,6 +55,19 @@ struct RequestFramingTests {
     #expect(empty.value(forHTTPHeaderField: "Content-Length") == nil)
   }
 
+  @Test("a header value goes out without the spaces and tabs around it; one of only them, empty")
+  func trimmedValues() throws {
+    var defaults = HTTPClient.Configuration()
+    defaults.headers["X-Default"] = "\tv1 "
+    let request = try makeClient(configuration: defaults).urlRequest(
+      for: Request<Data>(
+        path: "x", headers: ["X-Key": "  abc\t", "X-Blank": " \t ", "X-In": "a b"]))
+    #expect(request.value(forHTTPHeaderField: "X-Default") == "v1")
+    #expect(request.value(forHTTPHeaderField: "X-Key") == "abc")
+    #expect(request.value(forHTTPHeaderField: "X-Blank") == "")
+    #expect(request.value(forHTTPHeaderField: "X-In") == "a b")
+  }
+
   @Test("a Transfer-Encoding other than chunked is refused; chunked is left to the transport")
   func transferEncoding() async throws {
     for coding in ["gzip, chunked", "gzip", "identity"] {

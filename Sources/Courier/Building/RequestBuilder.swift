@@ -63,6 +63,7 @@ struct RequestBuilder: Sendable {
     {
       headers.add("Accept", accept)
     }
+    headers.trimValues()
     try HeaderValidation.validate(headers)
 
     var request = URLRequest(url: url)

@@ -101,6 +101,21 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     fields.removeAll { Self.namesMatch($0.name, name) }
   }
 
+  /// Takes the spaces and tabs from around each value: they are no part of it (RFC 9110
+  /// §5.5), HTTP/2 refuses a value that starts or ends with one (RFC 9113 §8.2.1), and
+  /// URLSession on Linux drops a value made only of them.
+  mutating func trimValues() {
+    func isBlank(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 }
+    for index in fields.indices {
+      let bytes = fields[index].value.utf8
+      guard let first = bytes.first, let last = bytes.last, isBlank(first) || isBlank(last)
+      else { continue }
+      let start = bytes.firstIndex { !isBlank($0) } ?? bytes.endIndex
+      let end = bytes.lastIndex { !isBlank($0) }.map(bytes.index(after:)) ?? start
+      fields[index].value = String(Substring(bytes[start..<Swift.max(start, end)]))
+    }
+  }
+
   /// These headers with `other`'s applied on top: a name present in `other` replaces
   /// every field of that name here; other names are kept in order.
   public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
