@@ -33,6 +33,9 @@ public final class CookieJar: Sendable {
   }
 
   private let state = Locked(State())
+  /// Held while the file is written: one save at a time, each reading the cookies once it
+  /// holds it, so the last save to reach the disk holds the last change.
+  private let saving = Locked(())
   private let file: URL?
   private let now: @Sendable () -> Date
   /// The most cookies kept for one domain; past it the oldest goes first.
@@ -240,11 +243,16 @@ public final class CookieJar: Sendable {
   /// Writes the persistent cookies to the jar's file, owner-only, in one step.
   private func save() {
     guard let file else { return }
-    let persistent = state.withLock { $0.cookies.filter(\.isPersistent) }
-    guard let data = try? JSONEncoder().encode(persistent) else { return }
-    // Created owner-only before a byte is written, then renamed over the old file.
-    // (`FileManager.createFile(attributes:)` wrote the cookies to a file readable by all and
-    // narrowed it only after renaming it into place.)
-    _ = FileBytes.writeAtomically([data], to: file.path)
+    // Read and written under `saving`: a save that read the cookies before another thread's
+    // change must not reach the disk after that thread's save did (its file would lack the
+    // change until the next one).
+    saving.withLock { _ in
+      let persistent = state.withLock { $0.cookies.filter(\.isPersistent) }
+      guard let data = try? JSONEncoder().encode(persistent) else { return }
+      // Created owner-only before a byte is written, then renamed over the old file.
+      // (`FileManager.createFile(attributes:)` wrote the cookies to a file readable by all and
+      // narrowed it only after renaming it into place.)
+      _ = FileBytes.writeAtomically([data], to: file.path)
+    }
   }
 }

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -157,5 +158,41 @@ struct CookieJarTests {
     stop.withLock { $0 = true }
     while !watcher.isFinished { usleep(1000) }
     #expect(seen.withLock { $0 }.isEmpty, "\(seen.withLock { $0 })")
+  }
+
+  @Test("a jar stored into from many threads at once leaves its file holding every cookie")
+  func concurrentSaves() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-jar-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("cookies.json")
+    // Each round, six threads store five cookies each into one jar (as clients sharing it
+    // do); what the file says afterwards must be what the jar holds. (The last save to reach
+    // the disk once could be one that read the jar before another thread's change.)
+    for round in 0..<20 {
+      let jar = try CookieJar(persistingTo: file)
+      jar.removeAll()
+      await onOwnThread {
+        let done = DispatchGroup()
+        for worker in 0..<6 {
+          done.enter()
+          Thread {
+            for index in 0..<5 {
+              jar.store(
+                ["c\(worker)-\(index)=\(round); Max-Age=3600"],
+                from: URL(string: "https://a.test/")!)
+            }
+            done.leave()
+          }.start()
+        }
+        done.wait()
+      }
+      #expect(jar.cookies.count == 30)
+      let reread = try CookieJar(persistingTo: file)
+      let (saved, held) = (Set(reread.cookies.map(\.name)), Set(jar.cookies.map(\.name)))
+      #expect(saved == held, "round \(round): \(held.symmetricDifference(saved).sorted())")
+      if saved != held { break }
+    }
   }
 }
