@@ -54,10 +54,12 @@ public final class CookieJar: Sendable {
     now = today
   }
 
-  /// A jar whose persistent cookies are kept in `file` (a JSON array, created owner-only):
-  /// read now, written after every change.
+  /// A jar whose persistent cookies are kept in `file` (a JSON array, owner-only): read and
+  /// written now (created if missing), then written after every change.
   ///
-  /// - Throws: ``HTTPError/invalidRequest(reason:)`` when the file exists and is not a jar.
+  /// - Throws: ``HTTPError/invalidRequest(reason:)`` when the file exists and is not a jar,
+  ///   or cannot be written (its directory is missing or read-only): a jar that could not
+  ///   keep its cookies would lose them silently at the next launch.
   public convenience init(persistingTo file: URL) throws(HTTPError) {
     try self.init(persistingTo: file, today: { Date() })
   }
@@ -66,12 +68,18 @@ public final class CookieJar: Sendable {
   package init(persistingTo file: URL, today: @escaping @Sendable () -> Date) throws(HTTPError) {
     self.file = file
     now = today
-    guard FileManager.default.fileExists(atPath: file.path) else { return }
-    guard let data = try? Data(contentsOf: file),
-      let cookies = try? JSONDecoder().decode([Cookie].self, from: data)
-    else { throw .invalidRequest(reason: "\(file.path) is not a cookie jar's file") }
-    let moment = now()
-    state.withLock { $0.cookies = cookies.filter { ($0.expires ?? .distantFuture) > moment } }
+    if FileManager.default.fileExists(atPath: file.path) {
+      guard let data = try? Data(contentsOf: file),
+        let cookies = try? JSONDecoder().decode([Cookie].self, from: data)
+      else { throw .invalidRequest(reason: "\(file.path) is not a cookie jar's file") }
+      let moment = now()
+      state.withLock { $0.cookies = cookies.filter { ($0.expires ?? .distantFuture) > moment } }
+    }
+    guard save() else {
+      throw .invalidRequest(
+        reason: "the cookie jar's file \(file.path) cannot be written (is its directory "
+          + "missing or read-only?)")
+    }
   }
 
   // MARK: - Reading
@@ -240,19 +248,20 @@ public final class CookieJar: Sendable {
     }
   }
 
-  /// Writes the persistent cookies to the jar's file, owner-only, in one step.
-  private func save() {
-    guard let file else { return }
+  /// Writes the persistent cookies to the jar's file, owner-only, in one step; whether it could.
+  @discardableResult
+  private func save() -> Bool {
+    guard let file else { return true }
     // Read and written under `saving`: a save that read the cookies before another thread's
     // change must not reach the disk after that thread's save did (its file would lack the
     // change until the next one).
-    saving.withLock { _ in
+    return saving.withLock { _ in
       let persistent = state.withLock { $0.cookies.filter(\.isPersistent) }
-      guard let data = try? JSONEncoder().encode(persistent) else { return }
+      guard let data = try? JSONEncoder().encode(persistent) else { return false }
       // Created owner-only before a byte is written, then renamed over the old file.
       // (`FileManager.createFile(attributes:)` wrote the cookies to a file readable by all and
       // narrowed it only after renaming it into place.)
-      _ = FileBytes.writeAtomically([data], to: file.path)
+      return FileBytes.writeAtomically([data], to: file.path)
     }
   }
 }

@@ -195,4 +195,30 @@ struct CookieJarTests {
       if saved != held { break }
     }
   }
+
+  @Test("a jar whose file cannot be written is refused at once, not kept in memory only")
+  func unwritableFile() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-jar-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // A directory not made yet (Application Support on a fresh Mac), and a "directory" that
+    // is a file: every save would fail, and the cookies be gone at the next launch.
+    let notADirectory = directory.appendingPathComponent("plain")
+    try Data().write(to: notADirectory)
+    for file in [
+      directory.appendingPathComponent("missing/cookies.json"),
+      notADirectory.appendingPathComponent("cookies.json"),
+    ] {
+      let error = #expect(throws: HTTPError.self) { try CookieJar(persistingTo: file) }
+      #expect(error?.description.contains("cannot be written") == true, "\(file.path)")
+    }
+    // In a directory that exists, the file is made at once, owner-only, and holds the jar.
+    let file = directory.appendingPathComponent("cookies.json")
+    let jar = try CookieJar(persistingTo: file)
+    let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions]
+    #expect((permissions as? NSNumber)?.intValue == 0o600)
+    jar.store(["a=1; Max-Age=3600"], from: URL(string: "https://a.test/")!)
+    #expect(try CookieJar(persistingTo: file).cookies.map(\.name) == ["a"])
+  }
 }
