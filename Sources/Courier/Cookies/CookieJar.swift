@@ -265,3 +265,17 @@ public final class CookieJar: Sendable {
     }
   }
 }
+
+extension CookieJar: CustomStringConvertible, CustomReflectable {
+  /// How many cookies the jar holds, and where it keeps them: `CookieJar(2 cookies)`.
+  public var description: String {
+    let count = cookies.count
+    let kept = file.map { ", kept in \($0.path)" } ?? ""
+    return "CookieJar(\(count) cookie\(count == 1 ? "" : "s")\(kept))"
+  }
+
+  /// The cookies (each without its value; see ``Cookie``'s mirror) and the file.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["cookies": cookies, "file": file as Any], displayStyle: .class)
+  }
+}

@@ -221,4 +221,29 @@ struct CookieJarTests {
     jar.store(["a=1; Max-Age=3600"], from: URL(string: "https://a.test/")!)
     #expect(try CookieJar(persistingTo: file).cookies.map(\.name) == ["a"])
   }
+
+  @Test("cookie values are credentials: no description or dump of a cookie or jar shows them")
+  func valuesNotPrinted() throws {
+    let jar = jar()
+    jar.store(["s=cookie-SECRET; Max-Age=100; Secure"], from: URL(string: "https://a.test/x/y")!)
+    var configuration = HTTPClient.Configuration()
+    configuration.cookies = jar
+    let cookie = try #require(jar.cookies.first)
+    var dumped = ("", "", "")
+    dump(cookie, to: &dumped.0)
+    dump(jar, to: &dumped.1)
+    dump(configuration, to: &dumped.2)
+    for text in [
+      "\(cookie)", String(reflecting: cookie), "\(jar.cookies)", "\(jar)", dumped.0, dumped.1,
+      dumped.2,
+    ] {
+      #expect(!text.contains("cookie-SECRET"), "\(text)")
+    }
+    // What the cookie is, and what it is for, is shown; its value is there for code to read.
+    #expect(
+      "\(cookie)".hasPrefix(#"Cookie(name: "s", value: <redacted>, domain: "a.test", path: "/x""#))
+    #expect(dumped.1.contains("a.test"))
+    #expect(cookie.value == "cookie-SECRET")
+    #expect(jar.header(for: URL(string: "https://a.test/x/z")!) == "s=cookie-SECRET")
+  }
 }
