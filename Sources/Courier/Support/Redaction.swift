@@ -105,8 +105,8 @@ enum Redaction {
   }
 
   /// A body as text for printing, with the values of credential fields redacted in JSON
-  /// objects and form bodies (`password`, `client_secret`, `access_token`…); `nil` when it
-  /// is not UTF-8 text.
+  /// objects, form bodies and multipart forms (`password`, `client_secret`,
+  /// `access_token`…); `nil` when it is not UTF-8 text.
   static func body(_ data: Data, extra: Set<String> = []) -> String? {
     if let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
       json is [String: Any] || json is [Any],
@@ -116,6 +116,7 @@ enum Redaction {
       return String(decoding: redacted, as: UTF8.self)
     }
     guard let text = String(data: data, encoding: .utf8) else { return nil }
+    if let form = multipart(text, extra: extra) { return form }
     let looksLikeForm =
       text.contains("=") && !text.contains(where: { $0.isWhitespace || $0 == "{" })
     guard looksLikeForm else { return text }
@@ -125,6 +126,42 @@ enum Redaction {
       guard parts.count == 2, isSensitive(name: name, extra: extra) else { return String(pair) }
       return "\(parts[0])=\(placeholder)"
     }.joined(separator: "&")
+  }
+
+  /// A `multipart/form-data` body (RFC 7578) with the content of each part whose name is a
+  /// credential replaced by the placeholder, or `nil` when `text` is not one: it starts with
+  /// its delimiter, `--boundary`, on a line of its own, which ends every part (a boundary
+  /// never occurs in the content).
+  private static func multipart(_ text: String, extra: Set<String>) -> String? {
+    guard text.hasPrefix("--"), let lineEnd = text.range(of: "\r\n") else { return nil }
+    let delimiter = String(text[..<lineEnd.lowerBound])
+    var parts = text.components(separatedBy: delimiter)
+    guard parts.count > 2, parts[0].isEmpty, parts[parts.count - 1].hasPrefix("--") else {
+      return nil
+    }
+    for index in 1..<(parts.count - 1) {
+      guard let headEnd = parts[index].range(of: "\r\n\r\n"),
+        let name = partName(parts[index][..<headEnd.lowerBound]),
+        isSensitive(name: name.removingPercentEncoding ?? name, extra: extra)
+      else { continue }
+      parts[index] = parts[index][..<headEnd.upperBound] + placeholder + "\r\n"
+    }
+    return parts.joined(separator: delimiter)
+  }
+
+  /// The `name` parameter of a part's `Content-Disposition: form-data` field.
+  private static func partName(_ head: Substring) -> String? {
+    for line in head.split(separator: "\r\n")
+    where line.lowercased().hasPrefix("content-disposition:") {
+      for parameter in line.split(separator: ";").dropFirst() {
+        let pair = parameter.split(separator: "=", maxSplits: 1)
+        guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "name"
+        else { continue }
+        return pair[1].trimmingCharacters(in: .whitespaces)
+          .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+      }
+    }
+    return nil
   }
 
   private static func redactingFields(_ value: Any, extra: Set<String>) -> Any {
