@@ -89,6 +89,20 @@ enum Redaction {
     let hasUserInfo = components.user != nil || components.password != nil
     components.user = nil
     components.password = nil
+    redactParameters(of: &components, extra: extra)
+    var text = (components.string ?? "").replacingOccurrences(
+      of: "=REDACTED", with: "=" + placeholder)
+    if hasUserInfo, let range = text.range(of: "://") {
+      text.insert(contentsOf: placeholder + "@", at: range.upperBound)
+    }
+    return text
+  }
+
+  /// Replaces with `REDACTED` (a URL cannot hold the placeholder) the values of the
+  /// credential parameters of `components`: its query items, and those of a fragment written
+  /// as a query — OAuth's implicit flow redirects to `…#access_token=…&state=…`, and a
+  /// fragment of a redirect's `Location` stays on the URL it leads to.
+  static func redactParameters(of components: inout URLComponents, extra: Set<String>) {
     if let items = components.percentEncodedQueryItems, !items.isEmpty {
       components.percentEncodedQueryItems = items.map { item in
         let name = item.name.removingPercentEncoding ?? item.name
@@ -96,12 +110,16 @@ enum Redaction {
         return URLQueryItem(name: item.name, value: "REDACTED")
       }
     }
-    var text = (components.string ?? "").replacingOccurrences(
-      of: "=REDACTED", with: "=" + placeholder)
-    if hasUserInfo, let range = text.range(of: "://") {
-      text.insert(contentsOf: placeholder + "@", at: range.upperBound)
+    if let fragment = components.percentEncodedFragment, fragment.contains("=") {
+      components.percentEncodedFragment = fragment.split(
+        separator: "&", omittingEmptySubsequences: false
+      ).map { pair in
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+        guard parts.count == 2, isSensitive(name: name, extra: extra) else { return String(pair) }
+        return "\(parts[0])=REDACTED"
+      }.joined(separator: "&")
     }
-    return text
   }
 
   /// A body as text for printing, with the values of credential fields redacted in JSON
