@@ -37,9 +37,9 @@ extension HTTPClient {
   ///
   /// - Parameters:
   ///   - endpoint: What to download; its `Response` type is not used.
-  ///   - destination: A file URL in an existing directory; an existing file there is
-  ///     replaced. Anything else fails with ``HTTPError/invalidRequest(reason:)`` and sends
-  ///     nothing.
+  ///   - destination: A file URL in an existing directory that can be written; an existing
+  ///     file there is replaced. Anything else fails with
+  ///     ``HTTPError/invalidRequest(reason:)`` and sends nothing.
   ///   - options: Deadline, size limit and resuming; no deadline or limit by default.
   public nonisolated func download<E: Endpoint>(
     _ endpoint: E, to destination: URL, options: TransferOptions = TransferOptions()
