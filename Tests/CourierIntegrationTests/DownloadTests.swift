@@ -266,6 +266,37 @@ struct DownloadTests {
     #expect(scratch.contents.isEmpty)
   }
 
+  @Test("a destination in a directory that cannot be written is refused, and nothing is sent")
+  func unwritableDestination() async throws {
+    let loopback = try bigFileServer(size: 10)
+    defer { loopback.stop() }
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    #if os(Linux)
+      // No file can be made in /proc, not even by root (as tests may run here).
+      let directory = URL(fileURLWithPath: "/proc")
+    #else
+      let directory = scratch.file("read-only")
+      try FileManager.default.createDirectory(
+        at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o500])
+    #endif
+    let error = await #expect(throws: HTTPError.self) {
+      try await loopback.client.download(
+        Request<Data>(path: "big"), to: directory.appendingPathComponent("x.bin")
+      ).finished()
+    }
+    #expect(
+      error?.invalidRequestReason?.contains("cannot be written") == true,
+      "\(String(describing: error))")
+    #expect(loopback.server.requestCount == 0)
+    // The same download to a directory that can be written goes ahead.
+    let file = try await loopback.client.download(
+      Request<Data>(path: "big"), to: scratch.file("x.bin")
+    ).finished()
+    #expect(try Data(contentsOf: file.url).count == 10)
+    #expect(loopback.server.requestCount == 1)
+  }
+
   @Test("a body over the transfer's limit fails, and leaves no file")
   func overLimit() async throws {
     let loopback = try bigFileServer(size: 5_000_000)

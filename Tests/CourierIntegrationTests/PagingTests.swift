@@ -167,6 +167,30 @@ struct PagingTests {
     #expect(loopback.server.requestCount == 2)
   }
 
+  @Test("a repeated page's error hides the query values the client lists as credentials")
+  func repeatedPageRedacted() async throws {
+    let configuration = HTTPClient.Configuration(redactedNames: ["Cursor"])
+    let loopback = try Loopback(configuration: configuration) { _, response in
+      try await response.send(encoding: CursorPage(items: ["x"], nextCursor: "cursor-SECRET"))
+    }
+    defer { loopback.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      for try await _ in loopback.client.pages(Events()) {}
+    }
+    let reason = try #require(error?.invalidRequestReason)
+    #expect(!"\(try #require(error))".contains("cursor-SECRET"))
+    #expect(reason.contains("/3/events?cursor=<redacted>"))
+    // A value no rule lists is shown as it is, so the loop can be found.
+    let plain = try Loopback { _, response in
+      try await response.send(encoding: CursorPage(items: ["x"], nextCursor: "plain-cursor"))
+    }
+    defer { plain.stop() }
+    let shown = await #expect(throws: HTTPError.self) {
+      for try await _ in plain.client.pages(Events()) {}
+    }
+    #expect(shown?.invalidRequestReason?.contains("/3/events?cursor=plain-cursor") == true)
+  }
+
   @Test("a cursor sent in a header is not mistaken for a repeated page")
   func headerCursor() async throws {
     struct HeaderCursor: PagedEndpoint {

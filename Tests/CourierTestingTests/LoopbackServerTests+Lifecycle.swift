@@ -174,6 +174,40 @@ extension LoopbackServerTests {
     #expect(error?.code == .cannotConnectToHost)
   }
 
+  @Test("stop() cancels the handlers still running")
+  func stopCancelsHandlers() async throws {
+    let (started, cancelled) = (Signal(), Signal())
+    let server = try LoopbackServer { _, _ in
+      started.fire()
+      do {
+        try await Task.sleep(for: .seconds(3600))
+      } catch is CancellationError {
+        cancelled.fire()
+      }
+    }
+    let client = URLSessionTestClient()
+    defer { client.invalidate() }
+    let request = Task { try await client.get(server.baseURL) }
+    await started.wait()
+    server.stop()
+    await cancelled.wait()
+    _ = await request.result
+  }
+
+  @Test("a server let go stops as stop() does: its port refuses connections")
+  func deinitStops() async throws {
+    let client = URLSessionTestClient()
+    defer { client.invalidate() }
+    var url: URL?
+    do {
+      let server = try LoopbackServer { _, response in try await response.send(text: "up") }
+      url = server.baseURL
+      #expect(try await client.get(server.baseURL).text == "up")
+    }
+    let error = await #expect(throws: URLError.self) { try await client.get(try #require(url)) }
+    #expect(error?.code == .cannotConnectToHost)
+  }
+
   @Test("a server stopped again later leaves alone the servers made after its first stop")
   func stoppedAgainLeavesOthersAlone() async throws {
     let client = URLSessionTestClient()

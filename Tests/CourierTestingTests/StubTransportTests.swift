@@ -92,6 +92,49 @@ struct StubTransportTests {
     #expect(response.url == base.appendingPathComponent("m"))
   }
 
+  @Test("a body read from disk, alone or in a multipart form, is recorded whole in httpBody")
+  func fileBodiesRecorded() async throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-stub-\(UUID().uuidString).bin")
+    let bytes = Data((0..<200_000).map { UInt8($0 % 251) })
+    try bytes.write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let stub = StubTransport().on(.put, "/file", .status(204)).on(.post, "/form", .status(204))
+    let client = HTTPClient(baseURL: base, transport: stub)
+    _ = try await client.send(
+      Request<Data>(method: .put, path: "file", body: .file(file, contentType: "image/png")))
+    var form = MultipartForm(boundary: "b0undary")
+    form.add(name: "note", value: "hi")
+    form.add(name: "poster", fileURL: file, filename: "p.png")
+    _ = try await client.send(Request<Data>(method: .post, path: "form", body: .multipart(form)))
+    let recorded = stub.requests.map(\.httpBody)
+    try #require(recorded.count == 2)
+    #expect(recorded[0] == bytes)
+    let multipart = try #require(recorded[1])
+    #expect(multipart.range(of: bytes) != nil)
+    #expect(multipart.starts(with: Data("--b0undary\r\n".utf8)))
+    #expect(multipart.suffix(14) == Data("--b0undary--\r\n".utf8))
+  }
+
+  @Test("a request whose task is cancelled before it starts is neither recorded nor answered")
+  func cancelledBeforeStart() async throws {
+    let answered = Locked(0)
+    let stub = StubTransport().fallback { _ throws(HTTPError) in
+      answered.withLock { $0 += 1 }
+      return .status(204)
+    }
+    let request = request(.get, "x")
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await stub.send(request)
+    }
+    await expectCancelled(task)
+    #expect(stub.requests.isEmpty && answered.withLock { $0 } == 0)
+    // Not cancelled, the same request is recorded and answered.
+    _ = try await stub.send(request)
+    #expect(stub.requests.count == 1 && answered.withLock { $0 } == 1)
+  }
+
   @Test("a delayed answer ends with cancelled when the task is cancelled")
   func delayHonoursCancellation() async throws {
     let stub = StubTransport(delay: .seconds(3600)).on(.get, "/x", .status(200))

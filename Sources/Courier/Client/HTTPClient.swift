@@ -154,3 +154,18 @@ public actor HTTPClient {
     try builder.urlRequest(for: endpoint)
   }
 }
+
+extension HTTPClient: CustomReflectable {
+  /// The base URL by the client's credential rule (user-info and credential query values
+  /// redacted), the configuration and the transport, whose mirrors show no credential and
+  /// none of the live state of requests in flight.
+  public nonisolated var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "baseURL": Credentials(names: redactedNames).describe(baseURL),
+        "configuration": configuration, "transport": transport,
+      ],
+      displayStyle: .class)
+  }
+}

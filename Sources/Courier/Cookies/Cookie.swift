@@ -1,6 +1,9 @@
 import Foundation
 
 /// One cookie as a ``CookieJar`` keeps it (RFC 6265bis §5.7's storage model).
+///
+/// Its value is a credential: ``value`` gives it to code, but no description or dump of the
+/// cookie, of its jar or of a configuration holding the jar shows it.
 public struct Cookie: Sendable, Hashable, Codable {
   /// The cookie's name.
   public var name: String
@@ -57,5 +60,34 @@ public struct Cookie: Sendable, Hashable, Codable {
     if isSecure && !secure { return false }
     let hostMatches = isHostOnly ? host == domain : CookieRules.domainMatches(host, domain)
     return hostMatches && CookieRules.pathMatches(requestPath, path)
+  }
+}
+
+extension Cookie: CustomStringConvertible, CustomReflectable {
+  /// The cookie without its value, a credential: `Cookie(name: "session", value: <redacted>,
+  /// domain: "example.com", path: "/")`, then its attributes that are set.
+  public var description: String {
+    var text =
+      "Cookie(name: \"\(name)\", value: \(Redaction.placeholder), domain: \"\(domain)\", "
+      + "path: \"\(path)\""
+    if !isHostOnly { text += ", subdomains too" }
+    if isSecure { text += ", Secure" }
+    if isHTTPOnly { text += ", HttpOnly" }
+    if let sameSite { text += ", SameSite=\(sameSite)" }
+    if let expires { text += ", expires \(expires)" }
+    return text + ")"
+  }
+
+  /// Every field, the value redacted: a dump (of the cookie, its jar, or a configuration
+  /// holding the jar) shows no cookie's value.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "name": name, "value": Redaction.placeholder, "domain": domain, "path": path,
+        "isHostOnly": isHostOnly, "isSecure": isSecure, "isHTTPOnly": isHTTPOnly,
+        "sameSite": sameSite as Any, "expires": expires as Any, "created": created,
+      ],
+      displayStyle: .struct)
   }
 }

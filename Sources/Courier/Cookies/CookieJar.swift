@@ -33,6 +33,9 @@ public final class CookieJar: Sendable {
   }
 
   private let state = Locked(State())
+  /// Held while the file is written: one save at a time, each reading the cookies once it
+  /// holds it, so the last save to reach the disk holds the last change.
+  private let saving = Locked(())
   private let file: URL?
   private let now: @Sendable () -> Date
   /// The most cookies kept for one domain; past it the oldest goes first.
@@ -51,10 +54,12 @@ public final class CookieJar: Sendable {
     now = today
   }
 
-  /// A jar whose persistent cookies are kept in `file` (a JSON array, created owner-only):
-  /// read now, written after every change.
+  /// A jar whose persistent cookies are kept in `file` (a JSON array, owner-only): read and
+  /// written now (created if missing), then written after every change.
   ///
-  /// - Throws: ``HTTPError/invalidRequest(reason:)`` when the file exists and is not a jar.
+  /// - Throws: ``HTTPError/invalidRequest(reason:)`` when the file exists and is not a jar,
+  ///   or cannot be written (its directory is missing or read-only): a jar that could not
+  ///   keep its cookies would lose them silently at the next launch.
   public convenience init(persistingTo file: URL) throws(HTTPError) {
     try self.init(persistingTo: file, today: { Date() })
   }
@@ -63,12 +68,18 @@ public final class CookieJar: Sendable {
   package init(persistingTo file: URL, today: @escaping @Sendable () -> Date) throws(HTTPError) {
     self.file = file
     now = today
-    guard FileManager.default.fileExists(atPath: file.path) else { return }
-    guard let data = try? Data(contentsOf: file),
-      let cookies = try? JSONDecoder().decode([Cookie].self, from: data)
-    else { throw .invalidRequest(reason: "\(file.path) is not a cookie jar's file") }
-    let moment = now()
-    state.withLock { $0.cookies = cookies.filter { ($0.expires ?? .distantFuture) > moment } }
+    if FileManager.default.fileExists(atPath: file.path) {
+      guard let data = try? Data(contentsOf: file),
+        let cookies = try? JSONDecoder().decode([Cookie].self, from: data)
+      else { throw .invalidRequest(reason: "\(file.path) is not a cookie jar's file") }
+      let moment = now()
+      state.withLock { $0.cookies = cookies.filter { ($0.expires ?? .distantFuture) > moment } }
+    }
+    guard save() else {
+      throw .invalidRequest(
+        reason: "the cookie jar's file \(file.path) cannot be written (is its directory "
+          + "missing or read-only?)")
+    }
   }
 
   // MARK: - Reading
@@ -237,14 +248,34 @@ public final class CookieJar: Sendable {
     }
   }
 
-  /// Writes the persistent cookies to the jar's file, owner-only, in one step.
-  private func save() {
-    guard let file else { return }
-    let persistent = state.withLock { $0.cookies.filter(\.isPersistent) }
-    guard let data = try? JSONEncoder().encode(persistent) else { return }
-    // Created owner-only before a byte is written, then renamed over the old file.
-    // (`FileManager.createFile(attributes:)` wrote the cookies to a file readable by all and
-    // narrowed it only after renaming it into place.)
-    _ = FileBytes.writeAtomically([data], to: file.path)
+  /// Writes the persistent cookies to the jar's file, owner-only, in one step; whether it could.
+  @discardableResult
+  private func save() -> Bool {
+    guard let file else { return true }
+    // Read and written under `saving`: a save that read the cookies before another thread's
+    // change must not reach the disk after that thread's save did (its file would lack the
+    // change until the next one).
+    return saving.withLock { _ in
+      let persistent = state.withLock { $0.cookies.filter(\.isPersistent) }
+      guard let data = try? JSONEncoder().encode(persistent) else { return false }
+      // Created owner-only before a byte is written, then renamed over the old file.
+      // (`FileManager.createFile(attributes:)` wrote the cookies to a file readable by all and
+      // narrowed it only after renaming it into place.)
+      return FileBytes.writeAtomically([data], to: file.path)
+    }
+  }
+}
+
+extension CookieJar: CustomStringConvertible, CustomReflectable {
+  /// How many cookies the jar holds, and where it keeps them: `CookieJar(2 cookies)`.
+  public var description: String {
+    let count = cookies.count
+    let kept = file.map { ", kept in \($0.path)" } ?? ""
+    return "CookieJar(\(count) cookie\(count == 1 ? "" : "s")\(kept))"
+  }
+
+  /// The cookies (each without its value; see ``Cookie``'s mirror) and the file.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["cookies": cookies, "file": file as Any], displayStyle: .class)
   }
 }

@@ -15,8 +15,9 @@ import Foundation
 /// (CR, LF, a space in the name) fails the request with
 /// ``HTTPError/invalidRequest(reason:)`` before it is sent. Whatever its name, the key is marked as a
 /// credential (``OutgoingRequest/markCredential(_:)``): redacted wherever Courier prints,
-/// and never sent on to another origin by a redirect.
-public struct APIKeyAuthentication: Middleware {
+/// and never sent on to another origin by a redirect. No description or dump of the
+/// middleware (or of a configuration holding it) shows the key.
+public struct APIKeyAuthentication: Middleware, CustomStringConvertible, CustomReflectable {
   /// Where the key goes.
   public enum Placement: Sendable, Equatable {
     /// A header of this name.
@@ -34,6 +35,24 @@ public struct APIKeyAuthentication: Middleware {
   public init(key: String, in placement: Placement) {
     self.key = key
     self.placement = placement
+  }
+
+  /// Where the key goes, without the key: `APIKeyAuthentication(key: <redacted>, in: query
+  /// "api_key")`.
+  public var description: String {
+    let (kind, name) =
+      switch placement {
+      case .header(let name): ("header", name)
+      case .query(let name): ("query", name)
+      }
+    return "APIKeyAuthentication(key: \(Redaction.placeholder), in: \(kind) \"\(name)\")"
+  }
+
+  /// The key redacted and where it goes: a dump shows no key.
+  public var customMirror: Mirror {
+    Mirror(
+      self, children: ["key": Redaction.placeholder, "placement": placement],
+      displayStyle: .struct)
   }
 
   /// Adds the key to the request.

@@ -51,7 +51,8 @@ public struct LoggingMiddleware: Middleware {
     case basic
     /// Those lines and the headers.
     case headers
-    /// Those lines, the headers, and the bodies up to `bodyLimit` bytes.
+    /// Those lines, the headers, and the bodies up to `bodyLimit` bytes, the values of
+    /// credential fields redacted in JSON, form and multipart form bodies.
     case bodies
 
     /// Whether `lhs` writes less than `rhs`.

@@ -126,8 +126,10 @@ public struct Pages<E: PagedEndpoint>: AsyncSequence, Sendable {
         hasher.combine(value)
       }
       guard seen.insert(hasher.finalize()).inserted else {
+        // The client's credential rule, its listed names included, as for any error it throws.
+        let url = Credentials(names: client.redactedNames, request: request).describe(request.url)
         throw .invalidRequest(
-          reason: "the server sent the same next page again (\(Redaction.url(request.url))); "
+          reason: "the server sent the same next page again (\(url)); "
             + "paging stopped instead of looping forever")
       }
     }

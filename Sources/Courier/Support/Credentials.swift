@@ -88,14 +88,11 @@ struct Credentials: Sendable {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
       else { return error }
       // The URLError itself may be printed (its userInfo shows the URL), so its URL loses
-      // user-info, credential query values, and credential values anywhere else in it.
+      // user-info, credential query (and fragment) values, and credential values anywhere
+      // else in it.
       components.user = nil
       components.password = nil
-      components.percentEncodedQueryItems = components.percentEncodedQueryItems?.map { item in
-        let name = item.name.removingPercentEncoding ?? item.name
-        guard item.value != nil, isCredential(name) else { return item }
-        return URLQueryItem(name: item.name, value: "REDACTED")
-      }
+      Redaction.redactParameters(of: &components, extra: names)
       let text = secrets.reduce(components.string ?? "") {
         $0.replacingOccurrences(of: $1, with: "REDACTED")
       }

@@ -89,13 +89,7 @@ enum Redaction {
     let hasUserInfo = components.user != nil || components.password != nil
     components.user = nil
     components.password = nil
-    if let items = components.percentEncodedQueryItems, !items.isEmpty {
-      components.percentEncodedQueryItems = items.map { item in
-        let name = item.name.removingPercentEncoding ?? item.name
-        guard item.value != nil, isSensitive(name: name, extra: extra) else { return item }
-        return URLQueryItem(name: item.name, value: "REDACTED")
-      }
-    }
+    redactParameters(of: &components, extra: extra)
     var text = (components.string ?? "").replacingOccurrences(
       of: "=REDACTED", with: "=" + placeholder)
     if hasUserInfo, let range = text.range(of: "://") {
@@ -104,9 +98,33 @@ enum Redaction {
     return text
   }
 
+  /// Replaces with `REDACTED` (a URL cannot hold the placeholder) the values of the
+  /// credential parameters of `components`: its query items, and those of a fragment written
+  /// as a query — OAuth's implicit flow redirects to `…#access_token=…&state=…`, and a
+  /// fragment of a redirect's `Location` stays on the URL it leads to.
+  static func redactParameters(of components: inout URLComponents, extra: Set<String>) {
+    if let items = components.percentEncodedQueryItems, !items.isEmpty {
+      components.percentEncodedQueryItems = items.map { item in
+        let name = item.name.removingPercentEncoding ?? item.name
+        guard item.value != nil, isSensitive(name: name, extra: extra) else { return item }
+        return URLQueryItem(name: item.name, value: "REDACTED")
+      }
+    }
+    if let fragment = components.percentEncodedFragment, fragment.contains("=") {
+      components.percentEncodedFragment = fragment.split(
+        separator: "&", omittingEmptySubsequences: false
+      ).map { pair in
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+        guard parts.count == 2, isSensitive(name: name, extra: extra) else { return String(pair) }
+        return "\(parts[0])=REDACTED"
+      }.joined(separator: "&")
+    }
+  }
+
   /// A body as text for printing, with the values of credential fields redacted in JSON
-  /// objects and form bodies (`password`, `client_secret`, `access_token`…); `nil` when it
-  /// is not UTF-8 text.
+  /// objects, form bodies and multipart forms (`password`, `client_secret`,
+  /// `access_token`…); `nil` when it is not UTF-8 text.
   static func body(_ data: Data, extra: Set<String> = []) -> String? {
     if let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
       json is [String: Any] || json is [Any],
@@ -116,6 +134,7 @@ enum Redaction {
       return String(decoding: redacted, as: UTF8.self)
     }
     guard let text = String(data: data, encoding: .utf8) else { return nil }
+    if let form = multipart(text, extra: extra) { return form }
     let looksLikeForm =
       text.contains("=") && !text.contains(where: { $0.isWhitespace || $0 == "{" })
     guard looksLikeForm else { return text }
@@ -125,6 +144,42 @@ enum Redaction {
       guard parts.count == 2, isSensitive(name: name, extra: extra) else { return String(pair) }
       return "\(parts[0])=\(placeholder)"
     }.joined(separator: "&")
+  }
+
+  /// A `multipart/form-data` body (RFC 7578) with the content of each part whose name is a
+  /// credential replaced by the placeholder, or `nil` when `text` is not one: it starts with
+  /// its delimiter, `--boundary`, on a line of its own, which ends every part (a boundary
+  /// never occurs in the content).
+  private static func multipart(_ text: String, extra: Set<String>) -> String? {
+    guard text.hasPrefix("--"), let lineEnd = text.range(of: "\r\n") else { return nil }
+    let delimiter = String(text[..<lineEnd.lowerBound])
+    var parts = text.components(separatedBy: delimiter)
+    guard parts.count > 2, parts[0].isEmpty, parts[parts.count - 1].hasPrefix("--") else {
+      return nil
+    }
+    for index in 1..<(parts.count - 1) {
+      guard let headEnd = parts[index].range(of: "\r\n\r\n"),
+        let name = partName(parts[index][..<headEnd.lowerBound]),
+        isSensitive(name: name.removingPercentEncoding ?? name, extra: extra)
+      else { continue }
+      parts[index] = parts[index][..<headEnd.upperBound] + placeholder + "\r\n"
+    }
+    return parts.joined(separator: delimiter)
+  }
+
+  /// The `name` parameter of a part's `Content-Disposition: form-data` field.
+  private static func partName(_ head: Substring) -> String? {
+    for line in head.split(separator: "\r\n")
+    where line.lowercased().hasPrefix("content-disposition:") {
+      for parameter in line.split(separator: ";").dropFirst() {
+        let pair = parameter.split(separator: "=", maxSplits: 1)
+        guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "name"
+        else { continue }
+        return pair[1].trimmingCharacters(in: .whitespaces)
+          .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+      }
+    }
+    return nil
   }
 
   private static func redactingFields(_ value: Any, extra: Set<String>) -> Any {

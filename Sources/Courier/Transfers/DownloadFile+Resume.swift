@@ -176,8 +176,8 @@ extension DownloadFile.State {
   ///
   /// Fails with ``HTTPError/transport(_:)`` (`badServerResponse`) for a `206` that does not
   /// fit: its `Content-Range` does not start where the kept bytes end (at zero when none
-  /// are, unless the caller asked for a range), its total differs, or its `ETag` is not the
-  /// validator the kept bytes came with. Nothing is spliced. Where the range ends is kept
+  /// are, unless the caller asked for a range), its total differs, or its `ETag` or
+  /// `Last-Modified` is not the validator the kept bytes came with. Nothing is spliced. Where the range ends is kept
   /// (``rangeEnd``): the finished file must end there too.
   mutating func begin(_ head: HTTPResponse) -> Result<Bool, HTTPError> {
     attemptBytes = 0
@@ -187,15 +187,19 @@ extension DownloadFile.State {
     if head.status == 206, kept > 0 || !callerRange {
       let range = ContentRange(head.headers["Content-Range"])
       let etag = head.headers["ETag"]
+      let lastModified = head.headers["Last-Modified"]
       guard let range, range.first == kept,
         total == nil || range.total == nil || range.total == total,
-        etag == nil || validator?.hasPrefix("\"") != true || etag == validator
+        names(validator, etag: etag, lastModified: lastModified)
       else {
         refused = true
+        let validators = [("ETag", etag), ("Last-Modified", lastModified)].compactMap { field in
+          field.1.map { ", \(field.0): \($0)" }
+        }.joined()
         return .failure(
           DownloadFile.misfit(
-            "the server's range answer (Content-Range: \(head.headers["Content-Range"] ?? "none"), "
-              + "ETag: \(etag ?? "none")) does not continue the \(kept) bytes kept"))
+            "the server's range answer (Content-Range: \(head.headers["Content-Range"] ?? "none")"
+              + "\(validators)) does not continue the \(kept) bytes kept"))
       }
       total = range.total ?? total
       rangeEnd = range.last.map { $0 + 1 }
@@ -222,5 +226,18 @@ extension DownloadFile.State {
       total = encoded ? nil : head.headers["Content-Length"].flatMap { Int64($0) }
     }
     return .success(false)
+  }
+
+  /// Whether a `206`'s validators name the representation the kept bytes came from, the one
+  /// kept as `validator`: a strong `ETag` kept must be its `ETag`, a `Last-Modified` kept its
+  /// `Last-Modified` (the same date). A field the answer leaves out is no answer either way.
+  private func names(_ validator: String?, etag: String?, lastModified: String?) -> Bool {
+    guard let validator else { return true }
+    if validator.hasPrefix("\"") { return etag.map { $0 == validator } ?? true }
+    guard let lastModified else { return true }
+    guard let date = HTTPDate.parse(lastModified), let kept = HTTPDate.parse(validator) else {
+      return lastModified == validator
+    }
+    return date == kept
   }
 }

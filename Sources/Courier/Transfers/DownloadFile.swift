@@ -70,8 +70,9 @@ final class DownloadFile: Sendable {
   /// `resumeData` when given.
   ///
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` when `destination` is not a file URL
-  ///   in an existing directory, or is a directory itself, or when the partial file of
-  ///   `resumeData` is missing or does not hold the bytes it says; nothing is sent then.
+  ///   in an existing directory that can be written, or is a directory itself, or when the
+  ///   partial file of `resumeData` is missing or does not hold the bytes it says; nothing is
+  ///   sent then.
   init(
     destination: URL, resumingFrom resumeData: DownloadResumeData? = nil,
     progress: @escaping @Sendable (TransferProgress) -> Void
@@ -82,7 +83,27 @@ final class DownloadFile: Sendable {
     temporaryURL = directory.appendingPathComponent(
       ".\(destination.lastPathComponent).\(UUID().uuidString).download")
     self.progress = progress
-    if let resumeData { try resume(from: resumeData) }
+    if let resumeData {
+      try resume(from: resumeData)
+    } else {
+      try Self.check(canCreate: temporaryURL)
+    }
+  }
+
+  /// Refuses a directory no file can be made in (read-only, another user's, a file system
+  /// that takes none) with ``HTTPError/invalidRequest(reason:)``, by making `file` and
+  /// removing it at once: before the request goes, not once the answer has come with
+  /// nowhere to put it.
+  static func check(canCreate file: URL) throws(HTTPError) {
+    let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    guard descriptor >= 0 else {
+      let why = String(cString: strerror(errno))
+      throw .invalidRequest(
+        reason: "the download destination's directory cannot be written "
+          + "(\(file.deletingLastPathComponent().path): \(why))")
+    }
+    close(descriptor)
+    unlink(file.path)
   }
 
   /// Refuses a destination that is not a file URL in an existing directory, or is a

@@ -37,9 +37,9 @@ extension HTTPClient {
   ///
   /// - Parameters:
   ///   - endpoint: What to download; its `Response` type is not used.
-  ///   - destination: A file URL in an existing directory; an existing file there is
-  ///     replaced. Anything else fails with ``HTTPError/invalidRequest(reason:)`` and sends
-  ///     nothing.
+  ///   - destination: A file URL in an existing directory that can be written; an existing
+  ///     file there is replaced. Anything else fails with
+  ///     ``HTTPError/invalidRequest(reason:)`` and sends nothing.
   ///   - options: Deadline, size limit and resuming; no deadline or limit by default.
   public nonisolated func download<E: Endpoint>(
     _ endpoint: E, to destination: URL, options: TransferOptions = TransferOptions()
@@ -62,8 +62,8 @@ extension HTTPClient {
   /// validator): a changed file is sent whole and the download starts from zero, never
   /// spliced. A partial file that is missing or of another size fails with
   /// ``HTTPError/invalidRequest(reason:)``, sending nothing; a range answer that does not
-  /// continue it (another `Content-Range` start or total, another `ETag`) fails with
-  /// ``HTTPError/transport(_:)`` (`badServerResponse`).
+  /// continue it (another `Content-Range` start or total, another `ETag` or `Last-Modified`)
+  /// fails with ``HTTPError/transport(_:)`` (`badServerResponse`).
   public nonisolated func download<E: Endpoint>(
     _ endpoint: E, to destination: URL, resumingFrom resumeData: DownloadResumeData?,
     options: TransferOptions = TransferOptions()

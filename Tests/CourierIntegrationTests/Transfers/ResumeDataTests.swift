@@ -142,6 +142,44 @@ struct ResumeDataTests {
     }
   }
 
+  @Test("a range answer of another Last-Modified than the kept date is an error, no splice")
+  func misfittingLastModified() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let kept = Date(timeIntervalSince1970: 1_790_000_000)
+    let body = patternBytes(200)
+    // The same date continues the kept bytes; a later one (a server that ignored If-Range
+    // and sends the rest of a newer file) is another representation.
+    for (modified, fits) in [(kept, true), (kept.addingTimeInterval(86_400), false)] {
+      let server = try LoopbackServer { _, response in
+        try await response.send(
+          status: 206,
+          headers: [
+            "Content-Range": "bytes 100-199/200",
+            "Last-Modified": LoopbackResource.format(modified),
+          ],
+          body: body.suffix(100))
+      }
+      defer { server.stop() }
+      let partial = scratch.file("partial")
+      try body.prefix(100).write(to: partial)
+      let data = DownloadResumeData(
+        partialFile: partial, url: "", validator: LoopbackResource.format(kept), bytes: 100,
+        totalBytes: 200)
+      let download = HTTPClient(baseURL: server.baseURL).download(
+        Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data)
+      if fits {
+        let file = try await download.finished()
+        #expect(try Data(contentsOf: file.url) == body)
+        try FileManager.default.removeItem(at: file.url)
+      } else {
+        let error = await #expect(throws: HTTPError.self) { try await download.finished() }
+        #expect(error?.urlErrorCode == .badServerResponse)
+      }
+      #expect(scratch.contents.isEmpty)
+    }
+  }
+
   @Test(
     "a range answer whose body is longer or shorter than its Content-Range is an error",
     arguments: [300, 50])

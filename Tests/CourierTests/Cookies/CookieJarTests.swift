@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -157,5 +158,92 @@ struct CookieJarTests {
     stop.withLock { $0 = true }
     while !watcher.isFinished { usleep(1000) }
     #expect(seen.withLock { $0 }.isEmpty, "\(seen.withLock { $0 })")
+  }
+
+  @Test("a jar stored into from many threads at once leaves its file holding every cookie")
+  func concurrentSaves() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-jar-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("cookies.json")
+    // Each round, six threads store five cookies each into one jar (as clients sharing it
+    // do); what the file says afterwards must be what the jar holds. (The last save to reach
+    // the disk once could be one that read the jar before another thread's change.)
+    for round in 0..<20 {
+      let jar = try CookieJar(persistingTo: file)
+      jar.removeAll()
+      await onOwnThread {
+        let done = DispatchGroup()
+        for worker in 0..<6 {
+          done.enter()
+          Thread {
+            for index in 0..<5 {
+              jar.store(
+                ["c\(worker)-\(index)=\(round); Max-Age=3600"],
+                from: URL(string: "https://a.test/")!)
+            }
+            done.leave()
+          }.start()
+        }
+        done.wait()
+      }
+      #expect(jar.cookies.count == 30)
+      let reread = try CookieJar(persistingTo: file)
+      let (saved, held) = (Set(reread.cookies.map(\.name)), Set(jar.cookies.map(\.name)))
+      #expect(saved == held, "round \(round): \(held.symmetricDifference(saved).sorted())")
+      if saved != held { break }
+    }
+  }
+
+  @Test("a jar whose file cannot be written is refused at once, not kept in memory only")
+  func unwritableFile() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-jar-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // A directory not made yet (Application Support on a fresh Mac), and a "directory" that
+    // is a file: every save would fail, and the cookies be gone at the next launch.
+    let notADirectory = directory.appendingPathComponent("plain")
+    try Data().write(to: notADirectory)
+    for file in [
+      directory.appendingPathComponent("missing/cookies.json"),
+      notADirectory.appendingPathComponent("cookies.json"),
+    ] {
+      let error = #expect(throws: HTTPError.self) { try CookieJar(persistingTo: file) }
+      #expect(error?.description.contains("cannot be written") == true, "\(file.path)")
+    }
+    // In a directory that exists, the file is made at once, owner-only, and holds the jar.
+    let file = directory.appendingPathComponent("cookies.json")
+    let jar = try CookieJar(persistingTo: file)
+    let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions]
+    #expect((permissions as? NSNumber)?.intValue == 0o600)
+    jar.store(["a=1; Max-Age=3600"], from: URL(string: "https://a.test/")!)
+    #expect(try CookieJar(persistingTo: file).cookies.map(\.name) == ["a"])
+  }
+
+  @Test("cookie values are credentials: no description or dump of a cookie or jar shows them")
+  func valuesNotPrinted() throws {
+    let jar = jar()
+    jar.store(["s=cookie-SECRET; Max-Age=100; Secure"], from: URL(string: "https://a.test/x/y")!)
+    var configuration = HTTPClient.Configuration()
+    configuration.cookies = jar
+    let cookie = try #require(jar.cookies.first)
+    var dumped = ("", "", "")
+    dump(cookie, to: &dumped.0)
+    dump(jar, to: &dumped.1)
+    dump(configuration, to: &dumped.2)
+    for text in [
+      "\(cookie)", String(reflecting: cookie), "\(jar.cookies)", "\(jar)", dumped.0, dumped.1,
+      dumped.2,
+    ] {
+      #expect(!text.contains("cookie-SECRET"), "\(text)")
+    }
+    // What the cookie is, and what it is for, is shown; its value is there for code to read.
+    #expect(
+      "\(cookie)".hasPrefix(#"Cookie(name: "s", value: <redacted>, domain: "a.test", path: "/x""#))
+    #expect(dumped.1.contains("a.test"))
+    #expect(cookie.value == "cookie-SECRET")
+    #expect(jar.header(for: URL(string: "https://a.test/x/z")!) == "s=cookie-SECRET")
   }
 }

@@ -167,6 +167,28 @@ struct AuthenticationTests {
     #expect(error?.description.contains("appid=<redacted>") == true)
   }
 
+  @Test("the key is a credential: no description or dump of the middleware or its client shows it")
+  func apiKeyNotPrinted() async throws {
+    let middleware = APIKeyAuthentication(key: "KEY-SECRET", in: .header("X-App-Key"))
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [middleware]
+    var dumped = ("", "")
+    dump(middleware, to: &dumped.0)
+    dump(configuration, to: &dumped.1)
+    for text in [
+      "\(middleware)", String(reflecting: middleware), "\(configuration.middleware)", dumped.0,
+      dumped.1,
+    ] {
+      #expect(!text.contains("KEY-SECRET"), "\(text)")
+    }
+    // Where the key goes is still shown, and the key itself is there for the code to use.
+    #expect("\(middleware)" == #"APIKeyAuthentication(key: <redacted>, in: header "X-App-Key")"#)
+    #expect(
+      "\(APIKeyAuthentication(key: "k", in: .query("api_key")))"
+        == #"APIKeyAuthentication(key: <redacted>, in: query "api_key")"#)
+    #expect(middleware.key == "KEY-SECRET")
+  }
+
   @Test("endpoints with noAuthentication carry no token")
   func optOut() async throws {
     let provider = CountingProvider()

@@ -136,6 +136,32 @@ struct LoggingMiddlewareTests {
     #expect(curl.contains(#"--data-binary '{"note":"it'\''s"}'"#))
   }
 
+  @Test("a multipart form's credential fields are redacted in logs and curl commands, as a form's")
+  func multipartFields() async throws {
+    var form = MultipartForm(boundary: "b0undary")
+    form.add(name: "user", value: "ann")
+    form.add(name: "password", value: "pw-SECRET")
+    form.add(name: "X-Tenant", value: "tenant-SECRET")
+    form.add(name: "note", value: "line one\r\nline two")
+    let endpoint = Request<Data>(method: .post, path: "login", body: .multipart(form))
+    let lines = Locked<[String]>([])
+    let stub = StubTransport().on(.post, "login", .status(204))
+    let client = client(.bodies, lines: lines, stub: stub)
+    _ = try await client.send(endpoint)
+    let curl = try client.curlCommand(for: endpoint, redacting: ["X-Tenant"])
+    let logged = try #require(lines.withLock { $0.first })
+    for text in [logged, curl] {
+      #expect(!text.contains("pw-SECRET") && !text.contains("tenant-SECRET"), "\(text)")
+      // The other fields, and the form's shape, are shown as they are.
+      #expect(text.contains("name=\"user\"\r\n\r\nann\r\n--b0undary"), "\(text)")
+      #expect(text.contains("name=\"password\"\r\n\r\n<redacted>\r\n--b0undary"), "\(text)")
+      #expect(text.contains("line one\r\nline two\r\n--b0undary--"), "\(text)")
+    }
+    // What was sent is the form itself.
+    let sent = try #require(stub.requests.first?.httpBody)
+    #expect(String(decoding: sent, as: UTF8.self).contains("\r\n\r\npw-SECRET\r\n"))
+  }
+
   @Test("a binary body is named, not printed")
   func curlBinary() throws {
     let endpoint = Request<Data>(method: .put, path: "x", body: .data(Data([0xFF, 0x00, 0xFE])))

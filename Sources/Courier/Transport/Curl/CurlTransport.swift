@@ -127,4 +127,14 @@
       return try result.get()
     }
   }
+
+  extension CurlTransport: CustomReflectable {
+    /// The transport's configuration (whose proxy password and client identity passphrase
+    /// show redacted), never its driver: the driver carries the transfers in flight of every
+    /// client that shares the transport, their requests' credentials included, and a dump of
+    /// one client (or of the transport) must show none of them.
+    public var customMirror: Mirror {
+      Mirror(self, children: ["configuration": settings.configuration], displayStyle: .class)
+    }
+  }
 #endif

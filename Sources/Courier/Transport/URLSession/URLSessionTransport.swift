@@ -317,3 +317,12 @@ public final class URLSessionTransport: HTTPTransport {
     return URLSessionTask.defaultPriority
   }
 }
+
+extension URLSessionTransport: CustomReflectable {
+  /// Whether the transport owns its session, and nothing of the session: a dump would
+  /// otherwise read URLSession's live state without its locks (its tasks, and their requests
+  /// with their credentials), a race that crashed the process on Linux.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["ownsSession": ownsSession], displayStyle: .class)
+  }
+}
