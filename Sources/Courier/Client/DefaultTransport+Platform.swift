@@ -1,12 +1,16 @@
 import Foundation
 
-/// The transport a client makes when it is given none.
+/// The transport a client gets when it is given none: one for the whole process, whichever
+/// it is, shared by every client given no transport, so that they share its connections (a
+/// client made for each request still reuses them; a session or an engine made for each
+/// would connect, and on Apple platforms shake hands over TLS, each time) and, for
+/// ``CurlTransport``, its one thread. It is made at first use and, like `URLSession.shared`,
+/// never shut down.
 ///
 /// Apple platforms: always ``URLSessionTransport`` (there is no ``CurlTransport``).
 ///
-/// Linux: ``CurlTransport`` whenever the system's libcurl loads — one for the whole process,
-/// shared by every client given no transport, so that they share its one thread and its
-/// connections — otherwise ``URLSessionTransport``. The environment variable `COURIER_TRANSPORT` chooses one
+/// Linux: ``CurlTransport`` whenever the system's libcurl loads, otherwise
+/// ``URLSessionTransport``. The environment variable `COURIER_TRANSPORT` chooses one
 /// explicitly, so that a whole test suite (yours or Courier's) runs on either transport without
 /// a change: `COURIER_TRANSPORT=urlsession swift test`. `curl` is honoured even where libcurl
 /// does not load: the client then fails every request with the reason, rather than quietly
@@ -42,17 +46,19 @@ enum DefaultTransport {
       let environment = ProcessInfo.processInfo.environment
       switch kind(environment: environment, curlLoads: CurlTransport.isAvailable) {
       case .curl: return sharedCurl
-      case .urlSession: return URLSessionTransport()
+      case .urlSession: return sharedURLSession
       }
     }
 
-    /// The process's one ``CurlTransport`` for clients given none: made at first use, never
-    /// shut down.
+    /// The process's one ``CurlTransport`` for clients given none.
     static let sharedCurl = CurlTransport()
   #else
     /// Apple platforms: ``URLSessionTransport``, whatever the environment says.
     static func make() -> any HTTPTransport {
-      URLSessionTransport()
+      sharedURLSession
     }
   #endif
+
+  /// The process's one ``URLSessionTransport`` for clients given none.
+  static let sharedURLSession = URLSessionTransport()
 }

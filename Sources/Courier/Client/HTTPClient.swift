@@ -45,10 +45,11 @@ public actor HTTPClient {
   ///   - baseURL: An absolute `http` or `https` URL, possibly with a path (`…/3`). Query
   ///     items in it (`…/3?api_key=…`) are sent with every request, before the endpoint's.
   ///   - configuration: Headers, timeout, coders and limits for every request.
-  ///   - transport: What sends requests. By default, on Apple platforms, a
-  ///     ``URLSessionTransport`` with a session of its own, invalidated when the client goes
-  ///     away; on Linux, the process's one `CurlTransport`, shared by every client given none,
-  ///     whenever the system's libcurl loads, and that ``URLSessionTransport`` when it does not. On Linux the environment variable
+  ///   - transport: What sends requests. By default the process's one transport, shared by
+  ///     every client given none, so that a client made for each request still reuses
+  ///     connections: on Apple platforms a ``URLSessionTransport``; on Linux a `CurlTransport`
+  ///     whenever the system's libcurl loads, and a ``URLSessionTransport`` when it does not.
+  ///     A transport you pass is the client's alone to share. On Linux the environment variable
   ///     `COURIER_TRANSPORT` (`curl` or `urlsession`) chooses the default instead, so a whole
   ///     test suite runs on either; other values are ignored. ``transport`` says which it got.
   public init(

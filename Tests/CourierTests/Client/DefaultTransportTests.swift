@@ -65,26 +65,42 @@ struct DefaultTransportTests {
       }
     }
 
-    @Test("clients given no transport share one CurlTransport: one thread for the process")
+    @Test("clients given no transport share the process's one, whichever transport it is")
     func shared() {
       let url = URL(string: "https://api.example.com")!
-      let first = HTTPClient(baseURL: url).transport as? CurlTransport
-      let second = HTTPClient(baseURL: url).transport as? CurlTransport
+      let first = identity(HTTPClient(baseURL: url).transport)
+      #expect(first == identity(HTTPClient(baseURL: url).transport))
+      // Both defaults are single, whichever this process picks.
+      #expect(DefaultTransport.sharedCurl === DefaultTransport.sharedCurl)
+      #expect(DefaultTransport.sharedURLSession === DefaultTransport.sharedURLSession)
       switch DefaultTransport.kind(
         environment: ProcessInfo.processInfo.environment, curlLoads: CurlTransport.isAvailable)
       {
-      case .curl:
-        #expect(first != nil)
-        #expect(first === second)
-      case .urlSession:
-        #expect(first == nil)
+      case .curl: #expect(first == ObjectIdentifier(DefaultTransport.sharedCurl))
+      case .urlSession: #expect(first == ObjectIdentifier(DefaultTransport.sharedURLSession))
       }
     }
+
   #else
-    @Test("Apple platforms: URLSessionTransport, whatever the environment says")
+    @Test("Apple platforms: URLSessionTransport, whatever the environment says, one for all")
     func client() {
-      let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!)
-      #expect(client.transport is URLSessionTransport)
+      let url = URL(string: "https://api.example.com")!
+      let first = HTTPClient(baseURL: url).transport
+      #expect(first is URLSessionTransport)
+      #expect(identity(first) == identity(HTTPClient(baseURL: url).transport))
     }
   #endif
+
+  @Test("a transport passed to a client is that client's, not the shared one")
+  func passed() {
+    let own = URLSessionTransport()
+    let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!, transport: own)
+    #expect(identity(client.transport) == ObjectIdentifier(own))
+    #expect(own !== DefaultTransport.sharedURLSession)
+  }
+
+  /// Which transport object `transport` is.
+  func identity(_ transport: any HTTPTransport) -> ObjectIdentifier {
+    ObjectIdentifier(transport as AnyObject)
+  }
 }

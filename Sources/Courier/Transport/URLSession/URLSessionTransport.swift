@@ -9,8 +9,8 @@ import Foundation
 /// answer the caller at once, the size limit enforced as bytes arrive, and the body streamed
 /// to the caller as it arrives (or, for a download, written to disk by URLSession itself).
 ///
-/// It is the default on Apple platforms: a client given no transport gets one with a session
-/// of its own. On Linux the default is `CurlTransport` whenever the system's libcurl loads, and
+/// It is the default on Apple platforms: clients given no transport share one, made at first
+/// use and, like `URLSession.shared`, never invalidated. On Linux the default is `CurlTransport` whenever the system's libcurl loads, and
 /// this transport only where it does not or when the environment variable `COURIER_TRANSPORT`
 /// is `urlsession`; pass `URLSessionTransport()` to a client to use FoundationNetworking there
 /// regardless. What it cannot do on Linux (pause a transfer for a slow reader, stop a body

@@ -1,0 +1,54 @@
+import CourierTesting
+import Foundation
+import Testing
+
+@testable import Courier
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A hurried caller makes a client for each request and lets it go. Clients given no
+/// transport share the process's one, so such a caller still reuses its connections, as one
+/// long-lived client would, on whichever transport the process's default is.
+@Suite("Clients given no transport share their connections")
+struct DefaultTransportSharingTests {
+  @Test("a client made for each request still sends them all over one connection")
+  func clientPerRequest() async throws {
+    let server = try LoopbackServer { _, response in
+      try await response.send(text: "ok")
+    }
+    defer { server.stop() }
+    for _ in 0..<10 {
+      let text = try await HTTPClient(baseURL: server.baseURL).send(Request<String>(path: "x"))
+      #expect(text == "ok")
+    }
+    #expect(server.requestCount == 10)
+    #expect(server.connectionCount == 1)
+  }
+
+  @Test("one long-lived client: one connection too (the same measure, kept as users should)")
+  func oneClient() async throws {
+    let server = try LoopbackServer { _, response in
+      try await response.send(text: "ok")
+    }
+    defer { server.stop() }
+    let client = HTTPClient(baseURL: server.baseURL)
+    for _ in 0..<10 {
+      #expect(try await client.send(Request<String>(path: "x")) == "ok")
+    }
+    #expect(server.connectionCount == 1)
+  }
+
+  @Test("a client given a transport of its own keeps it: its connections are its own")
+  func ownTransport() async throws {
+    let server = try LoopbackServer { _, response in
+      try await response.send(text: "ok")
+    }
+    defer { server.stop() }
+    _ = try await HTTPClient(baseURL: server.baseURL).send(Request<String>(path: "x"))
+    let own = HTTPClient(baseURL: server.baseURL, transport: URLSessionTransport())
+    _ = try await own.send(Request<String>(path: "x"))
+    #expect(server.connectionCount == 2)
+  }
+}
