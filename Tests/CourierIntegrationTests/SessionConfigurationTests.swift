@@ -11,6 +11,29 @@ import Testing
 
 @Suite("URLSessionTransport's session configurations", .timeLimit(.minutes(1)))
 struct SessionConfigurationTests {
+  @Test("a transport whose session was invalidated refuses requests, sending none, not crashing")
+  func invalidatedSession() async throws {
+    let loopback = try Loopback { _, response in try await response.send(json: "{}") }
+    defer { loopback.stop() }
+    let transport = URLSessionTransport()
+    let client = HTTPClient(baseURL: loopback.server.baseURL, transport: transport)
+    _ = try await client.send(Request<Data>(path: "ok"))
+    // As code at sign-out would, through the public session. No task may be made on the
+    // session from here on: FoundationNetworking stops the process, Apple platforms raise.
+    transport.session.finishTasksAndInvalidate()
+    // The platform says so on the delegate's queue: wait for that, not for a time.
+    let told = await watched {
+      while !transport.delegate.isInvalidated { await Task.yield() }
+      return true
+    }
+    try #require(told == true)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "after"))
+    }
+    #expect(error?.invalidRequestReason?.contains("invalidated") == true)
+    #expect(loopback.server.requestCount == 1)
+  }
+
   @Test("a default configuration sends; a background one is refused and nothing is sent")
   func backgroundRefused() async throws {
     let loopback = try Loopback { _, response in try await response.send(json: "{}") }

@@ -12,7 +12,7 @@ import Foundation
 /// FoundationNetworking follows redirects of completion-handler tasks without asking the
 /// session's delegate, so such tasks carry a ``TaskDelegate``.
 ///
-/// `@unchecked Sendable`: its state (`calls`, `streamedBodies`, `rejections`) is in lock-guarded
+/// `@unchecked Sendable`: its state (`calls`, `streamedBodies`, `rejections`, `invalidated`) is in lock-guarded
 /// boxes; the rest is immutable.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   private let calls = Locked<[Int: DataTaskCall]>([:])
@@ -42,6 +42,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     self.clientCredential = clientCredential
     self.proxy = proxy
     self.serverTrust = serverTrust
+  }
+
+  /// Whether the session this delegates for has been invalidated (by its owner, or by code
+  /// that reached it through ``URLSessionTransport/session``): no task may be made on it then
+  /// (FoundationNetworking stops the process, Apple platforms raise an exception).
+  private let invalidated = Locked(false)
+
+  var isInvalidated: Bool { invalidated.withLock { $0 } }
+
+  func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+    invalidated.withLock { $0 = true }
   }
 
   /// Routes `task`'s callbacks to `call`; done before the task is resumed.

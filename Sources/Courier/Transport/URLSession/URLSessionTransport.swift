@@ -18,7 +18,8 @@ import Foundation
 ///
 /// By default it owns one long-lived session, made from a configuration (yours, or
 /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``) and
-/// invalidated when the transport goes away, whose delegate sees every task: every
+/// invalidated when the transport goes away (the shared default never does), whose delegate
+/// sees every task: every
 /// capability of ``HTTPTransport`` works.
 ///
 /// A session of your own (``init(session:tlsChallenges:)``) keeps its lifecycle with you; Courier
@@ -30,6 +31,12 @@ import Foundation
 /// again, where FoundationNetworking would drop it).
 public final class URLSessionTransport: HTTPTransport {
   /// The session requests go through.
+  ///
+  /// Do not invalidate or reset the session of a client given no transport: every such
+  /// client in the process shares it. Once the session this transport made is invalidated,
+  /// each request fails with ``HTTPError/invalidRequest(reason:)`` and none is sent; a client
+  /// that must invalidate its session (at sign-out, say) should be given a transport of its
+  /// own.
   public let session: URLSession
   private let ownsSession: Bool
   /// Hands each task's callbacks to its call and applies the redirect and challenge rules:
@@ -38,7 +45,18 @@ public final class URLSessionTransport: HTTPTransport {
   /// Times every request's deadline and idle timeout.
   private let deadlines: DeadlineTimer
   /// Why every request fails before it is sent (a background session), if one does.
-  let refusal: HTTPError?
+  private let configurationRefusal: HTTPError?
+
+  /// Why a request fails before it is sent, if it does: the configuration is refused, or
+  /// the transport's own session has been invalidated, on which no task can be made.
+  var refusal: HTTPError? {
+    if let configurationRefusal { return configurationRefusal }
+    guard ownsSession, delegate.isInvalidated else { return nil }
+    return .invalidRequest(
+      reason:
+        "this URLSessionTransport's session has been invalidated, and no task can be made on it:"
+        + " give a client that must invalidate or reset its session a transport of its own")
+  }
 
   /// A transport with a session of its own, made from `configuration` (by default
   /// ``defaultSessionConfiguration(maximumConnectionsPerHost:acceptsCookies:urlCache:waitsForConnectivity:)``).
@@ -125,7 +143,7 @@ public final class URLSessionTransport: HTTPTransport {
       delegate: delegate, delegateQueue: nil)
     self.delegate = delegate
     ownsSession = true
-    self.refusal = refusal
+    configurationRefusal = refusal
   }
 
   /// A transport over a session you own; Courier never invalidates it.
@@ -159,7 +177,7 @@ public final class URLSessionTransport: HTTPTransport {
     deadlines = DeadlineTimer()
     delegate = SessionDelegate(tlsChallenges: tlsChallenges)
     ownsSession = false
-    refusal = Self.refusal(of: session.configuration)
+    configurationRefusal = Self.refusal(of: session.configuration)
   }
 
   /// Why no request can go through a session made from `configuration`, if none can.
