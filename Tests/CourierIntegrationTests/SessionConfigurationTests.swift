@@ -34,6 +34,47 @@ struct SessionConfigurationTests {
     #expect(loopback.server.requestCount == 1)
   }
 
+  @Test("however its requests end, the transport's session delegate lets go of every task")
+  func delegateDrains() async throws {
+    let loopback = try Loopback { request, response in
+      switch request.path {
+      case "/ok": try await response.send(json: "{}")
+      case "/missing": try await response.send(status: 404, text: "no")
+      case "/large": try await response.send(body: Data(count: 4096))
+      case "/close": response.closeConnection()
+      default:  // hangs: cancelled or timed out by the client
+        try await response.writeHead(status: 200, headers: [:], contentLength: nil)
+        try await response.write(Data("a".utf8))
+        await response.clientDisconnected()
+      }
+    }
+    defer { loopback.stop() }
+    let transport = URLSessionTransport()
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 1024
+    let client = HTTPClient(
+      baseURL: loopback.server.baseURL, configuration: configuration, transport: transport)
+    _ = try await client.send(Request<Data>(path: "ok"))
+    await #expect(throws: HTTPError.self) { try await client.send(Request<Data>(path: "missing")) }
+    await #expect(throws: HTTPError.self) { try await client.send(Request<Data>(path: "large")) }
+    await #expect(throws: HTTPError.self) { try await client.send(Request<Data>(path: "close")) }
+    await #expect(throws: HTTPError.self) {
+      try await client.send(Request<Data>(path: "slow", timeout: .milliseconds(100)))
+    }
+    let cancelled = Task { try await client.send(Request<Data>(path: "hang")) }
+    while loopback.server.activeRequests == 0 { await Task.yield() }
+    cancelled.cancel()
+    await expectCancelled(cancelled)
+    let stream = try await client.bytes(Request<Data>(path: "half"))
+    for try await _ in stream { break }
+    // Each task's completion reaches the delegate after its caller has had the answer.
+    let drained = await watched {
+      while transport.delegate.pendingEntries > 0 { await Task.yield() }
+      return true
+    }
+    #expect(drained == true)
+  }
+
   @Test("a default configuration sends; a background one is refused and nothing is sent")
   func backgroundRefused() async throws {
     let loopback = try Loopback { _, response in try await response.send(json: "{}") }

@@ -51,6 +51,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
   var isInvalidated: Bool { invalidated.withLock { $0 } }
 
+  /// The tasks it still routes callbacks, bodies or refusals for (tests: none once every
+  /// task has completed, however it ended, since a shared session lives as long as the
+  /// process).
+  var pendingEntries: Int {
+    calls.withLock { $0.count } + streamedBodies.withLock { $0.count }
+      + rejections.withLock { $0.count }
+  }
+
   func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
     invalidated.withLock { $0 = true }
   }
