@@ -188,6 +188,10 @@ int courier_curl_easy_setopt_prereq(
   COURIER_SET_CALLBACK(easy, 20312, callback, user);  // CURLOPT_PREREQFUNCTION
 }
 
+int courier_curl_easy_setopt_seek(void *easy, courier_curl_seek_callback callback, void *user) {
+  COURIER_SET_CALLBACK(easy, 20167, callback, user);  // CURLOPT_SEEKFUNCTION
+}
+
 int courier_curl_easy_setopt_long(void *easy, int option, long value) {
   return curl.easy_setopt(easy, option, value);
 }

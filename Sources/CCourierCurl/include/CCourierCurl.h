@@ -75,6 +75,13 @@ typedef int (*courier_curl_prereq_callback)(
 int courier_curl_easy_setopt_prereq(
   void *easy, courier_curl_prereq_callback callback, void *user);
 
+/// `CURLOPT_SEEKFUNCTION`: `callback` is asked, given `user` (`CURLOPT_SEEKDATA`), to move the
+/// body libcurl reads to `offset` (`origin` is `SEEK_SET`) — to 0 when libcurl sends the
+/// request again on a fresh connection — and returns 0 (`CURL_SEEKFUNC_OK`) or 2
+/// (`CURL_SEEKFUNC_CANTSEEK`), which ends such a re-sending with `CURLE_SEND_FAIL_REWIND`.
+typedef int (*courier_curl_seek_callback)(void *user, int64_t offset, int origin);
+int courier_curl_easy_setopt_seek(void *easy, courier_curl_seek_callback callback, void *user);
+
 void *courier_curl_slist_append(void *list, const char *string);
 void courier_curl_slist_free_all(void *list);
 

@@ -47,6 +47,58 @@
       #expect(received.withLock { $0 } == [method])
     }
 
+    @Test(
+      "an idempotent request's body in memory or in a file is sent again whole, and answered",
+      arguments: [false, true])
+    func idempotentWithBody(fromFile: Bool) async throws {
+      let received = Locked<[String]>([])
+      let bodies = Locked<[Data]>([])
+      let server = try LoopbackServer { request, response in
+        guard request.path != "/warm" else { return try await response.send(text: "warm") }
+        bodies.withLock { $0.append(request.body) }
+        let count = received.withLock {
+          $0.append(request.method)
+          return $0.count
+        }
+        if count == 1 { response.closeConnection() } else { try await response.send(text: "ok") }
+      }
+      defer { server.stop() }
+      let payload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0) })
+      let scratch = try ScratchDirectory()
+      defer { scratch.remove() }
+      let file = scratch.file("payload")
+      try payload.write(to: file)
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      _ = try await client.send(Request<String>(path: "warm"))
+      let body: RequestBody = fromFile ? .file(file) : .data(payload)
+      #expect(try await client.send(Request<String>(method: .put, path: "doc", body: body)) == "ok")
+      #expect(received.withLock { $0 } == ["PUT", "PUT"])
+      #expect(bodies.withLock { $0.last } == payload)
+    }
+
+    @Test("an idempotent request whose body is a stream cannot be sent again: one arrival")
+    func idempotentWithStream() async throws {
+      let received = Locked<[String]>([])
+      let server = try server(received: received)
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      _ = try await client.send(Request<String>(path: "warm"))
+      let chunks = AsyncStream<Data> { continuation in
+        continuation.yield(Data("{}".utf8))
+        continuation.finish()
+      }
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(
+          Request<String>(method: .put, path: "doc", body: .stream(chunks, length: 2)))
+      }
+      guard case .transport(let urlError) = error else {
+        Issue.record("expected a transport error, got \(String(describing: error))")
+        return
+      }
+      #expect(urlError.code == .networkConnectionLost)
+      #expect(received.withLock { $0 } == ["PUT"])
+    }
+
     @Test("an idempotent request is sent again on a fresh connection, and answered")
     func idempotent() async throws {
       let received = Locked<[String]>([])

@@ -41,6 +41,14 @@ final class SegmentReader: @unchecked Sendable {
     close()
   }
 
+  /// Starts again from the body's first byte (libcurl sending it again on a fresh connection).
+  func rewind() {
+    close()
+    index = 0
+    offset = 0
+    remaining = TransportRequestBody.length(of: segments)
+  }
+
   /// At most 64 KiB of the body's next bytes, or `nil` at its end.
   func next() throws(HTTPError) -> Data? {
     guard remaining > 0 else { return nil }

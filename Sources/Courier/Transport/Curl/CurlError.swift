@@ -28,8 +28,8 @@
       // ``RetryPolicy`` takes for a failure that may pass (a server restarting).
       case 52: urlCode = .zeroByteResource
       case 16, 18, 55, 56, 92: urlCode = .networkConnectionLost  // HTTP/2, partial, send, recv
-      // CURLE_SEND_FAIL_REWIND: a reused connection closed with no answer, and the body, sent
-      // once, cannot be sent again on a fresh one.
+      // CURLE_SEND_FAIL_REWIND: a reused connection closed with no answer, and the body, a
+      // stream sent once, cannot be sent again on a fresh one.
       case 65: urlCode = .networkConnectionLost
       case 28:  // CURLE_OPERATION_TIMEDOUT
         self = .timedOut

@@ -217,6 +217,15 @@
     /// reused connection it went out on closed with no answer. A request of a method that is
     /// not idempotent (libcurl asks only for those) is not sent a second time: the server may
     /// have acted on it, and only the caller can know whether doing so twice is safe.
+    /// libcurl reads the body again from `offset` (from its start, to send the request again
+    /// on a fresh connection); false when it cannot be (a stream, a place other than the
+    /// start), which fails the transfer.
+    func rewindBody(to offset: Int64, origin: Int32) -> Bool {
+      guard origin == SEEK_SET, offset == 0, let upload, upload.rewind() else { return false }
+      bodySent = false
+      return true
+    }
+
     func aboutToSend() -> Bool {
       sendings += 1
       guard sendings > 1 else { return true }
@@ -260,6 +269,11 @@
   let curlPrerequest: courier_curl_prereq_callback = { user, _, _, _, _ in
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
     return transfer.aboutToSend() ? 0 : 1
+  }
+
+  let curlSeek: courier_curl_seek_callback = { user, offset, origin in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+    return transfer.rewindBody(to: offset, origin: origin) ? 0 : 2
   }
 
   let curlProgress: courier_curl_progress_callback = { user, _, _, uploadTotal, uploaded in

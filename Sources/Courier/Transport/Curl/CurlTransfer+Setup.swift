@@ -88,6 +88,10 @@
       // the option (libcurl before 7.80) it is as before.
       if !HTTPMethod(rawValue: method).isIdempotent {
         _ = courier_curl_easy_setopt_prereq(easy, curlPrerequest, me)
+      } else if upload?.rewinds == true {
+        // An idempotent request's body in memory or in files is read again from its start
+        // for that second sending; a stream cannot be, and its request fails instead.
+        try check(courier_curl_easy_setopt_seek(easy, curlSeek, me))
       }
 
       var list: UnsafeMutableRawPointer?

@@ -67,6 +67,22 @@
       }
     }
 
+    /// Whether ``rewind()`` can start the body again: bytes in memory and files can, a
+    /// stream cannot.
+    var rewinds: Bool {
+      if case .stream = source { false } else { true }
+    }
+
+    /// Starts the body again from its first byte; false for a stream.
+    func rewind() -> Bool {
+      switch source {
+      case .data: offset = 0
+      case .segments(let reader): reader.rewind()
+      case .stream: return false
+      }
+      return true
+    }
+
     /// Closes the file being read, or stops reading the stream.
     func close() {
       switch source {
