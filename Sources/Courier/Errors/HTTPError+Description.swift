@@ -79,6 +79,8 @@ extension HTTPError: CustomStringConvertible {
     case .clientCertificateRequired: "the server asks for a client certificate"
     case .httpTooManyRedirects: "too many redirects"
     case .dnsLookupFailed: "DNS lookup failed"
+    case .userAuthenticationRequired: "authentication required"
+    case .resourceUnavailable: "resource unavailable"
     case .unknown: "unknown error (on Linux also a truncated body or a TLS failure)"
     default: "URL loading failed"
     }

@@ -13,6 +13,13 @@ import Foundation
 /// Without one, a transport takes its proxy from the environment (`http_proxy`,
 /// `https_proxy`, `no_proxy`). The password is a credential: no description, dump or error
 /// of Courier's shows it.
+///
+/// An HTTP proxy's refusal of a plain `http` request is its answer, the response (a `407`
+/// fails with ``HTTPError/unacceptableStatus(_:)``). Its refusal of a `CONNECT` tunnel, over
+/// ``CurlTransport``, fails with ``HTTPError/transport(_:)`` naming its status: a `407` as
+/// `URLError.userAuthenticationRequired` (the credentials are missing or wrong), another
+/// `4xx` as `resourceUnavailable`, neither of which ``RetryPolicy`` retries, and a `5xx` as
+/// `cannotConnectToHost`, which it does.
 public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomReflectable {
   /// What kind of proxy it is.
   public enum Kind: Sendable, Hashable {

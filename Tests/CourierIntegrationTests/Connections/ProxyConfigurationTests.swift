@@ -125,6 +125,59 @@
       #expect(try await shared.send(Request<String>(path: "after")) == "/after")
     }
 
+    /// A proxy that answers every `CONNECT` with `status` (and counts them).
+    private func refusingProxy(_ status: Int, count: Locked<Int>) throws -> LoopbackServer {
+      try LoopbackServer { request, response in
+        count.withLock { $0 += 1 }
+        try await response.send(
+          status: status, headers: ["Proxy-Authenticate": "Basic realm=\"proxy\""], text: "no")
+      }
+    }
+
+    @Test(
+      "a proxy that refuses the tunnel says so, with its status, and is not retried for a 4xx",
+      arguments: [
+        (407, URLError.Code.userAuthenticationRequired, 1), (403, .resourceUnavailable, 1),
+        (502, .cannotConnectToHost, 3),
+      ])
+    func tunnelRefused(status: Int, code: URLError.Code, attempts: Int) async throws {
+      let count = Locked(0)
+      let proxy = try refusingProxy(status, count: count)
+      defer { proxy.stop() }
+      var configuration = CurlTransport.Configuration()
+      configuration.proxy = .http(
+        host: "127.0.0.1", port: proxy.port, username: "svc", password: "s3cret-proxy")
+      var settings = HTTPClient.Configuration()
+      settings.middleware = [RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(1))]
+      let client = HTTPClient(
+        baseURL: URL(string: "https://origin.courier-test.invalid")!, configuration: settings,
+        transport: CurlTransport(configuration: configuration))
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<String>(path: "x"))
+      }
+      #expect(error?.urlErrorCode == code)
+      let text = "\(String(describing: error))"
+      #expect(text.contains("\(status)"), "\(text)")
+      #expect(text.contains("proxy"), "\(text)")
+      #expect(!text.contains("s3cret-proxy"))
+      #expect(count.withLock { $0 } == attempts)
+    }
+
+    @Test("a WebSocket through a proxy that refuses the tunnel fails the same way")
+    func webSocketTunnelRefused() async throws {
+      let count = Locked(0)
+      let proxy = try refusingProxy(407, count: count)
+      defer { proxy.stop() }
+      let client = client(
+        URL(string: "wss://chat.courier-test.invalid/")!,
+        proxy: .http(host: "127.0.0.1", port: proxy.port, username: "svc", password: "wrong"))
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.webSocket(Request<Data>(path: "room"), settings: .init(pingInterval: nil))
+      }
+      #expect(error?.urlErrorCode == .userAuthenticationRequired)
+      #expect(count.withLock { $0 } == 1)
+    }
+
     @Test("a proxy that cannot be reached fails clearly, without its password in the error")
     func unreachable() async throws {
       let closed = try LoopbackServer.closedPort()

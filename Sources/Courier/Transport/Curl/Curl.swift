@@ -114,6 +114,8 @@
     // MARK: Info (CURLINFO_*: a type base plus a number)
 
     enum Info {
+      /// `CURLINFO_HTTP_CONNECTCODE`: the proxy's answer to `CONNECT`, 0 when none came.
+      static let connectCode: Int32 = 0x20_0016
       static let numConnects: Int32 = 0x20_001A
       static let httpVersion: Int32 = 0x20_002E
       static let totalTime: Int32 = 0x60_0032

@@ -110,7 +110,10 @@
       /// libcurl has connected (`code` 0) or failed to.
       func connected(code: Int32) {
         guard phase == .connecting, let url else { return }
-        guard code == 0 else { return failConnecting(HTTPError(curlCode: code, url: url)) }
+        guard code == 0 else {
+          return failConnecting(
+            HTTPError.tunnelRefused(by: easy, url: url) ?? HTTPError(curlCode: code, url: url))
+        }
         var active: Int32 = -1
         if sockets.count == 1, let made = sockets.first { active = made }
         driver.connected(sockets)

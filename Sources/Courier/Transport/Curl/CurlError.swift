@@ -86,6 +86,34 @@
       return .transport(URLError(.badServerResponse, userInfo: info))
     }
 
+    /// The error for a transfer that failed because the proxy answered its `CONNECT` with
+    /// `status` (`CURLINFO_HTTP_CONNECTCODE` of `easy`), or `nil` when it did not: libcurl
+    /// reports it as a failure to receive, which read as a lost connection and was retried.
+    /// A `407` is `userAuthenticationRequired` (the proxy's credentials are missing or
+    /// wrong), another `4xx` `resourceUnavailable` (the proxy will not reach that host), and
+    /// anything else `cannotConnectToHost`, which ``RetryPolicy`` takes for a failure that
+    /// may pass (a `502` from a proxy whose upstream is down); the reason names the status.
+    static func tunnelRefused(by easy: UnsafeMutableRawPointer?, url: URL?) -> HTTPError? {
+      var status = 0
+      guard let easy, courier_curl_easy_getinfo_long(easy, Curl.Info.connectCode, &status) == 0,
+        status >= 300
+      else { return nil }
+      let code: URLError.Code =
+        switch status {
+        case 407: .userAuthenticationRequired
+        case 400..<500: .resourceUnavailable
+        default: .cannotConnectToHost
+        }
+      let target = url.flatMap { $0.host }.map { " to \($0)" } ?? ""
+      let reason =
+        "the proxy refused to open a tunnel\(target): it answered CONNECT with \(status) "
+        + HTTPURLResponse.localizedString(forStatusCode: status).capitalized
+        + (status == 407 ? " (the proxy's user name and password are missing or wrong)" : "")
+      var info: [String: Any] = [NSLocalizedDescriptionKey: reason, reasonKey: reason]
+      if let url { info[NSURLErrorFailingURLErrorKey] = url }
+      return .transport(URLError(code, userInfo: info))
+    }
+
     /// Whether `host` is this machine (`localhost`, a `.localhost` name, `127.0.0.0/8`,
     /// `::1`), which is reached with no network at all.
     static func isLoopback(_ host: String?) -> Bool {

@@ -131,13 +131,16 @@
     func finished(code: Int32) {
       reportTimings()
       let detail = code == 0 ? nil : errorText.map { String(cString: $0) }
+      let refused = code == 0 ? nil : HTTPError.tunnelRefused(by: easy, url: url)
       // The handle goes back and the upload's file is closed before the caller is answered,
       // so that it finds nothing of the exchange left.
       release()
       var outcome = failure
       if outcome == nil, code != 0 {
+        let oversized =
+          head == nil ? HTTPError.oversizedHead(curlCode: code, bytes: headBytes, url: url) : nil
         outcome =
-          (head == nil ? HTTPError.oversizedHead(curlCode: code, bytes: headBytes, url: url) : nil)
+          refused ?? oversized
           ?? HTTPError.malformedChunks(curlCode: code, detail: detail, url: url)
           ?? HTTPError(curlCode: code, url: url, offline: settings?.offline ?? .system)
       }
