@@ -110,6 +110,7 @@ extension HTTPClient {
   ) async throws(HTTPError) -> HTTPResponse {
     var outgoing = outgoing
     outgoing.events = events
+    outgoing.clock = configuration.clock
     outgoing.clientBaseURL = baseURL
     outgoing.built = outgoing.request.head
     return try await MiddlewareNext(configuration.middleware, send: terminal)(outgoing)
