@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 extension RequestBuilder {
   /// Takes the body's framing fields out of a request's headers: Courier frames a body
   /// itself, from the body (a `Content-Length` when its length is known, chunked otherwise,
@@ -39,5 +43,21 @@ extension RequestBuilder {
       }
       headers.remove("Transfer-Encoding")
     }
+  }
+
+  /// Takes the framing fields out of a request head as middleware left it, by the same rule
+  /// as ``removeFraming(from:body:)`` for `body`: a middleware's own `Content-Length` or
+  /// `Transfer-Encoding` would disagree with what goes on the wire as much as an endpoint's.
+  static func removeFraming(from head: inout URLRequest, body: TransportRequestBody?)
+    throws(HTTPError)
+  {
+    let names = ["Content-Length", "Transfer-Encoding"]
+    var fields = HTTPHeaders()
+    for name in names {
+      if let value = head.value(forHTTPHeaderField: name) { fields.add(name, value) }
+    }
+    guard !fields.isEmpty else { return }
+    try removeFraming(from: &fields, body: body)
+    for name in names { head.setValue(nil, forHTTPHeaderField: name) }
   }
 }

@@ -130,6 +130,10 @@ extension HTTPClient {
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
     do throws(HTTPError) {
       guard !Task.isCancelled else { throw .cancelled }
+      // What the builder checked of the endpoint's framing fields, for middleware's.
+      if outgoing.built != nil {
+        try RequestBuilder.removeFraming(from: &request.head, body: request.body)
+      }
       var response: HTTPResponse
       if let cache = configuration.cache {
         response = try await answerThroughCache(

@@ -24,7 +24,10 @@ import Foundation
 /// ```
 ///
 /// Inside `next` come request sharing, the concurrency limits, the timeout (per attempt)
-/// and the transport.
+/// and the transport. A `Content-Length` or `Transfer-Encoding` a middleware sets is held
+/// to the rule an endpoint's is: taken off when it frames the body as Courier will (its
+/// length, or `chunked`), else the request fails with ``HTTPError/invalidRequest(reason:)``
+/// and is not sent.
 public protocol Middleware: Sendable {
   /// Handles `request`, usually by passing it (changed or not) to `next`.
   func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
