@@ -124,16 +124,16 @@ extension HTTPClient {
     _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     var request = outgoing.request
+    // What the builder checked of the endpoint's method and fields, for middleware's.
+    if let built = outgoing.built {
+      try RequestBuilder.checkAfterMiddleware(&request.head, built: built, body: request.body)
+    }
     keepCredentialsHome(&request.head, outgoing)
     // The jar's cookies go on before the cache looks, so that they are part of its key.
     configuration.cookies?.addCookies(to: &request.head)
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
     do throws(HTTPError) {
       guard !Task.isCancelled else { throw .cancelled }
-      // What the builder checked of the endpoint's framing fields, for middleware's.
-      if outgoing.built != nil {
-        try RequestBuilder.removeFraming(from: &request.head, body: request.body)
-      }
       var response: HTTPResponse
       if let cache = configuration.cache {
         response = try await answerThroughCache(
