@@ -11,7 +11,7 @@ import Testing
 /// A header a middleware sets is held to the rule an endpoint's is: no CR, LF or other
 /// control character in a value, a token for a name. `URLRequest.allHTTPHeaderFields` takes
 /// any value as it is, and libcurl sends it as it is.
-@Suite("Headers a middleware sets, over real sockets", .timeLimit(.minutes(1)))
+@Suite("Headers a middleware sets", .timeLimit(.minutes(1)))
 struct MiddlewareHeaderCheckTests {
   /// Sets `fields` through `allHTTPHeaderFields`, as a middleware copying headers would.
   struct RawHeaders: Middleware {
@@ -102,5 +102,31 @@ struct MiddlewareHeaderCheckTests {
     let loopback = try loopback(method: "PUT")
     defer { loopback.stop() }
     #expect(try await loopback.client.send(Request<String>(path: "x")) == "PUT")
+  }
+
+  @Test("a middleware's header with CR or LF on a WebSocket upgrade is refused; nothing is sent")
+  func webSocketUpgrade() async throws {
+    for (value, refused) in [("a\r\nX-Injected: yes", true), ("a b", false)] {
+      let stub = StubTransport().onWebSocket("/chat") { socket in
+        try await socket.echoUntilClosed()
+      }
+      var configuration = HTTPClient.Configuration()
+      configuration.middleware = [RawHeaders(fields: ["X-Note": value])]
+      let client = HTTPClient(
+        baseURL: URL(string: "wss://chat.test")!, configuration: configuration, transport: stub)
+      let opened = await Result { () async throws(HTTPError) in
+        try await client.webSocket(Request<Data>(path: "chat"), settings: .init(pingInterval: nil))
+      }
+      switch opened {
+      case .success(let socket):
+        #expect(!refused)
+        #expect(stub.requests.first?.value(forHTTPHeaderField: "X-Note") == value)
+        await socket.close()
+      case .failure(let error):
+        #expect(refused, "\(error)")
+        #expect(error.invalidRequestReason?.contains("X-Note") == true, "\(error)")
+        #expect(stub.requests.isEmpty)
+      }
+    }
   }
 }

@@ -63,6 +63,10 @@ extension HTTPClient {
     let opened = Locked<TransportWebSocket?>(nil)
     let terminal: Terminal = { outgoing throws(HTTPError) in
       var request = outgoing.request
+      // The upgrade is written as bytes from these fields: a line break would be sent.
+      if let built = outgoing.built {
+        try RequestBuilder.checkAfterMiddleware(&request.head, built: built, body: request.body)
+      }
       self.keepCredentialsHome(&request.head, outgoing)
       self.configuration.cookies?.addCookies(to: &request.head)
       let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
