@@ -64,10 +64,7 @@ extension HTTPClient {
     let terminal: Terminal = { outgoing throws(HTTPError) in
       var request = outgoing.request
       // The upgrade is written as bytes from these fields: a line break would be sent.
-      if let built = outgoing.built {
-        try RequestBuilder.checkAfterMiddleware(&request.head, built: built, body: request.body)
-      }
-      self.keepCredentialsHome(&request.head, outgoing)
+      try self.finishHead(&request.head, body: request.body, outgoing)
       self.configuration.cookies?.addCookies(to: &request.head)
       let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
       var options = TransportWebSocketOptions(
