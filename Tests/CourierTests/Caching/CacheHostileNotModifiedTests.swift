@@ -6,15 +6,15 @@ import Testing
 
 /// A `304` updates the stored response's fields (RFC 9111 §4.3.4), `Vary` among them: the
 /// stored response is then selected by what the new `Vary` names (§4.1).
-@Suite("HTTPCache: a 304 that changes Vary")
-struct CacheNotModifiedVaryTests {
+@Suite("HTTPCache: a hostile 304 (Vary changed, no-store, unasked)")
+struct CacheHostileNotModifiedTests {
   /// A client with a cache, over a stub that answers a conditional request with a `304`
   /// carrying `vary`, and any other with a `200` that must be revalidated at once.
-  func client(vary: String) -> (HTTPClient, StubTransport) {
+  func client(vary: String, control: String = "max-age=600") -> (HTTPClient, StubTransport) {
     let stub = StubTransport().fallback { request throws(HTTPError) in
       if request.value(forHTTPHeaderField: "If-None-Match") != nil {
         return StubResponse(
-          status: 304, headers: ["ETag": "\"v1\"", "Vary": vary, "Cache-Control": "max-age=600"])
+          status: 304, headers: ["ETag": "\"v1\"", "Vary": vary, "Cache-Control": control])
       }
       return StubResponse(
         headers: ["ETag": "\"v1\"", "Vary": "Accept-Language", "Cache-Control": "max-age=0"],
@@ -63,5 +63,32 @@ struct CacheNotModifiedVaryTests {
     let other = try await client.response(for: french).response
     #expect(other.cacheStatus != .hit)
     #expect(stub.requests.count == 3)
+  }
+
+  @Test("a 304 with no-store answers, and the stored response is dropped")
+  func noStore() async throws {
+    let (client, stub) = client(vary: "Accept-Language", control: "no-store")
+    _ = try await client.send(english)
+    let revalidated = try await client.response(for: english)
+    #expect(revalidated.response.cacheStatus == .revalidated)
+    #expect(revalidated.value == "hello")
+    _ = try await client.send(english)
+    #expect(stub.requests.count == 3)
+    #expect(stub.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil)
+  }
+
+  @Test("a 304 to a request the cache did not make conditional is an unacceptable status")
+  func unaskedNotModified() async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in
+      StubResponse(status: 304, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=600"])
+    }
+    let client = HTTPClient(
+      baseURL: URL(string: "https://api.test")!,
+      configuration: .init(cache: HTTPCache(memoryCapacity: 1 << 20)), transport: stub)
+    for _ in 0..<2 {
+      let error = await #expect(throws: HTTPError.self) { try await client.send(english) }
+      #expect(error?.status == 304)
+    }
+    #expect(stub.requests.count == 2)  // nothing was stored from it
   }
 }
