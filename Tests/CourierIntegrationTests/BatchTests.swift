@@ -124,8 +124,19 @@ struct BatchTests {
       try await loopback.client.send(all: [movie(1)], maximumConcurrent: 0)
     }
     #expect(error?.invalidRequestReason?.contains("maximumConcurrent") == true)
+    await #expect(throws: HTTPError.self) {
+      try await loopback.client.send(all: none, maximumConcurrent: 0)
+    }
     let outcomes = await loopback.client.results(for: [movie(1), movie(2)], maximumConcurrent: 0)
     #expect(outcomes.count == 2)
+    for outcome in outcomes {
+      guard case .failure(let error) = outcome else {
+        Issue.record("an outcome succeeded")
+        continue
+      }
+      #expect(error.invalidRequestReason?.contains("maximumConcurrent") == true)
+    }
+    #expect(await loopback.client.results(for: none, maximumConcurrent: 0).isEmpty)
     #expect(loopback.server.requestCount == 0)
   }
 }

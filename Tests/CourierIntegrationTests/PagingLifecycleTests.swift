@@ -29,12 +29,21 @@ struct PagingLifecycleTests {
     for try await _ in loopback.client.pages(Popular(), maximumPages: 4) { count += 1 }
     #expect(count == 4)
     #expect(loopback.server.requestCount == 4)
-    for limit in [0, -1] {
-      for try await _ in loopback.client.pages(Popular(), maximumPages: limit) {
-        Issue.record("maximumPages \(limit) yields nothing")
-      }
+    for try await _ in loopback.client.pages(Popular(), maximumPages: 0) {
+      Issue.record("maximumPages 0 yields nothing")
     }
     #expect(loopback.server.requestCount == 4)
+  }
+
+  @Test("a negative maximumPages is an invalid request, as other negative limits; nothing is sent")
+  func negativeMaximumPages() async throws {
+    let loopback = try Loopback(handler: PagingTests.numbered(total: 100))
+    defer { loopback.stop() }
+    var iterator = loopback.client.pages(Popular(), maximumPages: -1).makeAsyncIterator()
+    let error = await #expect(throws: HTTPError.self) { _ = try await iterator.next() }
+    #expect(error?.invalidRequestReason?.contains("maximumPages") == true)
+    #expect(try await iterator.next() == nil)
+    #expect(loopback.server.requestCount == 0)
   }
 
   @Test("items flattens pages and fetches only the pages it needs")

@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import Testing
 
@@ -79,5 +80,53 @@ struct RequestFramingTests {
       for: Request<Data>(
         method: .post, path: "x", headers: ["Transfer-Encoding": "Chunked"], body: tenBytes))
     #expect(chunked.value(forHTTPHeaderField: "Transfer-Encoding") == nil)
+  }
+
+  /// Sets the header fields `fields` on every request, as a middleware.
+  struct SettingHeaders: Middleware {
+    let fields: [String: String]
+    func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+      -> HTTPResponse
+    {
+      var request = request
+      for (name, value) in fields { request.urlRequest.setValue(value, forHTTPHeaderField: name) }
+      return try await next(request)
+    }
+  }
+
+  /// A client whose one middleware sets `fields`, over `transport`.
+  func client(setting fields: [String: String], _ transport: any HTTPTransport) -> HTTPClient {
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [SettingHeaders(fields: fields)]
+    return makeClient(transport: transport, configuration: configuration)
+  }
+
+  @Test("a middleware's Content-Length or Transfer-Encoding not framing the body is refused")
+  func middlewareFraming() async {
+    let refused: [[String: String]] = [
+      ["Content-Length": "5"], ["Content-Length": "ten"], ["Transfer-Encoding": "gzip"],
+    ]
+    for fields in refused {
+      let transport = RefusingTransport()
+      let error = await #expect(throws: HTTPError.self) {
+        try await client(setting: fields, transport).send(
+          Request<Data>(method: .post, path: "x", body: tenBytes))
+      }
+      let name = fields.keys.first!
+      #expect(error?.invalidRequestReason?.contains(name) == true, "\(String(describing: error))")
+      #expect(transport.sentCount == 0)
+    }
+  }
+
+  @Test("a middleware's Content-Length of the body's length, or chunked, is taken off and framed")
+  func middlewareFramingAgrees() async throws {
+    for fields in [["Content-Length": "10"], ["Transfer-Encoding": "chunked"]] {
+      let transport = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "ok") }
+      _ = try await client(setting: fields, transport).send(
+        Request<Data>(method: .post, path: "x", body: tenBytes))
+      let sent = try #require(transport.requests.first)
+      #expect(sent.value(forHTTPHeaderField: "Content-Length") == nil)
+      #expect(sent.value(forHTTPHeaderField: "Transfer-Encoding") == nil)
+    }
   }
 }

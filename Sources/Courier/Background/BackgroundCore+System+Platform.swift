@@ -61,7 +61,11 @@
       let task =
         resumeData.map { session.downloadTask(withResumeData: $0) }
         ?? session.downloadTask(with: request)
-      start(task, BackgroundTaskDescription(transfer: transfer, maximumBytes: maximumBytes))
+      let asksForRange = resumeData != nil || request.value(forHTTPHeaderField: "Range") != nil
+      start(
+        task,
+        BackgroundTaskDescription(
+          transfer: transfer, maximumBytes: maximumBytes, asksForRange: asksForRange))
     }
 
     /// Starts an upload whose answer may have `maximumBytes` (`nil`: no limit).
@@ -172,6 +176,10 @@
         state.withLock { $0.failures[id] = .unacceptableStatus(response) }
         return
       }
+      if let refusal = description.refusal(of: response) {
+        state.withLock { $0.failures[id] = refusal }
+        return
+      }
       do {
         let files = FileManager.default
         if files.fileExists(atPath: transfer.file.path) {
@@ -190,7 +198,8 @@
     func urlSession(
       _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
     ) {
-      guard let transfer = description(of: task)?.transfer else { return }
+      guard let description = description(of: task) else { return }
+      let transfer = description.transfer
       let id = task.taskIdentifier
       let (decided, body) = state.withLock { state in
         defer {
@@ -211,7 +220,9 @@
       } else {
         var response = Self.response(of: task)
         response.body = body ?? Data()
-        if (200..<300).contains(response.status) {
+        if let refusal = description.refusal(of: response) {
+          core.hub.post(.failed(transfer, refusal, resumeData: nil))
+        } else if (200..<300).contains(response.status) {
           core.hub.post(.finished(transfer, response))
         } else {
           core.hub.post(.failed(transfer, .unacceptableStatus(response), resumeData: nil))

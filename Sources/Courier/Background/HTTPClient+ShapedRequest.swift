@@ -18,7 +18,7 @@ extension HTTPClient {
       use: .collect, timeout: nil, idleTimeout: nil, maximumBytes: nil, acceptable: [202])
     let terminal: Terminal = { outgoing throws(HTTPError) in
       var request = outgoing.request.head
-      self.keepCredentialsHome(&request, outgoing)
+      try self.finishHead(&request, body: outgoing.request.body, outgoing)
       self.configuration.cookies?.addCookies(to: &request)
       shaped.withLock { $0 = request }
       var accepted = HTTPResponse(status: 202, url: request.url)

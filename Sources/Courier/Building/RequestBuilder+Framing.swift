@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 extension RequestBuilder {
   /// Takes the body's framing fields out of a request's headers: Courier frames a body
   /// itself, from the body (a `Content-Length` when its length is known, chunked otherwise,
@@ -39,5 +43,44 @@ extension RequestBuilder {
       }
       headers.remove("Transfer-Encoding")
     }
+  }
+
+  /// Holds a request head as middleware left it to the rules the builder held `built` (the
+  /// head before middleware) to: a method a middleware set must be a token, and every header
+  /// field it added or changed must have a token for a name and no CR, LF or other control
+  /// character in its value (`allHTTPHeaderFields` takes any, and libcurl sends a line break
+  /// as it is: a header injected into the request); its framing fields are taken out by
+  /// ``removeFraming(from:body:)``'s rule for `body`.
+  static func checkAfterMiddleware(
+    _ head: inout URLRequest, built: URLRequest, body: TransportRequestBody?
+  ) throws(HTTPError) {
+    if let method = head.httpMethod, method != built.httpMethod,
+      method.isEmpty || !method.utf8.allSatisfy(HeaderValidation.isTokenByte)
+    {
+      throw .invalidRequest(reason: "a middleware's method is not a valid HTTP token")
+    }
+    let before = built.allHTTPHeaderFields ?? [:]
+    var changed = HTTPHeaders()
+    for (name, value) in head.allHTTPHeaderFields ?? [:] where before[name] != value {
+      changed.add(name, value)
+    }
+    guard !changed.isEmpty else { return }
+    try HeaderValidation.validate(changed)
+    try removeFraming(from: &head, body: body)
+  }
+
+  /// Takes the framing fields out of a request head, by the same rule as
+  /// ``removeFraming(from:body:)`` for `body`.
+  private static func removeFraming(from head: inout URLRequest, body: TransportRequestBody?)
+    throws(HTTPError)
+  {
+    let names = ["Content-Length", "Transfer-Encoding"]
+    var fields = HTTPHeaders()
+    for name in names {
+      if let value = head.value(forHTTPHeaderField: name) { fields.add(name, value) }
+    }
+    guard !fields.isEmpty else { return }
+    try removeFraming(from: &fields, body: body)
+    for name in names { head.setValue(nil, forHTTPHeaderField: name) }
   }
 }

@@ -110,10 +110,18 @@ extension HTTPCache {
         remove(validated)
         return .sendAgain
       }
-      let refreshed = validated.refreshed(by: response, requestTime: requestTime, responseTime: now)
-      if refreshed.control.has("no-store") {
+      var refreshed = validated.refreshed(by: response, requestTime: requestTime, responseTime: now)
+      // The 304's `Vary` is the stored response's now: `*` matches no later request (§4.1),
+      // other names select it by this request's values of them.
+      let varyNames = CacheKey.varyNames(refreshed.headers)
+      if refreshed.control.has("no-store") || varyNames.contains("*") {
         remove(validated)
       } else {
+        if varyNames != validated.metadata.varyNames {
+          remove(validated)
+          refreshed.metadata.varyNames = varyNames
+          refreshed.metadata.variantKey = key.variant(for: varyNames)
+        }
         store(refreshed, rules: key.rules)
       }
       var answer = refreshed.response(at: now, requestURL: request.url, status: .revalidated)

@@ -83,6 +83,17 @@ struct Exchange: Sendable {
     return options
   }
 
+  /// The refusal of a `206 Partial Content` to a request that asked for no range — a
+  /// server sends one only for a range request (RFC 9110 §15.3.7), so its body is not the
+  /// whole answer — or `nil` for any other answer: every download's rule, in the process and
+  /// in a system background session alike.
+  static func unaskedPartial(_ status: Int, askedForRange: Bool) -> HTTPError? {
+    guard status == 206, !askedForRange else { return nil }
+    return .transport(
+      .badServerResponse,
+      reason: "the server answered 206 Partial Content to a request that asked for no range")
+  }
+
   /// Takes the body of `response` (to `request`, as sent) where it goes, within
   /// the size limit (a `Content-Length` over it fails at once), counting what the reader of
   /// an acceptable one takes for ``received``, and returns the response: with its body
@@ -106,11 +117,10 @@ struct Exchange: Sendable {
     if let maximumBytes, let expected, expected > Int64(maximumBytes) {
       refusal = .responseTooLarge(limit: maximumBytes)
     } else if head.status == 206, acceptable.contains(206),
-      request.head.value(forHTTPHeaderField: "Range") == nil
+      let partial = Self.unaskedPartial(
+        head.status, askedForRange: request.head.value(forHTTPHeaderField: "Range") != nil)
     {
-      refusal = .transport(
-        .badServerResponse,
-        reason: "the server answered 206 Partial Content to a request that asked for no range")
+      refusal = partial
     }
     if let refusal {
       body.cancel()

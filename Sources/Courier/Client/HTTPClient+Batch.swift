@@ -13,7 +13,7 @@ extension HTTPClient {
   /// `maximumConcurrentRequests`, if set, applies on top.
   ///
   /// - Throws: the first request's ``HTTPError``; ``HTTPError/invalidRequest(reason:)`` when
-  ///   `maximumConcurrent` is below 1.
+  ///   `maximumConcurrent` is below 1, even for an empty collection.
   public nonisolated func send<E: Endpoint>(
     all endpoints: some Collection<E>, maximumConcurrent: Int = 8
   )
@@ -37,7 +37,9 @@ extension HTTPClient {
   /// ```
   ///
   /// Cancelling the calling task cancels every request; those not finished report
-  /// ``HTTPError/cancelled``.
+  /// ``HTTPError/cancelled``. A `maximumConcurrent` below 1 is refused as by
+  /// ``send(all:maximumConcurrent:)``, nothing sent: as this method never throws, every
+  /// outcome is that ``HTTPError/invalidRequest(reason:)`` (an empty collection has none).
   public nonisolated func results<E: Endpoint>(
     for endpoints: some Collection<E>, maximumConcurrent: Int = 8
   ) async -> [Result<E.Response, HTTPError>] {

@@ -110,6 +110,7 @@ extension HTTPClient {
   ) async throws(HTTPError) -> HTTPResponse {
     var outgoing = outgoing
     outgoing.events = events
+    outgoing.clock = configuration.clock
     outgoing.clientBaseURL = baseURL
     outgoing.built = outgoing.request.head
     return try await MiddlewareNext(configuration.middleware, send: terminal)(outgoing)
@@ -123,7 +124,7 @@ extension HTTPClient {
     _ outgoing: OutgoingRequest, exchange: Exchange, events: EventReporter?
   ) async throws(HTTPError) -> HTTPResponse {
     var request = outgoing.request
-    keepCredentialsHome(&request.head, outgoing)
+    try finishHead(&request.head, body: request.body, outgoing)
     // The jar's cookies go on before the cache looks, so that they are part of its key.
     configuration.cookies?.addCookies(to: &request.head)
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
@@ -142,6 +143,19 @@ extension HTTPClient {
     } catch {
       throw credentials.applied(to: error)
     }
+  }
+
+  /// The last steps of every chain's end (the transport's, a WebSocket's upgrade, a
+  /// background transfer's hand-over) on the head as middleware left it: what middleware set
+  /// is held to the builder's rules (``RequestBuilder/checkAfterMiddleware(_:built:body:)``),
+  /// and credentials are kept home (``keepCredentialsHome(_:_:)``).
+  nonisolated func finishHead(
+    _ head: inout URLRequest, body: TransportRequestBody?, _ outgoing: OutgoingRequest
+  ) throws(HTTPError) {
+    if let built = outgoing.built {
+      try RequestBuilder.checkAfterMiddleware(&head, built: built, body: body)
+    }
+    keepCredentialsHome(&head, outgoing)
   }
 
   /// Takes off `head`, when it goes to another origin than the client's (an absolute URL as

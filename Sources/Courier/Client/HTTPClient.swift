@@ -136,7 +136,9 @@ public actor HTTPClient {
   ///
   /// - Parameters:
   ///   - first: The endpoint of the first page.
-  ///   - maximumPages: Stop after this many pages; `nil` (the default) for all of them.
+  ///   - maximumPages: Stop after this many pages; `nil` (the default) for all of them. Zero
+  ///     gives none; below zero, the first iteration throws
+  ///     ``HTTPError/invalidRequest(reason:)`` and nothing is sent.
   ///   - prefetch: Fetch the next page while the loop works on the current one; off by
   ///     default (it holds two pages and may fetch one the loop never asks for).
   public nonisolated func pages<E: PagedEndpoint>(

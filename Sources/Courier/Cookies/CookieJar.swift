@@ -20,7 +20,8 @@ import Foundation
 /// that is a public suffix (by the system's libpsl where it loads, else any name of one
 /// label) or that the host is not under is refused, a `Secure` cookie or a `__Secure-` or
 /// `__Host-` name is taken only over `https`, an `http` response cannot replace a secure
-/// cookie, and `Max-Age` wins over `Expires`. Cookies are credentials: redacted wherever
+/// cookie, `Max-Age` wins over `Expires`, and no cookie is kept longer than 400 days
+/// (``maximumAge``). Cookies are credentials: redacted wherever
 /// Courier prints a request, never sent beyond the domain that set them. URLSession's own
 /// cookie handling is switched off for requests that go with a jar, so every transport
 /// behaves the same.
@@ -42,6 +43,9 @@ public final class CookieJar: Sendable {
   public static let maximumPerDomain = 50
   /// The most cookies kept in all; past it the oldest goes first.
   public static let maximumCount = 3000
+  /// The longest a cookie is kept, in seconds: 400 days (RFC 6265bis's cookie-age-limit, as
+  /// browsers keep it). A later `Expires`, or a longer `Max-Age`, expires then.
+  public static let maximumAge: TimeInterval = 400 * 24 * 60 * 60
 
   /// A jar in memory.
   public convenience init() {
@@ -175,6 +179,8 @@ public final class CookieJar: Sendable {
     } else {
       expires = field.expires
     }
+    // The cookie-age-limit (§5.6.1, §5.6.2): a server cannot keep a cookie for years.
+    expires = expires.map { min($0, moment.addingTimeInterval(Self.maximumAge)) }
     var domain = field.domain ?? ""
     if !domain.isEmpty, PublicSuffix.contains(domain) {
       // A public suffix is only the host's own name, taken as host-only.

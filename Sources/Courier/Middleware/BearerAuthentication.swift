@@ -28,7 +28,9 @@ public protocol CredentialProvider: Sendable {
 ///
 /// Refreshing is single-flight: when many requests are refused at once, the provider's
 /// `refresh()` runs once and every one of them replays with the new token; if it fails,
-/// they all fail with its error. A request refused with a token older than the provider's
+/// they all fail with its error. A request waits for a refresh no longer than its timeout
+/// (``OutgoingRequest/timeout``): a refresh that hangs ends it with ``HTTPError/timedOut``,
+/// and goes on for the others. A request refused with a token older than the provider's
 /// current one replays with the current one without refreshing again. A 401 after the
 /// replay is returned as it is, never looped on. A token that cannot be a header value (CR,
 /// LF, another control character) fails the request with ``HTTPError/invalidRequest(reason:)``
@@ -61,7 +63,8 @@ public struct BearerAuthentication: Middleware {
     try Self.authorize(&request, with: token)
     let response = try await next(request)
     guard response.status == 401 else { return response }
-    let fresh = try await refresher.token(replacing: token, sentAfter: epoch)
+    let fresh = try await refresher.token(
+      replacing: token, sentAfter: epoch, timeout: request.timeout, clock: request.clock)
     guard request.isReplayable else { return response }
     try Self.authorize(&request, with: fresh)
     return try await next(request)
@@ -102,8 +105,12 @@ private actor TokenRefresher {
   /// `epoch` refreshes had finished: the provider's current token if it has changed since;
   /// the outcome of a refresh of the same token that finished after the request was sent
   /// (so a burst of refusals makes one refresh even when it fails); or a new refresh, shared
-  /// with everyone refused meanwhile.
-  func token(replacing refused: String, sentAfter epoch: Int) async throws(HTTPError) -> String {
+  /// with everyone refused meanwhile. A waiter leaves after `timeout` on `clock` with
+  /// ``HTTPError/timedOut``, or when cancelled, without ending the refresh for the others.
+  func token(
+    replacing refused: String, sentAfter epoch: Int, timeout: Duration?,
+    clock: any TransportClock
+  ) async throws(HTTPError) -> String {
     if refreshing == nil, let last, last.refused == refused, last.number > epoch {
       return try last.outcome.get()
     }
@@ -138,8 +145,8 @@ private actor TokenRefresher {
       }
       refreshing = (id, task)
     }
-    // The refresh is shared, so a waiter that is cancelled leaves at once without
-    // cancelling it for the others.
+    // The refresh is shared, so a waiter that is cancelled or out of time leaves at once
+    // without cancelling it for the others.
     let outcome = FirstOutcome<Result<String, HTTPError>>()
     Task {
       do {
@@ -148,6 +155,13 @@ private actor TokenRefresher {
         outcome.finish(.failure(error as? HTTPError ?? .cancelled))
       }
     }
+    let timer = timeout.map { timeout in
+      Task {
+        try await clock.wait(for: timeout)
+        outcome.finish(.failure(.timedOut))
+      }
+    }
+    defer { timer?.cancel() }
     return try await withTaskCancellationHandler {
       await outcome.value()
     } onCancel: {

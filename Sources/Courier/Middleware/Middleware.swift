@@ -24,7 +24,12 @@ import Foundation
 /// ```
 ///
 /// Inside `next` come request sharing, the concurrency limits, the timeout (per attempt)
-/// and the transport.
+/// and the transport. What a middleware sets is held to the rules an endpoint's is, else the
+/// request fails with ``HTTPError/invalidRequest(reason:)`` and is not sent: a method and
+/// header names are tokens, a header value holds no CR, LF or other control character
+/// (however it was set, `allHTTPHeaderFields` included), and a `Content-Length` or
+/// `Transfer-Encoding` is taken off when it frames the body as Courier will (its length, or
+/// `chunked`).
 public protocol Middleware: Sendable {
   /// Handles `request`, usually by passing it (changed or not) to `next`.
   func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)

@@ -51,6 +51,9 @@ public struct OutgoingRequest: Sendable {
   public internal(set) var clientBaseURL: URL?
   /// Where this request's events go, when the client has an observer.
   var events: EventReporter?
+  /// The clock the client measures its timeouts on (a manual one in tests): a middleware's
+  /// own wait bounded by ``timeout`` runs on it.
+  var clock: any TransportClock = ContinuousClock()
   /// Header and query names (lowercased) whose values this request treats as credentials,
   /// besides those Courier recognises by itself (`Authorization`, `Cookie`, names containing
   /// `auth`, `token`, `key`, `secret`…): the client's

@@ -11,7 +11,8 @@ import Foundation
 /// Nothing is sent before the first `next()`; each page is fetched when asked for, so only
 /// one page is held at a time (two with `prefetch`). The sequence ends after the last page
 /// (``PagedEndpoint/nextPage(after:response:)`` returned `nil`) or after `maximumPages`. It
-/// throws ``HTTPError`` when a page fails, when the task is cancelled (`cancelled`), and when
+/// throws ``HTTPError`` when a page fails, when the task is cancelled (`cancelled`), when
+/// `maximumPages` is negative (`invalidRequest`, before anything is sent), and when
 /// a server sends the same next page again (`invalidRequest`), which would loop forever;
 /// to notice that, it keeps a hash of each page's request (8 bytes a page).
 public struct Pages<E: PagedEndpoint>: AsyncSequence, Sendable {
@@ -73,6 +74,11 @@ public struct Pages<E: PagedEndpoint>: AsyncSequence, Sendable {
         upcoming = nil
         prefetch = nil
         throw .cancelled
+      }
+      if let maximumPages, maximumPages < 0, upcoming != nil {
+        upcoming = nil
+        throw .invalidRequest(
+          reason: "maximumPages is \(maximumPages); it must be 0 or more, or nil for no limit")
       }
       guard let endpoint = upcoming, maximumPages.map({ fetched < $0 }) ?? true else {
         upcoming = nil

@@ -63,7 +63,8 @@ extension HTTPClient {
     let opened = Locked<TransportWebSocket?>(nil)
     let terminal: Terminal = { outgoing throws(HTTPError) in
       var request = outgoing.request
-      self.keepCredentialsHome(&request.head, outgoing)
+      // The upgrade is written as bytes from these fields: a line break would be sent.
+      try self.finishHead(&request.head, body: request.body, outgoing)
       self.configuration.cookies?.addCookies(to: &request.head)
       let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
       var options = TransportWebSocketOptions(

@@ -59,4 +59,34 @@ struct BackgroundLimitTests {
     #expect(BackgroundTaskDescription(text: "not json") { _ in 42 } == nil)
     #expect(BackgroundTaskDescription(text: nil) { _ in 42 } == nil)
   }
+
+  @Test("A system download that asked for no range refuses a 206 as badServerResponse")
+  func unaskedPartial() throws {
+    let transfer = BackgroundTransfer(
+      kind: .download, url: "https://api.test/a", file: URL(fileURLWithPath: "/tmp/a"))
+    let text = try #require(BackgroundTaskDescription(transfer: transfer, maximumBytes: nil).text)
+    let read = try #require(BackgroundTaskDescription(text: text) { _ in nil })
+    let refusal = read.refusal(of: HTTPResponse(status: 206))
+    guard case .transport(let error) = refusal else {
+      Issue.record("a 206 was taken: \(String(describing: refusal))")
+      return
+    }
+    #expect(error.code == .badServerResponse)
+  }
+
+  @Test("A system download that asked for a range, or resumed, takes its 206; any takes a 200")
+  func askedPartial() throws {
+    let transfer = BackgroundTransfer(
+      kind: .download, url: "https://api.test/a", file: URL(fileURLWithPath: "/tmp/a"))
+    let asked = BackgroundTaskDescription(transfer: transfer, maximumBytes: nil, asksForRange: true)
+    let text = try #require(asked.text)
+    let read = try #require(BackgroundTaskDescription(text: text) { _ in nil })
+    #expect(read.refusal(of: HTTPResponse(status: 206)) == nil)
+    let unasked = BackgroundTaskDescription(transfer: transfer, maximumBytes: nil)
+    #expect(unasked.refusal(of: HTTPResponse(status: 200)) == nil)
+    // A task an earlier Courier started (no word on ranges) is not judged.
+    let older = String(decoding: try JSONEncoder().encode(transfer), as: UTF8.self)
+    let readOlder = try #require(BackgroundTaskDescription(text: older) { _ in nil })
+    #expect(readOlder.refusal(of: HTTPResponse(status: 206)) == nil)
+  }
 }

@@ -51,4 +51,43 @@ struct ShapedRequestTests {
     #expect(home.value(forHTTPHeaderField: "X-Client") == ClientIDMiddleware.value)
     #expect(away.value(forHTTPHeaderField: "X-Client") == nil)
   }
+
+  /// Sets `X-Note` to `value` through `allHTTPHeaderFields`, which takes any value.
+  struct RawNote: Middleware {
+    let value: String
+    func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+      -> HTTPResponse
+    {
+      var request = request
+      var fields = request.urlRequest.allHTTPHeaderFields ?? [:]
+      fields["X-Note"] = value
+      request.urlRequest.allHTTPHeaderFields = fields
+      return try await next(request)
+    }
+  }
+
+  @Test("A middleware's header with CR or LF is refused before it is handed over")
+  func checkedHeaders() async throws {
+    for (value, refused) in [("a\r\nX-Injected: yes", true), ("a b", false)] {
+      let client = HTTPClient(
+        baseURL: URL(string: "https://api.test")!,
+        configuration: HTTPClient.Configuration(middleware: [RawNote(value: value)]),
+        transport: StubTransport())
+      let shaped = await Result { () async throws(HTTPError) in
+        try await client.shapedRequest(for: Request<Data>(path: "trailers/42"))
+      }
+      switch shaped {
+      case .success(let request):
+        #expect(!refused)
+        #expect(request.value(forHTTPHeaderField: "X-Note") == value)
+      case .failure(let error):
+        #expect(refused, "\(error)")
+        guard case .invalidRequest(let reason) = error else {
+          Issue.record("not an invalid request: \(error)")
+          continue
+        }
+        #expect(reason.contains("X-Note"))
+      }
+    }
+  }
 }

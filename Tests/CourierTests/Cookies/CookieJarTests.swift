@@ -100,6 +100,29 @@ struct CookieJarTests {
     #expect(jar.cookies.isEmpty)
   }
 
+  @Test("an Expires or Max-Age past 400 days, or overflowing, expires after 400 days")
+  func ageLimit() throws {
+    let jar = jar()
+    let url = URL(string: "http://example.com/")!
+    jar.store(
+      [
+        "a=1; Max-Age=99999999999999999999", "b=1; Expires=Fri, 31 Dec 9999 23:59:59 GMT",
+        "c=1; Max-Age=\(Int(CookieJar.maximumAge) + 1)",
+      ], from: url)
+    let limit = now.addingTimeInterval(400 * 24 * 60 * 60)
+    #expect(jar.cookies.map(\.name) == ["a", "b", "c"])
+    for cookie in jar.cookies { #expect(cookie.expires == limit, "\(cookie.name)") }
+  }
+
+  @Test("an Expires or Max-Age within 400 days is kept as given")
+  func withinAgeLimit() throws {
+    let jar = jar()
+    let url = URL(string: "http://example.com/")!
+    let days399 = 399 * 24 * 60 * 60
+    jar.store(["a=1; Max-Age=\(days399)"], from: url)
+    #expect(jar.cookies.first?.expires == now.addingTimeInterval(TimeInterval(days399)))
+  }
+
   @Test("past 50 cookies for a domain, the oldest goes")
   func perDomainLimit() {
     var moment = now

@@ -113,6 +113,24 @@ struct RetryPolicyTests {
     #expect(clock.sleeps.isEmpty)
   }
 
+  @Test("a hostile Retry-After: past Int64 is over the maximum; negative or fractional is no value")
+  func retryAfterHostile() async throws {
+    let clock = RecordingClock()
+    let huge = stub([503, 200], headers: ["Retry-After": "99999999999999999999"])
+    let error = await #expect(throws: HTTPError.self) {
+      try await client(RetryPolicy(clock: clock), huge).send(Request<Data>(path: "x"))
+    }
+    #expect(error?.status == 503)
+    #expect(clock.sleeps.isEmpty)
+    for value in ["-5", "1.5", "soon", ""] {
+      let clock = RecordingClock()
+      let policy = RetryPolicy(jitter: .none, clock: clock)
+      let transport = stub([503, 200], headers: ["Retry-After": value])
+      _ = try await client(policy, transport).send(Request<Data>(path: "x"))
+      #expect(clock.sleeps == [.milliseconds(500)], "Retry-After: \(value) waits the backoff")
+    }
+  }
+
   @Test("POST is not retried by default, nor an endpoint that says noRetry")
   func notRetried() async throws {
     let clock = RecordingClock()
