@@ -178,6 +178,43 @@
       #expect(count.withLock { $0 } == 1)
     }
 
+    @Test(
+      "a SOCKS5 proxy's refusal says what it refused, and is retried only when it may pass",
+      arguments: [
+        ("s3cret-wrong", UInt8(0), URLError.Code.userAuthenticationRequired, 1),
+        ("s3cret-right", 2, .resourceUnavailable, 1), ("s3cret-right", 4, .cannotConnectToHost, 3),
+      ])
+    func socksRefused(password: String, reply: UInt8, code: URLError.Code, attempts: Int)
+      async throws
+    {
+      let server = try echo()
+      defer { server.stop() }
+      let proxy = try await ScriptedProxy.socks5(
+        upstream: server.port, password: "s3cret-right", reply: reply)
+      defer { proxy.stop() }
+      var configuration = CurlTransport.Configuration()
+      configuration.proxy = .socks5(
+        host: "127.0.0.1", port: proxy.port, username: "svc", password: password)
+      var settings = HTTPClient.Configuration()
+      settings.middleware = [RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(1))]
+      let client = HTTPClient(
+        baseURL: URL(string: "http://origin.courier-test.invalid:9090")!, configuration: settings,
+        transport: CurlTransport(configuration: configuration))
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<String>(path: "x"))
+      }
+      #expect(error?.urlErrorCode == code)
+      let text = "\(String(describing: error))"
+      #expect(text.contains("SOCKS"), "\(text)")
+      #expect(!text.contains(password))
+      // Each attempt either failed its login (no line) or asked for the origin (a line).
+      let asked = proxy.lines.count
+      #expect(asked == (reply == 0 ? 0 : attempts))
+      if reply != 0 {
+        #expect(proxy.lines.allSatisfy { $0.hasSuffix("origin.courier-test.invalid:9090") })
+      }
+    }
+
     @Test("a proxy that cannot be reached fails clearly, without its password in the error")
     func unreachable() async throws {
       let closed = try LoopbackServer.closedPort()

@@ -54,6 +54,10 @@
               user = exactly(client, length).decode()
               length = exactly(client, 1)[0]
               password = exactly(client, length).decode()
+              if sys.argv[3] != "-" and password != sys.argv[3]:
+                  client.sendall(b"\\x01\\x01")
+                  client.close()
+                  return
               client.sendall(b"\\x01\\x00")
               _, command, _, kind = exactly(client, 4)
               if kind == 3:
@@ -66,7 +70,12 @@
               port = int.from_bytes(exactly(client, 2), "big")
               with open(sys.argv[2], "a") as log:
                   log.write("%s %s %s:%d\\n" % (user, password, target, port))
-              client.sendall(b"\\x05\\x00\\x00\\x01\\x7f\\x00\\x00\\x01" + port.to_bytes(2, "big"))
+              reply = int(sys.argv[4])
+              client.sendall(b"\\x05" + bytes([reply]) + b"\\x00\\x01\\x7f\\x00\\x00\\x01"
+                             + port.to_bytes(2, "big"))
+              if reply:
+                  client.close()
+                  return
               relay(client, int(sys.argv[1]))
           except OSError:
               client.close()
@@ -77,16 +86,23 @@
       try await start(http, upstream: upstream)
     }
 
-    /// A SOCKS5 proxy to `upstream` that asks for a user and password (any are taken).
-    static func socks5(upstream: Int) async throws -> ScriptedProxy {
-      try await start(socks5, upstream: upstream)
+    /// A SOCKS5 proxy to `upstream` that asks for a user and password: any are taken, or only
+    /// `password` when given. It answers each `CONNECT` with `reply` (RFC 1928 §6: 0 succeeded,
+    /// 2 not allowed by its rules, 4 host unreachable…), closing the connection on any other.
+    static func socks5(upstream: Int, password: String? = nil, reply: UInt8 = 0) async throws
+      -> ScriptedProxy
+    {
+      try await start(socks5, upstream: upstream, extra: [password ?? "-", "\(reply)"])
     }
 
-    private static func start(_ script: String, upstream: Int) async throws -> ScriptedProxy {
+    private static func start(_ script: String, upstream: Int, extra: [String] = ["-", "0"])
+      async throws -> ScriptedProxy
+    {
       let log = FileManager.default.temporaryDirectory.appendingPathComponent(
         "courier-proxy-\(UUID().uuidString).log")
       _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-      let relay = try await PythonRelay.start(script, arguments: ["\(upstream)", log.path])
+      let relay = try await PythonRelay.start(
+        script, arguments: ["\(upstream)", log.path] + extra)
       return ScriptedProxy(relay: relay, log: log)
     }
 

@@ -116,6 +116,8 @@
     enum Info {
       /// `CURLINFO_HTTP_CONNECTCODE`: the proxy's answer to `CONNECT`, 0 when none came.
       static let connectCode: Int32 = 0x20_0016
+      /// `CURLINFO_PROXY_ERROR` (libcurl 7.73): why a SOCKS proxy failed (`CURLproxycode`).
+      static let proxyError: Int32 = 0x20_003B
       static let numConnects: Int32 = 0x20_001A
       static let httpVersion: Int32 = 0x20_002E
       static let totalTime: Int32 = 0x60_0032

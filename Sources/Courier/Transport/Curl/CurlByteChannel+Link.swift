@@ -112,7 +112,8 @@
         guard phase == .connecting, let url else { return }
         guard code == 0 else {
           return failConnecting(
-            HTTPError.tunnelRefused(by: easy, url: url) ?? HTTPError(curlCode: code, url: url))
+            HTTPError.proxyRefused(by: easy, code: code, url: url)
+              ?? HTTPError(curlCode: code, url: url))
         }
         var active: Int32 = -1
         if sockets.count == 1, let made = sockets.first { active = made }

@@ -80,10 +80,18 @@
       guard code == 56 || code == 43, let detail, detail.contains("chunked-encod") else {
         return nil
       }
-      let reason = "the response's chunked body is malformed (libcurl: \(detail))"
-      var info: [String: Any] = [NSLocalizedDescriptionKey: reason, reasonKey: reason]
-      if let url { info[NSURLErrorFailingURLErrorKey] = url }
-      return .transport(URLError(.badServerResponse, userInfo: info))
+      return described(
+        .badServerResponse, "the response's chunked body is malformed (libcurl: \(detail))",
+        url: url)
+    }
+
+    /// The error for a transfer libcurl ended with `code` because its proxy refused it (see
+    /// ``tunnelRefused(by:url:)`` and ``socksRefused(by:code:url:)``), or `nil`.
+    static func proxyRefused(by easy: UnsafeMutableRawPointer?, code: Int32, url: URL?)
+      -> HTTPError?
+    {
+      guard code != 0, let easy else { return nil }
+      return tunnelRefused(by: easy, url: url) ?? socksRefused(by: easy, code: code, url: url)
     }
 
     /// The error for a transfer that failed because the proxy answered its `CONNECT` with
@@ -93,9 +101,9 @@
     /// wrong), another `4xx` `resourceUnavailable` (the proxy will not reach that host), and
     /// anything else `cannotConnectToHost`, which ``RetryPolicy`` takes for a failure that
     /// may pass (a `502` from a proxy whose upstream is down); the reason names the status.
-    static func tunnelRefused(by easy: UnsafeMutableRawPointer?, url: URL?) -> HTTPError? {
+    private static func tunnelRefused(by easy: UnsafeMutableRawPointer, url: URL?) -> HTTPError? {
       var status = 0
-      guard let easy, courier_curl_easy_getinfo_long(easy, Curl.Info.connectCode, &status) == 0,
+      guard courier_curl_easy_getinfo_long(easy, Curl.Info.connectCode, &status) == 0,
         status >= 300
       else { return nil }
       let code: URLError.Code =
@@ -105,10 +113,43 @@
         default: .cannotConnectToHost
         }
       let target = url.flatMap { $0.host }.map { " to \($0)" } ?? ""
-      let reason =
+      return described(
+        code,
         "the proxy refused to open a tunnel\(target): it answered CONNECT with \(status) "
-        + HTTPURLResponse.localizedString(forStatusCode: status).capitalized
-        + (status == 407 ? " (the proxy's user name and password are missing or wrong)" : "")
+          + HTTPURLResponse.localizedString(forStatusCode: status).capitalized
+          + (status == 407 ? " (the proxy's user name and password are missing or wrong)" : ""),
+        url: url)
+    }
+
+    /// The error for a transfer libcurl ended with `CURLE_PROXY` (97), a SOCKS proxy's failure,
+    /// by its detail (`CURLINFO_PROXY_ERROR` of `easy`), or `nil` for another `code`; it read
+    /// as an unknown error. A refused user name and password is `userAuthenticationRequired`,
+    /// a connection the proxy's rules do not allow `resourceUnavailable` (neither retried), a
+    /// host the proxy cannot find `cannotFindHost`, and the rest (the host unreachable or
+    /// refusing, the proxy failing) `cannotConnectToHost`, which ``RetryPolicy`` retries.
+    private static func socksRefused(by easy: UnsafeMutableRawPointer, code: Int32, url: URL?)
+      -> HTTPError?
+    {
+      guard code == 97 else { return nil }
+      var detail = 0
+      _ = courier_curl_easy_getinfo_long(easy, Curl.Info.proxyError, &detail)
+      let target = url.flatMap { $0.host }.map { " to \($0)" } ?? ""
+      let (urlCode, why): (URLError.Code, String) =
+        switch detail {
+        case 12, 33:  // CURLPX_NO_AUTH, CURLPX_USER_REJECTED
+          (.userAuthenticationRequired, "refused the user name and password")
+        case 23:  // CURLPX_REPLY_NOT_ALLOWED
+          (.resourceUnavailable, "does not allow a connection\(target) by its rules")
+        case 27: (.cannotFindHost, "could not find the host")  // CURLPX_RESOLVE_HOST
+        case 19: (.cannotConnectToHost, "was refused a connection\(target)")
+        case 21, 22: (.cannotConnectToHost, "cannot reach the host\(target)")
+        default: (.cannotConnectToHost, "failed\(target) (libcurl's proxy error \(detail))")
+        }
+      return described(urlCode, "the SOCKS proxy " + why, url: url)
+    }
+
+    /// A transport error of `code` whose reason, found by Courier, is `reason`, failing at `url`.
+    private static func described(_ code: URLError.Code, _ reason: String, url: URL?) -> HTTPError {
       var info: [String: Any] = [NSLocalizedDescriptionKey: reason, reasonKey: reason]
       if let url { info[NSURLErrorFailingURLErrorKey] = url }
       return .transport(URLError(code, userInfo: info))
