@@ -48,6 +48,11 @@
       super.init()
       let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
       configuration.sessionSendsLaunchEvents = true
+      // Cookies are the client's (its CookieJar adds them to the shaped request), as on its
+      // transport's session: the system's shared storage neither adds nor keeps any.
+      configuration.httpCookieAcceptPolicy = .never
+      configuration.httpShouldSetCookies = false
+      configuration.httpCookieStorage = nil
       session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
@@ -61,11 +66,13 @@
       let task =
         resumeData.map { session.downloadTask(withResumeData: $0) }
         ?? session.downloadTask(with: request)
-      let asksForRange = resumeData != nil || request.value(forHTTPHeaderField: "Range") != nil
+      // Resumed from the system's data, the task asks for the rest itself, and must still
+      // end with the whole file; only a Range of the caller's own wants a part.
+      let callerRange = resumeData == nil && request.value(forHTTPHeaderField: "Range") != nil
       start(
         task,
         BackgroundTaskDescription(
-          transfer: transfer, maximumBytes: maximumBytes, asksForRange: asksForRange))
+          transfer: transfer, maximumBytes: maximumBytes, callerRange: callerRange))
     }
 
     /// Starts an upload whose answer may have `maximumBytes` (`nil`: no limit).
@@ -176,7 +183,7 @@
         state.withLock { $0.failures[id] = .unacceptableStatus(response) }
         return
       }
-      if let refusal = description.refusal(of: response) {
+      if let refusal = description.refusal(of: response, received: size ?? 0) {
         state.withLock { $0.failures[id] = refusal }
         return
       }
@@ -220,7 +227,9 @@
       } else {
         var response = Self.response(of: task)
         response.body = body ?? Data()
-        if let refusal = description.refusal(of: response) {
+        // A download's file was judged as it arrived (and moved, when taken).
+        let judged = task is URLSessionDownloadTask
+        if !judged, let refusal = description.refusal(of: response, received: response.body.count) {
           core.hub.post(.failed(transfer, refusal, resumeData: nil))
         } else if (200..<300).contains(response.status) {
           core.hub.post(.finished(transfer, response))

@@ -3,28 +3,35 @@ import Foundation
 /// What a background `URLSession` task carries in its `taskDescription`, the one place the
 /// system keeps for the app across a relaunch: the transfer's identity (no credential) and
 /// its response's size limit, so that a relaunched app applies the limit the transfer was
-/// started with, and whether it asked for a range.
+/// started with, and whether the caller asked for a range.
 struct BackgroundTaskDescription: Codable, Equatable, Sendable {
   let transfer: BackgroundTransfer
   /// The response body's size limit in bytes; `nil` for none.
   let maximumBytes: Int?
-  /// Whether the request asked for part of the body: a `Range` of the caller's own, or the
-  /// system's, resuming from its resume data. `nil` for a task an earlier Courier started.
-  let asksForRange: Bool?
+  /// Whether the caller's own request asked for part of the body (its `Range`); a task
+  /// resumed from the system's resume data did not, though the system asks for the rest.
+  /// `nil` for a task an earlier Courier started.
+  let callerRange: Bool?
 
-  init(transfer: BackgroundTransfer, maximumBytes: Int?, asksForRange: Bool? = false) {
+  init(transfer: BackgroundTransfer, maximumBytes: Int?, callerRange: Bool? = false) {
     self.transfer = transfer
     self.maximumBytes = maximumBytes
-    self.asksForRange = asksForRange
+    self.callerRange = callerRange
   }
 
-  /// Why the task's answer `response` cannot be taken though its status is acceptable: a
-  /// `206` to a request that asked for no range is not the whole body (every download's
-  /// rule, ``Exchange/unaskedPartial(_:askedForRange:)``). `nil` to take it; a task an earlier
-  /// Courier started is not judged.
-  func refusal(of response: HTTPResponse) -> HTTPError? {
-    guard let asksForRange else { return nil }
-    return Exchange.unaskedPartial(response.status, askedForRange: asksForRange)
+  /// Why the task's answer `response`, of which `received` bytes came (the file the system
+  /// wrote, or the body), cannot be taken though its status is acceptable, or `nil` to take
+  /// it. A `206` to a request without a `Range` of the caller's is taken only when it holds
+  /// the whole body, as the system's stitching of a resumed download does: its
+  /// `Content-Range` names the total, and that many bytes came. Otherwise it is a part (an
+  /// unasked `206`, every download's rule: ``Exchange/unaskedPartial(_:askedForRange:)``; or a
+  /// resumed one whose earlier bytes the system lost), and the file is not moved to its
+  /// destination. A task an earlier Courier started is not judged.
+  func refusal(of response: HTTPResponse, received: Int) -> HTTPError? {
+    guard let callerRange, !callerRange, response.status == 206 else { return nil }
+    let total = ContentRange(response.headers["Content-Range"])?.total
+    guard total != Int64(received) else { return nil }
+    return Exchange.unaskedPartial(response.status, askedForRange: false)
   }
 
   /// The description as the task keeps it: JSON.
@@ -40,7 +47,7 @@ struct BackgroundTaskDescription: Codable, Equatable, Sendable {
     if let read = try? JSONDecoder().decode(Self.self, from: data) {
       self = read
     } else if let transfer = try? JSONDecoder().decode(BackgroundTransfer.self, from: data) {
-      self.init(transfer: transfer, maximumBytes: limitOfOlder(transfer), asksForRange: nil)
+      self.init(transfer: transfer, maximumBytes: limitOfOlder(transfer), callerRange: nil)
     } else {
       return nil
     }

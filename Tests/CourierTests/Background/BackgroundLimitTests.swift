@@ -60,33 +60,56 @@ struct BackgroundLimitTests {
     #expect(BackgroundTaskDescription(text: nil) { _ in 42 } == nil)
   }
 
-  @Test("A system download that asked for no range refuses a 206 as badServerResponse")
+  @Test("A system download without a Range of the caller's refuses a 206 that is a part")
   func unaskedPartial() throws {
     let transfer = BackgroundTransfer(
       kind: .download, url: "https://api.test/a", file: URL(fileURLWithPath: "/tmp/a"))
     let text = try #require(BackgroundTaskDescription(transfer: transfer, maximumBytes: nil).text)
     let read = try #require(BackgroundTaskDescription(text: text) { _ in nil })
-    let refusal = read.refusal(of: HTTPResponse(status: 206))
-    guard case .transport(let error) = refusal else {
-      Issue.record("a 206 was taken: \(String(describing: refusal))")
-      return
+    let parts = [
+      (HTTPResponse(status: 206), 100),  // no Content-Range at all
+      (partial("bytes 0-99/1000"), 100),  // the first part of it
+      (partial("bytes 500-999/1000"), 500),  // resumed, the kept half lost by the system
+      (partial("bytes 0-99/*"), 100),  // no total to tell
+    ]
+    for (response, received) in parts {
+      let refusal = read.refusal(of: response, received: received)
+      guard case .transport(let error) = refusal else {
+        Issue.record("a part was taken: \(response.headers), \(received) bytes")
+        continue
+      }
+      #expect(error.code == .badServerResponse)
     }
-    #expect(error.code == .badServerResponse)
   }
 
-  @Test("A system download that asked for a range, or resumed, takes its 206; any takes a 200")
+  @Test("A 206 holding the whole body is taken (a resumed download the system stitched)")
+  func wholePartial() throws {
+    let transfer = BackgroundTransfer(
+      kind: .download, url: "https://api.test/a", file: URL(fileURLWithPath: "/tmp/a"))
+    let resumed = BackgroundTaskDescription(transfer: transfer, maximumBytes: nil)
+    let text = try #require(resumed.text)
+    let read = try #require(BackgroundTaskDescription(text: text) { _ in nil })
+    #expect(read.refusal(of: partial("bytes 500-999/1000"), received: 1000) == nil)
+    #expect(read.refusal(of: partial("bytes 0-999/1000"), received: 1000) == nil)
+    #expect(read.refusal(of: HTTPResponse(status: 200), received: 10) == nil)
+  }
+
+  @Test("A system download with a Range of the caller's takes its 206 as it is")
   func askedPartial() throws {
     let transfer = BackgroundTransfer(
       kind: .download, url: "https://api.test/a", file: URL(fileURLWithPath: "/tmp/a"))
-    let asked = BackgroundTaskDescription(transfer: transfer, maximumBytes: nil, asksForRange: true)
+    let asked = BackgroundTaskDescription(transfer: transfer, maximumBytes: nil, callerRange: true)
     let text = try #require(asked.text)
     let read = try #require(BackgroundTaskDescription(text: text) { _ in nil })
-    #expect(read.refusal(of: HTTPResponse(status: 206)) == nil)
-    let unasked = BackgroundTaskDescription(transfer: transfer, maximumBytes: nil)
-    #expect(unasked.refusal(of: HTTPResponse(status: 200)) == nil)
+    #expect(read.refusal(of: partial("bytes 0-99/1000"), received: 100) == nil)
+    #expect(read.refusal(of: HTTPResponse(status: 206), received: 100) == nil)
     // A task an earlier Courier started (no word on ranges) is not judged.
     let older = String(decoding: try JSONEncoder().encode(transfer), as: UTF8.self)
     let readOlder = try #require(BackgroundTaskDescription(text: older) { _ in nil })
-    #expect(readOlder.refusal(of: HTTPResponse(status: 206)) == nil)
+    #expect(readOlder.refusal(of: partial("bytes 0-99/1000"), received: 100) == nil)
+  }
+
+  private func partial(_ contentRange: String) -> HTTPResponse {
+    HTTPResponse(status: 206, headers: ["Content-Range": contentRange])
   }
 }
