@@ -26,16 +26,9 @@ struct WebSocketUpgrade: Sendable {
       let host = parts.host, !host.isEmpty
     else { throw .transport(URLError(.unsupportedURL)) }
     var fields = request.head.allHTTPHeaderFields ?? [:]
-    var subprotocols = options.subprotocols
-    // Offered in the request's own header: the same as offering them in the options.
-    if let offered = fields.removeValue(forCaseInsensitiveKey: "Sec-WebSocket-Protocol") {
-      subprotocols += offered.split(separator: ",").map {
-        $0.trimmingCharacters(in: .whitespaces)
-      }
-    }
-    try WebSocketHandshake.check(subprotocols: subprotocols)
+    let subprotocols = try WebSocketHandshake.subprotocols(
+      options.subprotocols, takingFrom: &fields)
     handshake = WebSocketHandshake(subprotocols: subprotocols)
-    let owned = Set(handshake.requestHeaders.map { $0.0.lowercased() } + ["host"])
     var target = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
     if let query = parts.percentEncodedQuery { target += "?" + query }
     let authority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
@@ -43,7 +36,7 @@ struct WebSocketUpgrade: Sendable {
     let hostValue = hostField ?? authority + (parts.port.map { ":\($0)" } ?? "")
     var text = "GET \(target) HTTP/1.1\r\nHost: \(hostValue)\r\n"
     for (name, value) in fields.sorted(by: { $0.key < $1.key })
-    where !owned.contains(name.lowercased()) {
+    where !WebSocketHandshake.owns(name) {
       text += "\(name): \(value)\r\n"
     }
     for (name, value) in handshake.requestHeaders { text += "\(name): \(value)\r\n" }
@@ -162,15 +155,5 @@ struct WebSocketUpgrade: Sendable {
       Result { () throws(HTTPError) in try decoder.decode(raw) }
     }
     return decoder.isComplete || partial ? [UInt8](try body.get()) : nil
-  }
-}
-
-extension Dictionary where Key == String {
-  /// Removes the entry whose key equals `name` in any case, returning its value.
-  fileprivate mutating func removeValue(forCaseInsensitiveKey name: String) -> Value? {
-    guard let key = keys.first(where: { $0.lowercased() == name.lowercased() }) else {
-      return nil
-    }
-    return removeValue(forKey: key)
   }
 }

@@ -28,13 +28,11 @@ import Foundation
     {
       if let refusal { throw refusal }
       guard !Task.isCancelled else { throw .cancelled }
-      var head = request.head
+      // The task writes the handshake: it gets the request's own fields, less those the
+      // handshake owns, as CurlTransport's upgrade does.
+      var head = try WebSocketHandshake.platformRequest(
+        request.head, offering: options.subprotocols)
       head.url = try WebSocketHandshake.webSocketURL(for: head.url)
-      if !options.subprotocols.isEmpty {
-        head.setValue(
-          options.subprotocols.joined(separator: ", "), forHTTPHeaderField: "Sec-WebSocket-Protocol"
-        )
-      }
       if let deadline = options.transport.deadline {
         head.timeoutInterval = max(0.001, (deadline - .now).seconds)
       }
