@@ -79,6 +79,11 @@ public final class BackgroundSession: Sendable {
   /// transfer has a new identity. Resume data of the other kind (the system's, in the
   /// process, or the other way round) is ignored and the download starts from zero.
   ///
+  /// From the system's resume data (Apple platforms), the system sends the request it keeps
+  /// in that data, as it was first sent: the endpoint's request is still built and put
+  /// through the middleware (so that one that fails refuses the resume), but a header it
+  /// sets anew, a refreshed token say, is not what goes out.
+  ///
   /// - Throws: as ``download(_:to:options:)``, and ``HTTPError/invalidRequest(reason:)``
   ///   when Courier's partial file is missing or not the size it says.
   public func download<E: Endpoint>(
