@@ -38,6 +38,26 @@
       }
     }
 
+    @Test("a refused server's error says why: an unknown authority, another host's name")
+    func refusalSaysWhy() async throws {
+      let server = try await ChainTLSServer.start()
+      defer { server.stop() }
+      var byName = try #require(URLComponents(url: server.url, resolvingAgainstBaseURL: false))
+      byName.host = "localhost"  // the certificate names 127.0.0.1 only
+      let trusted = ServerTrust(certificateAuthorities: [.file(server.authority)])
+      let cases: [(ServerTrust?, URL, String)] = [
+        (nil, server.url, "issuer certificate"), (trusted, try #require(byName.url), "host name"),
+      ]
+      for (trust, url, why) in cases {
+        let error = await #expect(throws: HTTPError.self) { _ = try await send(trust, to: url) }
+        #expect(error?.urlErrorCode == .serverCertificateUntrusted)
+        let text = "\(String(describing: error))"
+        #expect(text.contains(why), "\(text)")
+      }
+      // The good path beside them: the same server, trusted and by its name, answers.
+      #expect(try await send(trusted, to: server.url) == 200)
+    }
+
     @Test("another authority alone is refused; beside the system's roots, those still count")
     func systemRoots() async throws {
       let server = try await ChainTLSServer.start()

@@ -10,7 +10,16 @@
     /// URL it failed on. A host that could not be found or reached, other than this machine
     /// itself, while `offline` says no network is up is `notConnectedToInternet`, as
     /// URLSession reports it on Apple platforms.
-    init(curlCode code: Int32, url: URL? = nil, offline: OfflineProbe = .system) {
+    ///
+    /// `detail` is libcurl's own account of the failure (its error buffer). For a host not
+    /// found or not reached, or a TLS failure, it becomes the error's reason: which
+    /// certificate check failed (an unknown authority, another host's name, an expired
+    /// certificate), or how the connection failed. It names hosts and ports, never a
+    /// request's path, query or credentials.
+    init(
+      curlCode code: Int32, url: URL? = nil, offline: OfflineProbe = .system,
+      detail: String? = nil
+    ) {
       let urlCode: URLError.Code
       // CURLE_COULDNT_RESOLVE_PROXY / _HOST, CURLE_COULDNT_CONNECT: unreached.
       let unreached = [5, 6, 7].contains(code) && !Self.isLoopback(url?.host)
@@ -48,6 +57,10 @@
       var info: [String: Any] = [NSLocalizedDescriptionKey: "libcurl: \(words) (\(code))"]
       if let url {
         info[NSURLErrorFailingURLErrorKey] = url
+      }
+      // CURLE_COULDNT_RESOLVE_*, _COULDNT_CONNECT, and the TLS failures above.
+      if [5, 6, 7, 35, 58, 60, 77, 83, 90].contains(code), let detail, !detail.isEmpty {
+        info[Self.reasonKey] = detail
       }
       self = .transport(URLError(urlCode, userInfo: info))
     }

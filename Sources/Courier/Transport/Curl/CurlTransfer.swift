@@ -142,7 +142,8 @@
         outcome =
           refused ?? oversized
           ?? HTTPError.malformedChunks(curlCode: code, detail: detail, url: url)
-          ?? HTTPError(curlCode: code, url: url, offline: settings?.offline ?? .system)
+          ?? HTTPError(
+            curlCode: code, url: url, offline: settings?.offline ?? .system, detail: detail)
       }
       let body = collected
       collected = Data()
