@@ -125,7 +125,8 @@ struct WebSocketUpgrade: Sendable {
 
   /// A refusal's body once it is all in `bytes` (or, `atEnd`, the connection has ended):
   /// none for 1xx, 204 and 304; else by its `Content-Length`, or chunked, or to the
-  /// connection's end; at most `limit` bytes are kept. `nil` while more is to come. A length
+  /// connection's end; at most `limit` bytes are kept (of a chunked body, its data). `nil`
+  /// while more is to come. A length
   /// that cannot frame the body, or a chunk size that is not a number, fails with
   /// `badServerResponse`.
   static func refusalBody(
@@ -147,21 +148,28 @@ struct WebSocketUpgrade: Sendable {
       length = value.map { Int(clamping: $0) }
     }
     if let length, bytes.count >= length { return Data(bytes.prefix(min(length, limit))) }
-    if chunked, let body = try dechunked(bytes) { return Data(body.prefix(limit)) }
+    if chunked {
+      // Its data, never its framing: once the last chunk is in, or `limit` bytes of data,
+      // or the end. The framing read is bounded too (twice the limit), so that tiny chunks
+      // with long extensions cannot make the handshake hold bytes without bound.
+      let (body, isComplete) = try dechunked(bytes)
+      let done = isComplete || body.count >= limit || bytes.count >= 2 * limit || atEnd
+      return done ? Data(body.prefix(limit)) : nil
+    }
     if bytes.count >= limit { return Data(bytes.prefix(limit)) }
     guard atEnd else { return nil }
-    return Data((chunked ? try dechunked(bytes, partial: true) ?? [] : bytes).prefix(limit))
+    return Data(bytes.prefix(limit))
   }
 
-  /// A chunked body's bytes once its last chunk has arrived (or, `partial`, what arrived),
-  /// by the one chunked decoder (``ChunkedDecoder``): hostile framing fails with
+  /// The data of a chunked body in `bytes`, and whether its last chunk has arrived, by the
+  /// one chunked decoder (``ChunkedDecoder``): hostile framing fails with
   /// `badServerResponse`.
-  static func dechunked(_ bytes: [UInt8], partial: Bool = false) throws(HTTPError) -> [UInt8]? {
+  static func dechunked(_ bytes: [UInt8]) throws(HTTPError) -> (Data, isComplete: Bool) {
     var decoder = ChunkedDecoder()
     let body = bytes.withUnsafeBytes { raw in
       Result { () throws(HTTPError) in try decoder.decode(raw) }
     }
-    return decoder.isComplete || partial ? [UInt8](try body.get()) : nil
+    return (try body.get(), decoder.isComplete)
   }
 }
 

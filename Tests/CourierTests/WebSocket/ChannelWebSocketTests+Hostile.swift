@@ -42,4 +42,55 @@ extension ChannelWebSocketTests {
     #expect(try await connection.receive() == .text("last"))
     connection.cancel()
   }
+
+  /// A `401` to the upgrade, its body chunked in `chunks` and never ended, the refusal's body
+  /// kept at 1,000 bytes.
+  func refusal(chunkedIn chunks: [String]) async -> (HTTPError?, ScriptedChannel) {
+    let channel = ScriptedChannel()
+    var options = options()
+    options.transport.bufferSize = 1000
+    channel.push(Data("HTTP/1.1 401 Unauthorized\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+    for chunk in chunks { channel.push(Data(chunk.utf8)) }
+    let outcome = Locked<HTTPError??>(nil)
+    let opening = Task {
+      do throws(HTTPError) {
+        _ = try await ChannelWebSocket.open(Self.request, options: options) { _, _ in channel }
+        outcome.withLock { $0 = .some(nil) }
+      } catch {
+        outcome.withLock { $0 = error }
+      }
+    }
+    // The opening has its answer, or has read everything and waits for more.
+    await eventually { outcome.withLock { $0 != nil } || channel.isReading }
+    let error = outcome.withLock { $0 }
+    opening.cancel()
+    await opening.value
+    return (error ?? .cancelled, channel)
+  }
+
+  @Test("A chunked refusal longer than the limit keeps the start of its data, not its framing")
+  func longChunkedRefusal() async throws {
+    let chunk = "100\r\n" + String(repeating: "a", count: 256) + "\r\n"
+    let (error, channel) = await refusal(chunkedIn: Array(repeating: chunk, count: 8))
+    #expect(error?.response?.status == 401)
+    #expect(error?.response?.body == Data(String(repeating: "a", count: 1000).utf8))
+    #expect(channel.isClosed)
+  }
+
+  @Test("A short chunked refusal is read to its last chunk (the good path beside it)")
+  func shortChunkedRefusal() async throws {
+    let (error, _) = await refusal(chunkedIn: ["4\r\nno, \r\n", "7\r\nsorry.\n\r\n", "0\r\n\r\n"])
+    #expect(error?.response?.status == 401)
+    #expect(error?.response?.body == Data("no, sorry.\n".utf8))
+  }
+
+  @Test("A chunked refusal's framing is bounded too: tiny chunks with long extensions end it")
+  func chunkedRefusalFraming() async throws {
+    let chunk = "1;" + String(repeating: "x", count: 100) + "\r\na\r\n"
+    let (error, channel) = await refusal(chunkedIn: Array(repeating: chunk, count: 30))
+    #expect(error?.response?.status == 401)
+    let body = try #require(error?.response?.body)
+    #expect(!body.isEmpty && body.count < 30 && body.allSatisfy { $0 == UInt8(ascii: "a") })
+    #expect(channel.isClosed)
+  }
 }
