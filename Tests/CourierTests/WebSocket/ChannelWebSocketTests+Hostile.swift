@@ -93,4 +93,33 @@ extension ChannelWebSocketTests {
     #expect(!body.isEmpty && body.count < 30 && body.allSatisfy { $0 == UInt8(ascii: "a") })
     #expect(channel.isClosed)
   }
+
+  /// The refusal `answer` brings, sent in `pieces`.
+  func refusal(_ answer: [UInt8], inPiecesOf size: Int) async -> HTTPError? {
+    let channel = ScriptedChannel()
+    for start in stride(from: 0, to: answer.count, by: size) {
+      channel.push(Data(answer[start..<min(start + size, answer.count)]))
+    }
+    channel.push(nil)
+    return await #expect(throws: HTTPError.self) {
+      _ = try await ChannelWebSocket.open(Self.request, options: options()) { _, _ in channel }
+    }
+  }
+
+  @Test("An answer dribbled a byte at a time is read in one pass, not once per byte")
+  func dribbledAnswer() async throws {
+    // A 48 KiB head and 32 KiB of one-byte chunks: looked at again on every read, they took
+    // minutes; read once, they take as long as the same answer sent whole.
+    let head =
+      "HTTP/1.1 401 Unauthorized\r\nX-Padding: \(String(repeating: "p", count: 48 * 1024))\r\n"
+      + "Transfer-Encoding: chunked\r\n\r\n"
+    let answer = Array((head + String(repeating: "1\r\na\r\n", count: 32 * 1024 / 6)).utf8)
+    let dribbled = await refusal(answer, inPiecesOf: 1)
+    #expect(dribbled?.response?.status == 401)
+    #expect(dribbled?.response?.body == Data(String(repeating: "a", count: 32 * 1024 / 6).utf8))
+    #expect(dribbled?.response?.headers["X-Padding"]?.count == 48 * 1024)
+    // The good path beside it: the same answer sent whole.
+    let whole = await refusal(answer, inPiecesOf: answer.count)
+    #expect(whole?.response == dribbled?.response)
+  }
 }
