@@ -122,4 +122,77 @@ extension ChannelWebSocketTests {
     let whole = await refusal(answer, inPiecesOf: answer.count)
     #expect(whole?.response == dribbled?.response)
   }
+
+  /// Opens with `subprotocols` offered, the server answering `101` with the right
+  /// `Sec-WebSocket-Accept` and `fields` (each a line).
+  func open(offering subprotocols: [String], answer fields: [String]) async -> Result<
+    String?, HTTPError
+  > {
+    let channel = ScriptedChannel()
+    var options = options()
+    options.subprotocols = subprotocols
+    let answering = Task {
+      let request = await channel.upgradeRequest()
+      let key = request.split(separator: "\r\n").first { $0.hasPrefix("Sec-WebSocket-Key: ") }?
+        .dropFirst("Sec-WebSocket-Key: ".count)
+      let accept = WebSocketHandshake.accept(for: String(key ?? ""))
+      let head = (["HTTP/1.1 101 Switching Protocols", "Sec-WebSocket-Accept: \(accept)"] + fields)
+        .joined(separator: "\r\n")
+      channel.push(Data((head + "\r\n\r\n").utf8))
+    }
+    defer { answering.cancel() }
+    do throws(HTTPError) {
+      let socket = try await ChannelWebSocket.open(Self.request, options: options) { _, _ in
+        channel
+      }
+      socket.connection.cancel()
+      return .success(socket.subprotocol)
+    } catch {
+      #expect(channel.isClosed)
+      return .failure(error)
+    }
+  }
+
+  @Test(
+    "A 101 without the upgrade's tokens, or choosing what was not offered, fails the opening",
+    arguments: [
+      (["Connection: Upgrade"], [String]()),
+      (["Upgrade: websocket"], []),
+      (["Upgrade: h2c", "Connection: Upgrade"], []),
+      (["Upgrade: websocket", "Connection: keep-alive"], []),
+      (["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Protocol: chat"], []),
+      (["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Protocol: chat"], ["json"]),
+      (
+        ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Protocol: json, chat"],
+        ["json", "chat"]
+      ),
+      (
+        [
+          "Upgrade: websocket", "Connection: Upgrade",
+          "Sec-WebSocket-Extensions: permessage-deflate",
+        ], []
+      ),
+    ])
+  func answerNotAnUpgrade(fields: [String], offered: [String]) async throws {
+    let outcome = await open(offering: offered, answer: fields)
+    guard case .failure(.transport(let error)) = outcome else {
+      Issue.record("expected badServerResponse, got \(outcome)")
+      return
+    }
+    #expect(error.code == .badServerResponse)
+  }
+
+  @Test(
+    "Tokens are read in any case, among others; a subprotocol offered is chosen (the good path)")
+  func answerAnUpgrade() async throws {
+    let outcome = await open(
+      offering: ["json", "chat"],
+      answer: [
+        "Upgrade: WebSocket", "Connection: keep-alive, UPGRADE", "Sec-WebSocket-Protocol: chat",
+      ])
+    #expect(outcome == .success("chat"))
+    #expect(
+      await open(offering: [], answer: ["Upgrade: websocket", "Connection: upgrade"])
+        == .success(nil))
+  }
 }
