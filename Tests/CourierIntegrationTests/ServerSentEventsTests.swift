@@ -67,6 +67,47 @@ struct ServerSentEventsTests {
     #expect(seen.withLock { $0 } == ["-", "1", "1", "2"])
   }
 
+  @Test("an id that is not ASCII goes back as UTF-8 in Last-Event-ID (WPT format-field-id-2)")
+  func nonASCIIID() async throws {
+    let seen = Locked<[String]>([])
+    let loopback = try Loopback { request, response in
+      let connection = seen.withLock { seen in
+        seen.append(request.headers["Last-Event-ID"] ?? "-")
+        return seen.count
+      }
+      if connection == 1 {
+        try await response.send(
+          headers: Self.eventStream, text: "id: …\tü\nretry: 0\ndata: hello\n\n")
+      } else {
+        try await response.send(status: 204)
+      }
+    }
+    defer { loopback.stop() }
+    var events: [ServerSentEvent] = []
+    for try await event in loopback.client.events(
+      Request<Data>(path: "feed"), reconnection: ReconnectionPolicy(delay: .zero))
+    {
+      events.append(event)
+    }
+    #expect(events == [ServerSentEvent(data: "hello", id: "…\tü")])
+    #expect(seen.withLock { $0 } == ["-", "…\tü"])
+  }
+
+  @Test("a loop that leaves after the first event lets the connection go")
+  func leftEarly() async throws {
+    let body = EndlessBody(headers: Self.eventStream, first: "data: first\n\n", unit: "data: x\n\n")
+    let loopback = try Loopback { _, response in try await body.send(response) }
+    defer { loopback.stop() }
+    var events: [String] = []
+    for try await event in loopback.client.events(Request<Data>(path: "feed")) {
+      events.append(event.data)
+      break
+    }
+    #expect(events == ["first"])
+    #expect(await body.clientLetGo())
+    #expect(loopback.server.requestCount == 1)
+  }
+
   @Test("a 404 or a response that is not an event stream throws, and is not retried")
   func refused() async throws {
     let loopback = try Loopback { request, response in

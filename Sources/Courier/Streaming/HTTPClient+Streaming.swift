@@ -68,7 +68,8 @@ extension HTTPClient {
   /// and closes is not reconnected to in a tight loop). The sequence
   /// ends on a 204, or when the stream ends without reconnection; it throws on any status
   /// but 200 and 204 or a response that is not `text/event-stream` (neither is retried),
-  /// and ``HTTPError/cancelled`` when the loop's task is cancelled.
+  /// and ``HTTPError/cancelled`` when the loop's task is cancelled. Once it has thrown, the
+  /// sequence has ended: its iterator gives `nil` after, and sends nothing more.
   ///
   /// An event is held in memory until its blank line, so it is bounded like a body kept in
   /// memory: once the event still being received holds more than

@@ -56,8 +56,23 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
       try await next(isolation: nil)
     }
 
-    /// The next event, or `nil` when the stream has ended for good.
+    /// The next event, or `nil` when the stream has ended for good. Once it has thrown, the
+    /// stream has ended: later calls return `nil`, and send nothing.
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPError)
+      -> ServerSentEvent?
+    {
+      do throws(HTTPError) {
+        return try await advance(isolation: actor)
+      } catch {
+        // What was not retried is not retried by a caller who asks again either.
+        finished = true
+        chunks = nil
+        throw error
+      }
+    }
+
+    /// The next event: connects, reads and reconnects until there is one, or the end.
+    private mutating func advance(isolation actor: isolated (any Actor)?) async throws(HTTPError)
       -> ServerSentEvent?
     {
       while true {

@@ -269,11 +269,15 @@ extension ChannelWebSocket {
 }
 
 extension WebSocketMessage {
-  /// The bytes the message holds, for read-ahead accounting.
+  /// What the message holds while it waits for a caller, for read-ahead accounting: its
+  /// bytes and its place in the queue, so that empty messages (two bytes each on the wire)
+  /// fill the read-ahead too, rather than queueing without bound.
   var byteCount: Int {
-    switch self {
-    case .text(let text): text.utf8.count
-    case .binary(let data): data.count
-    }
+    let payload =
+      switch self {
+      case .text(let text): text.utf8.count
+      case .binary(let data): data.count
+      }
+    return payload + MemoryLayout<WebSocketMessage>.stride
   }
 }

@@ -96,11 +96,9 @@ final class ChannelWebSocket: TransportWebSocketConnection {
       () async -> Result<WebSocketUpgrade.Answer, HTTPError> in
       do throws(HTTPError) {
         try await channel.write(Data(upgrade.head))
-        var bytes: [UInt8] = []
+        var reader = WebSocketUpgrade.AnswerReader(upgrade)
         while true {
-          let read = try await channel.read()
-          if let read { bytes += read }
-          let answer = try upgrade.read(bytes, atEnd: read == nil)
+          let answer = try reader.read(try await channel.read())
           if case .accepted = answer { return .success(answer) }
         }
       } catch {

@@ -58,7 +58,8 @@ struct TransportWebSocketOptions: Sendable {
   /// default, as `URLSessionWebSocketTask`'s.
   var maximumMessageSize: Int
   /// How many bytes of received messages may wait for a caller before the connection stops
-  /// reading the socket. 1 MiB by default.
+  /// reading the socket, each message's place in the queue counted with its bytes (so that
+  /// empty ones count too). 1 MiB by default.
   var readAhead: Int
   /// The handshake's limits: its deadline, the size limit of a refusal's body, and the
   /// names of credential headers.

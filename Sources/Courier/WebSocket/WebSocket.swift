@@ -173,7 +173,9 @@ public final class WebSocket: Sendable {
   // MARK: - Closing
 
   /// Closes the connection: sends a close frame with `code` and `reason` and waits for the
-  /// server's, at most ``Settings/closeTimeout``, then drops it. Never reconnects after.
+  /// server's, at most ``Settings/closeTimeout``, then drops it. Never reconnects after. A
+  /// code no endpoint may send (``WebSocketCloseCode/isSendable`` is false: 1005, 1006,
+  /// 1015, or one outside the registered codes and 3000–4999) goes out as 1000.
   public func close(_ code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
     let (connection, keepAlive) = state.withLock { state in
       state.closedByCaller = true

@@ -44,45 +44,6 @@ struct WebSocketUpgrade: Sendable {
     limit = min(options.transport.bufferSize, 1 << 20)
   }
 
-  /// What an answer read so far amounts to.
-  enum Answer {
-    /// More bytes are needed.
-    case incomplete
-    /// The server accepted: its `101` answer, the subprotocol it chose, and the bytes after
-    /// the head (the first frames).
-    case accepted(HTTPResponse, subprotocol: String?, rest: [UInt8])
-  }
-
-  /// Reads the answer in `bytes` (all that arrived so far; `atEnd` once the connection has
-  /// ended). A `101` that passes the handshake's checks is accepted; any other answer fails
-  /// with ``HTTPError/unacceptableStatus(_:)`` and its body, once the body is in.
-  func read(_ bytes: [UInt8], atEnd: Bool) throws(HTTPError) -> Answer {
-    guard let end = Self.endOfHead(bytes, from: 0) else {
-      if atEnd {
-        throw .transport(
-          .badServerResponse,
-          reason: "WebSocket handshake: the server closed the connection without an answer")
-      }
-      guard bytes.count < 64 * 1024 else {
-        throw .transport(
-          .badServerResponse, reason: "WebSocket handshake: the answer's head is over 64 KiB")
-      }
-      return .incomplete
-    }
-    var response = try Self.parseHead(bytes[..<end])
-    response.url = url
-    let rest = Array(bytes[end...])
-    guard response.status == 101 else {
-      guard
-        let body = try Self.refusalBody(of: response, bytes: rest, limit: limit, atEnd: atEnd)
-      else { return .incomplete }
-      response.body = body
-      throw .unacceptableStatus(response)
-    }
-    let subprotocol = try handshake.validate(response.headers)
-    return .accepted(response, subprotocol: subprotocol, rest: rest)
-  }
-
   /// The index after the blank line that ends a head, if it has arrived.
   static func endOfHead(_ bytes: [UInt8], from start: Int) -> Int? {
     var index = start
@@ -114,46 +75,5 @@ struct WebSocketUpgrade: Sendable {
         .badServerResponse, reason: "WebSocket handshake: the answer has no HTTP/1.1 status line")
     }
     return response
-  }
-
-  /// A refusal's body once it is all in `bytes` (or, `atEnd`, the connection has ended):
-  /// none for 1xx, 204 and 304; else by its `Content-Length`, or chunked, or to the
-  /// connection's end; at most `limit` bytes are kept. `nil` while more is to come. A length
-  /// that cannot frame the body, or a chunk size that is not a number, fails with
-  /// `badServerResponse`.
-  static func refusalBody(
-    of response: HTTPResponse, bytes: [UInt8], limit: Int, atEnd: Bool
-  ) throws(HTTPError) -> Data? {
-    if response.status < 200 || response.status == 204 || response.status == 304 {
-      return Data()
-    }
-    let chunked = response.headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true
-    var length: Int?
-    if !chunked {
-      // The transfers' rule: a length that is not a number, or lengths that disagree,
-      // cannot frame the body.
-      let values = response.headers.values(for: "Content-Length")
-      guard let value = ResponseHeadReader.contentLength(values) else {
-        throw .transport(
-          .badServerResponse, reason: "WebSocket handshake: Content-Length \(values)")
-      }
-      length = value.map { Int(clamping: $0) }
-    }
-    if let length, bytes.count >= length { return Data(bytes.prefix(min(length, limit))) }
-    if chunked, let body = try dechunked(bytes) { return Data(body.prefix(limit)) }
-    if bytes.count >= limit { return Data(bytes.prefix(limit)) }
-    guard atEnd else { return nil }
-    return Data((chunked ? try dechunked(bytes, partial: true) ?? [] : bytes).prefix(limit))
-  }
-
-  /// A chunked body's bytes once its last chunk has arrived (or, `partial`, what arrived),
-  /// by the one chunked decoder (``ChunkedDecoder``): hostile framing fails with
-  /// `badServerResponse`.
-  static func dechunked(_ bytes: [UInt8], partial: Bool = false) throws(HTTPError) -> [UInt8]? {
-    var decoder = ChunkedDecoder()
-    let body = bytes.withUnsafeBytes { raw in
-      Result { () throws(HTTPError) in try decoder.decode(raw) }
-    }
-    return decoder.isComplete || partial ? [UInt8](try body.get()) : nil
   }
 }

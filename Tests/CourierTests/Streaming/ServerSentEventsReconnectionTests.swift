@@ -89,4 +89,47 @@ struct ServerSentEventsReconnectionTests {
     let offsets = connections.withLock { $0 }.map { start.duration(to: $0) }
     #expect(offsets == [.zero, .zero, .seconds(2), .seconds(4), .seconds(6)])
   }
+
+  @Test(
+    "once the iterator has thrown (a 404, a wrong media type), it is over: nothing is sent again",
+    arguments: [404, 200])
+  func overOnceThrown(_ status: Int) async throws {
+    let requests = Locked(0)
+    let stub = StubTransport().on(.get, "/feed") { _ in
+      requests.withLock { $0 += 1 }
+      return StubResponse(status: status, headers: ["Content-Type": "text/plain"], text: "no")
+    }
+    let client = HTTPClient(baseURL: URL(string: "https://api.test")!, transport: stub)
+    var events = client.events(
+      Request<Data>(path: "feed"), reconnection: ReconnectionPolicy(delay: .zero)
+    ).makeAsyncIterator()
+    await #expect(throws: HTTPError.self) { _ = try await events.next() }
+    // A hurried caller that goes on asking after the error: the end, not another request.
+    #expect(try await events.next() == nil)
+    #expect(try await events.next() == nil)
+    #expect(requests.withLock { $0 } == 1)
+  }
+
+  @Test("a connection that drops is opened again by the same iterator (the good path beside it)")
+  func reopensAfterADrop() async throws {
+    let connections = Locked<[ContinuousClock.Instant]>([])
+    let client = client(connections) { connection in
+      connection < 3 ? "data: \(connection)\n\n" : nil
+    }
+    let clock = self.clock
+    let ticker = Task {
+      for _ in 1...2 {
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .seconds(1))
+      }
+    }
+    defer { ticker.cancel() }
+    var events = client.events(
+      Request<Data>(path: "feed"), reconnection: ReconnectionPolicy(delay: .seconds(1))
+    ).makeAsyncIterator()
+    #expect(try await events.next()?.data == "1")
+    #expect(try await events.next()?.data == "2")
+    #expect(try await events.next() == nil)  // the 204
+    #expect(connections.withLock { $0.count } == 3)
+  }
 }

@@ -360,13 +360,15 @@ struct ChannelWebSocketTests {
   @Test("The channel is read only while the messages waiting fit the read-ahead")
   func readAhead() async throws {
     let channel = ScriptedChannel()
-    let connection = try await open(channel, options: options(readAhead: 10))
+    // Each message counts its bytes and its place in the queue.
+    let cost = 6 + MemoryLayout<WebSocketMessage>.stride
+    let connection = try await open(channel, options: options(readAhead: cost + 1))
     channel.push(WebSocketFrame(opcode: .binary, payload: Array(repeating: 1, count: 6)))
     channel.push(WebSocketFrame(opcode: .binary, payload: Array(repeating: 2, count: 6)))
     await connection.engine.readingPaused()
     let reads = channel.state.withLock { $0.reads }
     #expect(!channel.isReading)
-    #expect(connection.engine.state.withLock { $0.inboxBytes } == 12)
+    #expect(connection.engine.state.withLock { $0.inboxBytes } == 2 * cost)
     #expect(try await connection.receive() == .binary(Data(repeating: 1, count: 6)))
     await channel.until { $0.reader != nil }
     #expect(channel.state.withLock { $0.reads } == reads + 1)

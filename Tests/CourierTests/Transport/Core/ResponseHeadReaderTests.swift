@@ -94,13 +94,12 @@ struct ResponseHeadReaderTests {
   @Test("a refused handshake's lengths follow the transfers' rule: disagreeing ones fail")
   func handshakeRefusalLength() throws {
     var refusal = HTTPResponse(status: 403, headers: ["Content-Length": "5, 6"])
-    let body = Array("nope!".utf8)
     #expect(throws: HTTPError.self) {
-      try WebSocketUpgrade.refusalBody(of: refusal, bytes: body, limit: 100, atEnd: false)
+      try WebSocketUpgrade.RefusalBody(of: refusal, limit: 100)
     }
     refusal.headers = ["Content-Length": "5, 5"]
-    let read = try WebSocketUpgrade.refusalBody(
-      of: refusal, bytes: body, limit: 100, atEnd: false)
-    #expect(read == Data("nope!".utf8))
+    var body = try WebSocketUpgrade.RefusalBody(of: refusal, limit: 100)
+    #expect(try body.read(Data("nop".utf8)) == nil)
+    #expect(try body.read(Data("e!".utf8)) == Data("nope!".utf8))
   }
 }
