@@ -48,11 +48,6 @@
       super.init()
       let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
       configuration.sessionSendsLaunchEvents = true
-      // Cookies are the client's (its CookieJar adds them to the shaped request), as on its
-      // transport's session: the system's shared storage neither adds nor keeps any.
-      configuration.httpCookieAcceptPolicy = .never
-      configuration.httpShouldSetCookies = false
-      configuration.httpCookieStorage = nil
       session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
@@ -67,8 +62,9 @@
         resumeData.map { session.downloadTask(withResumeData: $0) }
         ?? session.downloadTask(with: request)
       // Resumed from the system's data, the task asks for the rest itself, and must still
-      // end with the whole file; only a Range of the caller's own wants a part.
-      let callerRange = resumeData == nil && request.value(forHTTPHeaderField: "Range") != nil
+      // end with the whole file; only a Range of the caller's own (resumed or not) wants a
+      // part.
+      let callerRange = request.value(forHTTPHeaderField: "Range") != nil
       start(
         task,
         BackgroundTaskDescription(

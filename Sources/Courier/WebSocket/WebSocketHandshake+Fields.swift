@@ -10,11 +10,13 @@ import Foundation
 /// were in the options.
 extension WebSocketHandshake {
   /// Whether the handshake writes the field `name` itself (`Host`, `Upgrade`, `Connection`,
-  /// the key, the version and the subprotocols), whatever the request says.
+  /// the key, the version and the subprotocols), whatever the request says. Extensions are
+  /// its too: none is offered (no transport speaks one), so a request's own offer, which a
+  /// server could accept, is left out.
   static func owns(_ name: String) -> Bool {
     [
       "host", "upgrade", "connection", "sec-websocket-key", "sec-websocket-version",
-      "sec-websocket-protocol",
+      "sec-websocket-protocol", "sec-websocket-extensions",
     ].contains(name.lowercased())
   }
 
@@ -36,9 +38,10 @@ extension WebSocketHandshake {
 
   /// `head` as a platform's WebSocket task takes it (which writes the handshake itself):
   /// without the fields the handshake owns, and offering the subprotocols of
-  /// ``subprotocols(_:takingFrom:)``.
+  /// ``subprotocols(_:takingFrom:)``, which it returns too, to check the server's choice by
+  /// (``chosenSubprotocol(in:offered:)``).
   static func platformRequest(_ head: URLRequest, offering offered: [String])
-    throws(HTTPError) -> URLRequest
+    throws(HTTPError) -> (request: URLRequest, subprotocols: [String])
   {
     var fields = head.allHTTPHeaderFields ?? [:]
     let subprotocols = try subprotocols(offered, takingFrom: &fields)
@@ -50,6 +53,6 @@ extension WebSocketHandshake {
       request.setValue(
         subprotocols.joined(separator: ", "), forHTTPHeaderField: "Sec-WebSocket-Protocol")
     }
-    return request
+    return (request, subprotocols)
   }
 }

@@ -108,13 +108,26 @@ package struct WebSocketHandshake: Sendable {
     guard accept.trimmingCharacters(in: .whitespaces) == Self.accept(for: key) else {
       throw refuse("Sec-WebSocket-Accept does not match the key sent")
     }
+    return try Self.chosenSubprotocol(in: headers, offered: subprotocols)
+  }
+
+  /// The subprotocol an accepting answer's `headers` chose, if any: one of `offered`, and no
+  /// extension, since none is offered; otherwise ``HTTPError/transport(_:)``
+  /// (`badServerResponse`). The checks of the server's choice on every transport, whether it
+  /// runs the handshake itself or a platform task does.
+  package static func chosenSubprotocol(in headers: HTTPHeaders, offered: [String])
+    throws(HTTPError) -> String?
+  {
+    func refuse(_ reason: String) -> HTTPError {
+      .transport(.badServerResponse, reason: "WebSocket handshake: \(reason)")
+    }
     if let extensions = headers["Sec-WebSocket-Extensions"], !extensions.isEmpty {
       throw refuse("the server chose extensions that were not offered (\(extensions))")
     }
     guard let chosen = headers["Sec-WebSocket-Protocol"]?.trimmingCharacters(in: .whitespaces),
       !chosen.isEmpty
     else { return nil }
-    guard subprotocols.contains(chosen) else {
+    guard offered.contains(chosen) else {
       throw refuse("the server chose subprotocol \(chosen), which was not offered")
     }
     return chosen

@@ -16,10 +16,19 @@
       }
     }
 
-    private func client(_ base: URL, proxy: ProxyConfiguration) -> HTTPClient {
+    /// A client of `base` through `proxy`, retrying as `RetryPolicy` does when `retrying`.
+    private func client(_ base: URL, proxy: ProxyConfiguration, retrying: Bool = false)
+      -> HTTPClient
+    {
       var configuration = CurlTransport.Configuration()
       configuration.proxy = proxy
-      return HTTPClient(baseURL: base, transport: CurlTransport(configuration: configuration))
+      var settings = HTTPClient.Configuration()
+      if retrying {
+        settings.middleware = [RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(1))]
+      }
+      return HTTPClient(
+        baseURL: base, configuration: settings,
+        transport: CurlTransport(configuration: configuration))
     }
 
     @Test("an HTTP proxy gets the absolute URL and Basic credentials; an excluded host goes direct")
@@ -144,14 +153,11 @@
       let count = Locked(0)
       let proxy = try refusingProxy(status, count: count)
       defer { proxy.stop() }
-      var configuration = CurlTransport.Configuration()
-      configuration.proxy = .http(
-        host: "127.0.0.1", port: proxy.port, username: "svc", password: "s3cret-proxy")
-      var settings = HTTPClient.Configuration()
-      settings.middleware = [RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(1))]
-      let client = HTTPClient(
-        baseURL: URL(string: "https://origin.courier-test.invalid")!, configuration: settings,
-        transport: CurlTransport(configuration: configuration))
+      let client = client(
+        URL(string: "https://origin.courier-test.invalid")!,
+        proxy: .http(
+          host: "127.0.0.1", port: proxy.port, username: "svc", password: "s3cret-proxy"),
+        retrying: true)
       let error = await #expect(throws: HTTPError.self) {
         try await client.send(Request<String>(path: "x"))
       }
@@ -192,14 +198,10 @@
       let proxy = try await ScriptedProxy.socks5(
         upstream: server.port, password: "s3cret-right", reply: reply)
       defer { proxy.stop() }
-      var configuration = CurlTransport.Configuration()
-      configuration.proxy = .socks5(
-        host: "127.0.0.1", port: proxy.port, username: "svc", password: password)
-      var settings = HTTPClient.Configuration()
-      settings.middleware = [RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(1))]
-      let client = HTTPClient(
-        baseURL: URL(string: "http://origin.courier-test.invalid:9090")!, configuration: settings,
-        transport: CurlTransport(configuration: configuration))
+      let client = client(
+        URL(string: "http://origin.courier-test.invalid:9090")!,
+        proxy: .socks5(host: "127.0.0.1", port: proxy.port, username: "svc", password: password),
+        retrying: true)
       let error = await #expect(throws: HTTPError.self) {
         try await client.send(Request<String>(path: "x"))
       }

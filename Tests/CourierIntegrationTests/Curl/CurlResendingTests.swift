@@ -13,9 +13,12 @@
   struct CurlResendingTests {
     /// A server that answers `GET /warm` (so the next request reuses its connection), counts
     /// every other request, and closes the connection without an answer on the first of them.
-    private func server(received: Locked<[String]>) throws -> LoopbackServer {
+    private func server(received: Locked<[String]>, bodies: Locked<[Data]> = Locked([])) throws
+      -> LoopbackServer
+    {
       try LoopbackServer { request, response in
         guard request.path != "/warm" else { return try await response.send(text: "warm") }
+        bodies.withLock { $0.append(request.body) }
         let count = received.withLock {
           $0.append(request.method)
           return $0.count
@@ -53,15 +56,7 @@
     func idempotentWithBody(fromFile: Bool) async throws {
       let received = Locked<[String]>([])
       let bodies = Locked<[Data]>([])
-      let server = try LoopbackServer { request, response in
-        guard request.path != "/warm" else { return try await response.send(text: "warm") }
-        bodies.withLock { $0.append(request.body) }
-        let count = received.withLock {
-          $0.append(request.method)
-          return $0.count
-        }
-        if count == 1 { response.closeConnection() } else { try await response.send(text: "ok") }
-      }
+      let server = try server(received: received, bodies: bodies)
       defer { server.stop() }
       let payload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0) })
       let scratch = try ScratchDirectory()

@@ -23,20 +23,43 @@ struct WebSocketPlatformRequestTests {
     let given = head([
       "X-Trace": "t1", "Authorization": "Bearer a", "Sec-WebSocket-Key": "x",
       "connection": "close", "Upgrade": "h2c", "Host": "evil.example",
-      "Sec-WebSocket-Version": "8",
+      "Sec-WebSocket-Version": "8", "Sec-WebSocket-Extensions": "permessage-deflate",
     ])
-    let request = try WebSocketHandshake.platformRequest(given, offering: [])
+    let (request, offered) = try WebSocketHandshake.platformRequest(given, offering: [])
+    #expect(offered.isEmpty)
     #expect(request.allHTTPHeaderFields == ["X-Trace": "t1", "Authorization": "Bearer a"])
     #expect(request.url == given.url)
   }
 
   @Test("subprotocols in the request's own header are offered after the options' ones")
   func subprotocolsMerged() throws {
-    let request = try WebSocketHandshake.platformRequest(
+    let (request, offered) = try WebSocketHandshake.platformRequest(
       head(["Sec-WebSocket-Protocol": "chat, superchat"]), offering: ["v2"])
     #expect(request.value(forHTTPHeaderField: "Sec-WebSocket-Protocol") == "v2, chat, superchat")
-    let none = try WebSocketHandshake.platformRequest(head(["X-A": "1"]), offering: [])
+    #expect(offered == ["v2", "chat", "superchat"])
+    let none = try WebSocketHandshake.platformRequest(head(["X-A": "1"]), offering: []).request
     #expect(none.value(forHTTPHeaderField: "Sec-WebSocket-Protocol") == nil)
+  }
+
+  @Test("the server's choice: one of those offered, either way, and no extension")
+  func choiceChecked() throws {
+    let offered = ["v2", "chat"]
+    #expect(try WebSocketHandshake.chosenSubprotocol(in: [:], offered: offered) == nil)
+    let chat: HTTPHeaders = ["Sec-WebSocket-Protocol": "chat"]
+    #expect(try WebSocketHandshake.chosenSubprotocol(in: chat, offered: offered) == "chat")
+    let refused: [HTTPHeaders] = [
+      ["Sec-WebSocket-Protocol": "evil"], ["Sec-WebSocket-Extensions": "permessage-deflate"],
+    ]
+    for headers in refused {
+      let error = #expect(throws: HTTPError.self) {
+        try WebSocketHandshake.chosenSubprotocol(in: headers, offered: offered)
+      }
+      guard case .transport(let urlError) = error else {
+        Issue.record("expected a transport error, got \(String(describing: error))")
+        continue
+      }
+      #expect(urlError.code == .badServerResponse)
+    }
   }
 
   @Test("a subprotocol in the request's header that is no token, or offered twice, is refused")

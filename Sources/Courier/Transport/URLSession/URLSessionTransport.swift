@@ -33,10 +33,12 @@ public final class URLSessionTransport: HTTPTransport {
   /// The session requests go through.
   ///
   /// Do not invalidate or reset the session of a client given no transport: every such
-  /// client in the process shares it. Once the session this transport made is invalidated,
-  /// each request fails with ``HTTPError/invalidRequest(reason:)`` and none is sent; a client
-  /// that must invalidate its session (at sign-out, say) should be given a transport of its
-  /// own.
+  /// client in the process shares it. A client that must invalidate its session (at
+  /// sign-out, say) should be given a transport of its own, and invalidate it only once no
+  /// request can go through it any more: until the platform reports the invalidation, after
+  /// the tasks it had have ended, a task made on it stops the process (an exception on Apple
+  /// platforms, a fatal error in FoundationNetworking). Once reported, each request fails
+  /// with ``HTTPError/invalidRequest(reason:)`` and none is sent.
   public let session: URLSession
   private let ownsSession: Bool
   /// Hands each task's callbacks to its call and applies the redirect and challenge rules:
@@ -287,6 +289,9 @@ public final class URLSessionTransport: HTTPTransport {
         upload = try await body.wholeFile()
       }
     }
+    // Again once the body is ready (a copy of it may have taken a while): a session
+    // invalidated meanwhile must not be asked for a task.
+    if let refusal { throw refusal }
     let priority = Self.priority(for: Task.currentPriority)
     // A body the caller reads as it comes that cannot stream (a borrowed session on Linux)
     // is spooled to disk by a download task rather than gathered in memory.

@@ -30,9 +30,11 @@ import Foundation
       guard !Task.isCancelled else { throw .cancelled }
       // The task writes the handshake: it gets the request's own fields, less those the
       // handshake owns, as CurlTransport's upgrade does.
-      var head = try WebSocketHandshake.platformRequest(
+      var (head, offered) = try WebSocketHandshake.platformRequest(
         request.head, offering: options.subprotocols)
       head.url = try WebSocketHandshake.webSocketURL(for: head.url)
+      // Checked again where the task is made: a session invalidated meanwhile refuses it.
+      if let refusal { throw refusal }
       if let deadline = options.transport.deadline {
         head.timeoutInterval = max(0.001, (deadline - .now).seconds)
       }
@@ -40,7 +42,7 @@ import Foundation
       task.maximumMessageSize = options.maximumMessageSize
       let connection = URLSessionWebSocketConnection(task: task, rules: delegate)
       task.delegate = connection.events
-      return try await connection.open()
+      return try await connection.open(offering: offered)
     }
   }
 #endif

@@ -16,8 +16,10 @@
       events = Events(rules: rules)
     }
 
-    /// Resumes the task and waits for the handshake's end.
-    func open() async throws(HTTPError) -> TransportWebSocket {
+    /// Resumes the task and waits for the handshake's end. The server's choice is checked as
+    /// on every transport (``WebSocketHandshake/chosenSubprotocol(in:offered:)``): a
+    /// subprotocol not `offered`, or any extension, fails the opening and cancels the task.
+    func open(offering offered: [String]) async throws(HTTPError) -> TransportWebSocket {
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
           events.whenOpen(continuation)
@@ -31,8 +33,18 @@
         task.cancel()
         throw .transport(URLError(.badServerResponse))
       }
-      return TransportWebSocket(
-        response: HTTPResponse(head: http), subprotocol: subprotocol, connection: self)
+      let response = HTTPResponse(head: http)
+      do throws(HTTPError) {
+        var headers = response.headers
+        if let subprotocol, headers["Sec-WebSocket-Protocol"] == nil {
+          headers["Sec-WebSocket-Protocol"] = subprotocol
+        }
+        _ = try WebSocketHandshake.chosenSubprotocol(in: headers, offered: offered)
+      } catch {
+        task.cancel()
+        throw error
+      }
+      return TransportWebSocket(response: response, subprotocol: subprotocol, connection: self)
     }
 
     var peerClosure: WebSocketClosure? {
