@@ -60,6 +60,9 @@
         _ = try await client.webSocket(Request<Data>(path: "secure"))
       }
       #expect(error?.urlErrorCode == .serverCertificateUntrusted)
+      // Saying which check failed, as a request's error does.
+      let text = "\(String(describing: error))"
+      #expect(text.contains("certificate"), "\(text)")
     }
 
     @Test("A server that never answers the upgrade fails it with timedOut")

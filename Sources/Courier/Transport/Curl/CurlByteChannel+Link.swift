@@ -33,6 +33,8 @@
       var settings: CurlTransport.Settings?
       var connected: (@Sendable (Result<Void, HTTPError>) -> Void)?
       var easy: UnsafeMutableRawPointer?
+      /// libcurl's account of a failure to connect (`CURLOPT_ERRORBUFFER`), while connecting.
+      var connectError: UnsafeMutablePointer<CChar>?
       var fd: Int32 = -1
       /// Whether the connection is plain TCP (an `http` URL, with no proxy or an `http`
       /// one), whose bytes go straight through its socket rather than through libcurl.
@@ -75,6 +77,10 @@
           _ = courier_curl_easy_setopt_long(easy, option, value)
         }
         _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.url, url.absoluteString)
+        let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Curl.errorBufferSize)
+        errorText.initialize(to: 0)
+        connectError = errorText
+        _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.errorBuffer, errorText)
         set(Curl.Option.connectOnly, 1)
         set(Curl.Option.noSignal, 1)
         set(Curl.Option.tcpNoDelay, 1)
@@ -110,10 +116,12 @@
       /// libcurl has connected (`code` 0) or failed to.
       func connected(code: Int32) {
         guard phase == .connecting, let url else { return }
+        let detail = code == 0 ? nil : connectError.map { String(cString: $0) }
+        forgetConnectError()
         guard code == 0 else {
           return failConnecting(
             HTTPError.proxyRefused(by: easy, code: code, url: url)
-              ?? HTTPError(curlCode: code, url: url))
+              ?? HTTPError(curlCode: code, url: url, detail: detail))
         }
         var active: Int32 = -1
         if sockets.count == 1, let made = sockets.first { active = made }
@@ -345,7 +353,15 @@
         watching = (false, false)
       }
 
+      /// The error buffer is for connecting only: libcurl is told to forget it before it goes.
+      private func forgetConnectError() {
+        guard let errorText = connectError.take() else { return }
+        if let easy { _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.errorBuffer, nil) }
+        errorText.deallocate()
+      }
+
       func release() {
+        forgetConnectError()
         phase = .done
         driver.connected(sockets)
         sockets = []
