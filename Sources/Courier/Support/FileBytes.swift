@@ -23,6 +23,15 @@ enum FileBytes {
     return true
   }
 
+  /// The size of the regular file at `path`, a symbolic link followed to its target (a
+  /// file reached through a link is sent as its target, whatever the link's own size); `nil`
+  /// when there is none, or it is a directory, a FIFO or a device.
+  static func regularFileSize(_ path: String) -> Int64? {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int64(info.st_size)
+  }
+
   /// The whole content of the file at `path`, or `nil` when it cannot be read.
   static func contents(of path: String) -> Data? {
     let descriptor = open(path, O_RDONLY)

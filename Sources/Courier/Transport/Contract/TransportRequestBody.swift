@@ -147,8 +147,7 @@ public struct TransportRequestBody: Sendable {
   public var file: URL? {
     guard case .segments(let segments) = storage, segments.count == 1,
       case .file(let url, let length) = segments[0],
-      let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber,
-      size.int64Value == length
+      FileBytes.regularFileSize(url.path) == length
     else { return nil }
     return url
   }
@@ -170,10 +169,10 @@ public struct TransportRequestBody: Sendable {
   ///
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` when the file cannot be read.
   static func file(_ url: URL, describedAs what: String) throws(HTTPError) -> Segment {
+    // `stat`, not `attributesOfItem`, which does not follow a symbolic link: a file
+    // reached through one was refused as "not a readable file".
     guard url.isFileURL, FileManager.default.isReadableFile(atPath: url.path),
-      let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-      (attributes[.type] as? FileAttributeType) == .typeRegular,
-      let size = (attributes[.size] as? NSNumber)?.int64Value
+      let size = FileBytes.regularFileSize(url.path)
     else {
       throw .invalidRequest(reason: "\(what) is not a readable file (\(url.path))")
     }
