@@ -104,9 +104,14 @@ final class DiskCacheStore: Sendable {
       remove(path)
       return
     }
-    mkdir(folder, 0o700)
     let old = Self.fileSize(path)
-    guard FileBytes.writeAtomically([encoded], to: path) else { return }
+    // The folder may go between the two steps (deleted as emptied, by this process or
+    // another sharing the directory): made again, once.
+    mkdir(folder, 0o700)
+    guard
+      FileBytes.writeAtomically([encoded], to: path)
+        || (mkdir(folder, 0o700) == 0 && FileBytes.writeAtomically([encoded], to: path))
+    else { return }
     used(path)
     let total = size.withLock { size in
       size += encoded.count - old
@@ -139,12 +144,21 @@ final class DiskCacheStore: Sendable {
 
   // MARK: - Files
 
-  /// Deletes the file at `path`, counting it off.
+  /// Deletes the file at `path`, counting it off, and its folder if that is left empty.
   private func remove(_ path: String) {
     let old = Self.fileSize(path)
     uses.withLock { _ = $0.byPath.removeValue(forKey: path) }
-    guard unlink(path) == 0 else { return }
+    guard Self.unlinkEntry(path) else { return }
     size.withLock { $0 = max(0, $0 - old) }
+  }
+
+  /// Deletes the entry file at `path`, then its folder if that is empty (`rmdir` deletes
+  /// only an empty one): an evicted URL's folder would otherwise take a directory for ever
+  /// (a 4 KiB block on ext4), and a cache of many distinct URLs outgrow its budget.
+  private static func unlinkEntry(_ path: String) -> Bool {
+    guard unlink(path) == 0 else { return false }
+    rmdir(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
+    return true
   }
 
   /// Notes that this process used the file at `path` now.
@@ -199,7 +213,7 @@ final class DiskCacheStore: Sendable {
     var index = 0
     var deleted: [String] = []
     while total > capacity / 10 * 9, index < files.count {
-      if unlink(files[index].path) == 0 {
+      if Self.unlinkEntry(files[index].path) {
         total -= files[index].size
         deleted.append(files[index].path)
       }

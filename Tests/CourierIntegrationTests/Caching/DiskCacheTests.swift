@@ -213,6 +213,39 @@ struct DiskCacheTests {
       try await client.response(for: Request<Data>(path: "item/0")).response.cacheStatus == .miss)
   }
 
+  /// An evicted entry's folder went on taking a directory (a 4 KiB block on ext4) for ever:
+  /// a cache of many distinct URLs outgrew its budget with empty folders.
+  @Test("many distinct URLs: every evicted entry's folder goes too, none is left empty")
+  func evictionLeavesNoFolders() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { request, response in
+      try await LoopbackResource(
+        body: Data(repeating: 66, count: 4_000), cacheControl: "max-age=60"
+      ).serve(request, with: response)
+    }
+    defer { server.stop() }
+    let directory = scratch.file("cache")
+    let cache = try HTTPCache(memoryCapacity: 0, directory: directory, diskCapacity: 20_000)
+    let client = client(server, cache)
+    for index in 0..<60 {
+      _ = try await client.send(Request<Data>(path: "image/\(index)"))
+    }
+    let folders = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { !$0.hasPrefix(".") }
+    let files = entryFiles(directory)
+    #expect(!files.isEmpty)
+    #expect(cache.diskUsage <= 20_000)
+    // The good path: each folder left holds its entry.
+    #expect(folders.count == files.count)
+    // So does a damaged entry, deleted when it is read.
+    for file in files { try Data("garbage".utf8).write(to: file) }
+    for folder in folders { #expect(cache.disk?.entries(for: folder).isEmpty == true) }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        .filter { !$0.hasPrefix(".") }.isEmpty)
+  }
+
   @Test("a damaged salt file is replaced, and the entries made with the old salt go")
   func damagedSalt() async throws {
     let disk = try Fixture()
