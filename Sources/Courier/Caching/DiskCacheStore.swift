@@ -105,9 +105,12 @@ final class DiskCacheStore: Sendable {
       return
     }
     let old = Self.fileSize(path)
+    if mkdir(folder, 0o700) != 0, errno == ENOENT {
+      recreate()
+      mkdir(folder, 0o700)
+    }
     // The folder may go between the two steps (deleted as emptied, by this process or
     // another sharing the directory): made again, once.
-    mkdir(folder, 0o700)
     guard
       FileBytes.writeAtomically([encoded], to: path)
         || (mkdir(folder, 0o700) == 0 && FileBytes.writeAtomically([encoded], to: path))
@@ -118,6 +121,21 @@ final class DiskCacheStore: Sendable {
       return size
     }
     if total > capacity { trim() }
+  }
+
+  /// Makes the directory again, with this store's salt, after it was deleted while in use (a
+  /// user or a cleaner emptying caches): nothing was stored on disk again until the next
+  /// launch. Its files went with it, so none is counted. Should another process have put its
+  /// own salt back first, their keys differ from this store's: their entries are misses to
+  /// each other, never wrong answers.
+  private func recreate() {
+    guard
+      (try? FileManager.default.createDirectory(
+        atPath: directory.path, withIntermediateDirectories: true)) != nil
+    else { return }
+    _ = Self.salt(in: directory, candidate: salt)
+    uses.withLock { $0.byPath = [:] }
+    size.withLock { $0 = 0 }
   }
 
   /// Deletes every entry for `primary`.
@@ -173,8 +191,9 @@ final class DiskCacheStore: Sendable {
   /// there is none or it is not one: written beside it and linked into place, so that of two
   /// processes making one at once, both end up reading the one that won (where the file
   /// system has no hard links, renamed into place). A replaced salt orphans the entries made
-  /// with the old one, so they are deleted.
-  private static func salt(in directory: URL) -> String? {
+  /// with the old one, so they are deleted. A new salt is `candidate` when given (a store
+  /// putting its own back), else random.
+  private static func salt(in directory: URL, candidate: String? = nil) -> String? {
     let path = directory.appendingPathComponent(".salt").path
     func existing() -> String? {
       guard let bytes = FileBytes.contents(of: path), bytes.count == 64,
@@ -185,7 +204,9 @@ final class DiskCacheStore: Sendable {
     if let salt = existing() { return salt }
     let damaged = FileManager.default.fileExists(atPath: path)
     var generator = SystemRandomNumberGenerator()
-    let fresh = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }
+    let fresh =
+      candidate
+      ?? (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }
       .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
     let temporary = directory.appendingPathComponent(".salt-\(UUID().uuidString)").path
     guard FileBytes.writeAtomically([Data(fresh.utf8)], to: temporary) else { return nil }

@@ -120,6 +120,7 @@ public final class HTTPCache: Sendable {
   /// - Parameters:
   ///   - memoryCapacity: The bytes kept in memory; 4 MiB by default.
   ///   - directory: A directory of the cache's own (everything in it may be deleted).
+  ///     Deleted while in use, it is made again at the next response stored.
   ///   - diskCapacity: The bytes kept on disk; 100 MiB by default. A response over a
   ///     quarter of it is not stored.
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` naming the directory when it cannot be

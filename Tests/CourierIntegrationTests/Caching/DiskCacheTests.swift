@@ -246,6 +246,32 @@ struct DiskCacheTests {
         .filter { !$0.hasPrefix(".") }.isEmpty)
   }
 
+  @Test("a cache directory deleted while the client runs is made again, with its salt")
+  func directoryDeletedWhileRunning() async throws {
+    let disk = try Fixture()
+    defer { disk.stop() }
+    let cache = try HTTPCache(memoryCapacity: 0, directory: disk.directory)
+    let client = disk.client(cache)
+    _ = try await client.send(Request<Movie>(path: "movie/42"))
+    // The good path: answered from disk.
+    #expect(
+      try await client.response(for: Request<Movie>(path: "movie/42")).response.cacheStatus
+        == .hit)
+    try FileManager.default.removeItem(at: disk.directory)
+    #expect(
+      try await client.response(for: Request<Movie>(path: "movie/42")).response.cacheStatus
+        == .miss)
+    // That answer was stored again, on disk, and counted as all there is.
+    #expect(entryFiles(disk.directory).count == 1)
+    #expect(cache.diskUsage == (try Data(contentsOf: entryFiles(disk.directory)[0])).count)
+    #expect(
+      try await client.response(for: Request<Movie>(path: "movie/42")).response.cacheStatus
+        == .hit)
+    // And a new launch finds it: the salt went back with the directory.
+    #expect(try await disk.fetch().response.cacheStatus == .hit)
+    #expect(disk.requests == 2)
+  }
+
   @Test("a damaged salt file is replaced, and the entries made with the old salt go")
   func damagedSalt() async throws {
     let disk = try Fixture()
