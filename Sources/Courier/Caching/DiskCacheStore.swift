@@ -13,7 +13,8 @@ import Foundation
 /// place and renamed over it, so a reader (this process or another sharing the directory)
 /// sees a whole entry or none. A file holds a format line, a SHA-256 digest of the rest,
 /// the metadata as one line of JSON, and the body: a file that is truncated, corrupted or
-/// of another format fails its checks, is deleted, and counts as a miss. Past the budget,
+/// of another format fails its checks, is deleted, and counts as a miss; so is one that is
+/// no regular file (a FIFO, a link) or over a quarter of the budget, which is not read. Past the budget,
 /// the files least recently used (by modification time, touched on every hit) go first.
 final class DiskCacheStore: Sendable {
   private static let format = Data("courier-cache 1\n".utf8)
@@ -80,7 +81,12 @@ final class DiskCacheStore: Sendable {
     var entries: [CacheEntry] = []
     for name in names where !name.hasPrefix(".") {
       let path = folder + "/" + name
-      guard let data = FileBytes.contents(of: path) else { continue }
+      // At most a quarter of the budget, as written: a larger file (or a FIFO, a link) is
+      // none of this store's, or of a budget since lowered.
+      guard let data = FileBytes.contents(of: path, atMost: capacity / 4) else {
+        remove(path)
+        continue
+      }
       guard let entry = Self.decode(data), entry.metadata.primaryKey == primary,
         entry.metadata.variantKey == name
       else {
@@ -196,7 +202,7 @@ final class DiskCacheStore: Sendable {
   private static func salt(in directory: URL, candidate: String? = nil) -> String? {
     let path = directory.appendingPathComponent(".salt").path
     func existing() -> String? {
-      guard let bytes = FileBytes.contents(of: path), bytes.count == 64,
+      guard let bytes = FileBytes.contents(of: path, atMost: 64), bytes.count == 64,
         bytes.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
       else { return nil }
       return String(decoding: bytes, as: UTF8.self)

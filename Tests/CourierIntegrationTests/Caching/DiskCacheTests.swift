@@ -176,6 +176,30 @@ struct DiskCacheTests {
     #expect(healed.response.cacheStatus == .hit)
   }
 
+  /// A FIFO hung the read for ever (no writer ever comes), and a link to a device such as
+  /// `/dev/zero` was read until memory ran out.
+  @Test("an entry replaced by a FIFO or by a file over the budget is a miss, not a hang")
+  func entryNotARegularFile() async throws {
+    let disk = try Fixture()
+    defer { disk.stop() }
+    _ = try await disk.fetch()
+    let file = try #require(entryFiles(disk.directory).first)
+    let entry = try Data(contentsOf: file)
+    try FileManager.default.removeItem(at: file)
+    #expect(mkfifo(file.path, 0o600) == 0)
+    let afterFIFO = try await disk.fetch()
+    #expect(afterFIFO.value == Self.movie)
+    #expect(afterFIFO.response.cacheStatus == .miss)
+    // The server's answer replaced it (the good path: a whole entry is a hit).
+    #expect(try await disk.fetch().response.cacheStatus == .hit)
+    // A whole entry, but over the budget of a cache opened smaller, is not read.
+    let small = try HTTPCache(directory: disk.directory, diskCapacity: entry.count * 3)
+    #expect(
+      try await disk.client(small).response(for: Request<Movie>(path: "movie/42")).response
+        .cacheStatus == .miss)
+    #expect(disk.requests == 3)
+  }
+
   @Test("a 304 is written back: a restarted cache sees the refreshed headers")
   func refreshedOnDisk() async throws {
     let disk = try Fixture(etag: "\"v1\"")
