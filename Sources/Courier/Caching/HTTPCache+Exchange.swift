@@ -219,12 +219,21 @@ extension HTTPCache {
   }
 
   /// Stores `entry` in memory and on disk — but only in memory when it holds a credential
-  /// under `rules`: a field that is one (`Set-Cookie`), or a URL it would write (where a
-  /// redirect led, a `Location`) that carries one. Nothing on disk holds a credential.
+  /// under `rules`: a field that is one (`Set-Cookie`), a URL it would write (where a
+  /// redirect led, a `Location`) that carries one, or a value the request carried as one,
+  /// echoed in a field or the body (an account page showing its API key; a value under 8
+  /// bytes, such as a cookie's `en` or `1`, is found in ordinary text by chance and is not
+  /// looked for). Nothing on disk holds a credential.
   private func store(_ entry: CacheEntry, rules: Credentials) {
     memory.store(entry)
     guard let disk else { return }
-    guard !entry.headers.contains(where: { rules.isCredential($0.name) }) else {
+    let secrets = rules.secrets.filter { $0.utf8.count >= 8 }
+    guard !entry.headers.contains(where: { rules.isCredential($0.name) }),
+      !secrets.contains(where: { secret in
+        entry.headers.contains { $0.value.contains(secret) }
+          || entry.body.range(of: Data(secret.utf8)) != nil
+      })
+    else {
       disk.remove(primary: entry.metadata.primaryKey, variant: entry.metadata.variantKey)
       return
     }

@@ -28,7 +28,8 @@ import Foundation
 ///   the redirect may lead elsewhere next time). Every field is stored but those of one
 ///   connection (`Connection` and the fields it names) and those a qualified
 ///   `no-cache="A, B"` names (the rest is reused as if it had no `no-cache`); an entry with
-///   `Set-Cookie`, or another credential field, is kept in memory only.
+///   `Set-Cookie`, or another credential field, is kept in memory only, and so is one whose
+///   fields or body show a credential the request carried (of 8 bytes or more).
 /// - Fresh (by `max-age`, else `Expires` less `Date`, else a tenth of the time since
 ///   `Last-Modified`, at most a day; less its `Age` and time in transit and in the cache),
 ///   it answers without a request; stale or `no-cache` (or `Pragma: no-cache`, with no

@@ -150,6 +150,40 @@ struct DiskCacheTests {
     }
   }
 
+  /// An account endpoint that shows the key it was asked with (`{"api_key": …}`), or a
+  /// server that echoes it in a header, had the credential written to disk in clear.
+  @Test("a response that echoes a credential the request carried is kept in memory, not on disk")
+  func echoedCredentialNotOnDisk() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { request, response in
+      let key = request.headers["X-API-Key"] ?? ""
+      var headers: HTTPHeaders = ["Cache-Control": "max-age=60"]
+      if request.path == "/header" { headers["X-Request-Echo"] = "key=\(key)" }
+      let body = request.path == "/body" ? #"{"api_key":"\#(key)"}"# : "{}"
+      try await response.send(status: 200, headers: headers, body: Data(body.utf8))
+    }
+    defer { server.stop() }
+    let cache = try HTTPCache(directory: scratch.file("cache"))
+    let client = client(server, cache)
+    for path in ["body", "header"] {
+      let request = Request<Data>(path: path, headers: ["X-API-Key": "echoed-secret-4242"])
+      _ = try await client.send(request)
+      #expect(try await client.response(for: request).response.cacheStatus == .hit)
+    }
+    #expect(entryFiles(scratch.file("cache")).isEmpty)
+    // The good path: the same key, not echoed, goes to disk as a digest only; so does a
+    // response that shows a credential too short to be told from text by chance.
+    _ = try await client.send(
+      Request<Data>(path: "plain", headers: ["X-API-Key": "echoed-secret-4242"]))
+    _ = try await client.send(Request<Data>(path: "body", headers: ["X-API-Key": "1"]))
+    let files = entryFiles(scratch.file("cache"))
+    #expect(files.count == 2)
+    for file in files {
+      #expect(!String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("4242"))
+    }
+  }
+
   @Test("a corrupted or truncated entry is a miss, replaced by the server's answer")
   func corruptedEntry() async throws {
     let disk = try Fixture()
