@@ -64,8 +64,10 @@ final class DiskCacheStore: Sendable {
     self.directory = directory
     self.capacity = max(0, capacity)
     size = Locked(0)
-    let files = self.files()
-    size.withLock { $0 = files.reduce(0) { $0 + $1.size } }
+    let total = files().reduce(0) { $0 + $1.size }
+    size.withLock { $0 = total }
+    // A budget lowered since the files were written.
+    if total > self.capacity { trim() }
   }
 
   /// The bytes the files take.

@@ -123,7 +123,8 @@ public final class HTTPCache: Sendable {
   ///   - directory: A directory of the cache's own (everything in it may be deleted).
   ///     Deleted while in use, it is made again at the next response stored.
   ///   - diskCapacity: The bytes kept on disk; 100 MiB by default. A response over a
-  ///     quarter of it is not stored.
+  ///     quarter of it is not stored. Files past it (a budget since lowered) are trimmed
+  ///     when the cache is opened.
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` naming the directory when it cannot be
   ///   created or written.
   public init(

@@ -330,6 +330,31 @@ struct DiskCacheTests {
     #expect(disk.requests == 2)
   }
 
+  @Test("a cache opened with a smaller budget than its files take is trimmed at once")
+  func lowerBudgetTrimmed() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { request, response in
+      try await LoopbackResource(
+        body: Data(repeating: 67, count: 2_000), cacheControl: "max-age=60"
+      ).serve(request, with: response)
+    }
+    defer { server.stop() }
+    let directory = scratch.file("cache")
+    let large = try HTTPCache(memoryCapacity: 0, directory: directory, diskCapacity: 100_000)
+    for index in 0..<10 {
+      _ = try await client(server, large).send(Request<Data>(path: "item/\(index)"))
+    }
+    // The good path: the same budget again keeps everything.
+    #expect(try HTTPCache(directory: directory, diskCapacity: 100_000).diskUsage > 20_000)
+    let small = try HTTPCache(memoryCapacity: 0, directory: directory, diskCapacity: 12_000)
+    #expect(small.diskUsage <= 12_000)
+    #expect(entryFiles(directory).count < 10)
+    #expect(
+      try await client(server, small).response(for: Request<Data>(path: "item/9")).response
+        .cacheStatus == .hit)
+  }
+
   @Test("a damaged salt file is replaced, and the entries made with the old salt go")
   func damagedSalt() async throws {
     let disk = try Fixture()
