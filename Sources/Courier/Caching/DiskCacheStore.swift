@@ -73,9 +73,12 @@ final class DiskCacheStore: Sendable {
   /// The bytes the files take.
   var usage: Int { size.withLock { $0 } }
 
-  /// The entries stored for `primary`, each touched as used. Files that fail their
-  /// checks are deleted.
-  func entries(for primary: String) -> [CacheEntry] {
+  /// The entries stored for `primary` that `matching` accepts, each touched as used (the
+  /// others are not: a variant no request matches must not stay recently used). Files that
+  /// fail their checks are deleted.
+  func entries(
+    for primary: String, matching: (CacheEntry) -> Bool = { _ in true }
+  ) -> [CacheEntry] {
     let folder = directory.appendingPathComponent(primary).path
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
       return []
@@ -95,6 +98,7 @@ final class DiskCacheStore: Sendable {
         remove(path)
         continue
       }
+      guard matching(entry) else { continue }
       utime(path, nil)
       used(path)
       entries.append(entry)

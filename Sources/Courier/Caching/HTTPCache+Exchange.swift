@@ -206,14 +206,18 @@ extension HTTPCache {
   /// headers its `Vary` names) and whose body fits `maximumBytes`: from memory, else from
   /// disk (and then kept in memory too).
   func stored(for key: CacheKey, maximumBytes: Int?) -> CacheEntry? {
-    func selected(_ entries: [CacheEntry]) -> CacheEntry? {
-      entries.filter { entry in
-        entry.metadata.variantKey == key.variant(for: entry.metadata.varyNames)
-          && entry.body.count <= (maximumBytes ?? .max)
-      }.max { $0.metadata.responseTime < $1.metadata.responseTime }
+    func matches(_ entry: CacheEntry) -> Bool {
+      entry.metadata.variantKey == key.variant(for: entry.metadata.varyNames)
+        && entry.body.count <= (maximumBytes ?? .max)
     }
-    if let entry = selected(memory.entries(for: key.primary)) { return entry }
-    guard let disk, let entry = selected(disk.entries(for: key.primary)) else { return nil }
+    func selected(_ entries: [CacheEntry]) -> CacheEntry? {
+      entries.max { $0.metadata.responseTime < $1.metadata.responseTime }
+    }
+    if let entry = selected(memory.entries(for: key.primary, matching: matches)) {
+      return entry
+    }
+    guard let disk, let entry = selected(disk.entries(for: key.primary, matching: matches))
+    else { return nil }
     memory.store(entry)
     return entry
   }

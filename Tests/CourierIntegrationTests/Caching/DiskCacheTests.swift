@@ -330,6 +330,49 @@ struct DiskCacheTests {
     #expect(disk.requests == 2)
   }
 
+  /// A lookup marked every stored variant of its URL as used, matched or not: with a server
+  /// whose `Vary` names a header that changes each time (a request ID), the variants no
+  /// request can match stayed the most recently used, and other URLs' entries went first.
+  @Test(
+    "a variant no request matched is not kept by lookups of its URL; it goes before those used",
+    arguments: [false, true])
+  func unmatchedVariantsGoFirst(onDisk: Bool) async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { request, response in
+      var headers: HTTPHeaders = ["Cache-Control": "max-age=60"]
+      if request.path == "/a" { headers["Vary"] = "X-Request-ID" }
+      try await response.send(
+        status: 200, headers: headers, body: Data(repeating: 68, count: 4_000))
+    }
+    defer { server.stop() }
+    let cache =
+      onDisk
+      ? try HTTPCache(memoryCapacity: 0, directory: scratch.file("cache"), diskCapacity: 50_000)
+      : HTTPCache(memoryCapacity: 50_000)
+    let usage = { onDisk ? cache.diskUsage : cache.memoryUsage }
+    let client = client(server, cache)
+    func status(_ path: String, id: Int? = nil) async throws -> HTTPCache.Status {
+      try await client.response(
+        for: Request<Data>(path: path, headers: id.map { ["X-Request-ID": "\($0)"] } ?? [:])
+      ).response.cacheStatus
+    }
+    for id in 1...5 { #expect(try await status("a", id: id) == .miss) }
+    #expect(try await status("b") == .miss)
+    #expect(try await status("b") == .hit)  // the good path: used after the variants
+    #expect(try await status("a", id: 6) == .miss)  // a lookup of the variants, none matched
+    // Fill the budget, then two more: the least recently used go (a few, not six).
+    var index = 0
+    while usage() + 5_000 <= 50_000 {
+      _ = try await status("c/\(index)")
+      index += 1
+    }
+    _ = try await status("c/\(index)")
+    _ = try await status("c/\(index + 1)")
+    #expect(try await status("b") == .hit)
+    #expect(try await status("a", id: 1) == .miss)
+  }
+
   @Test("a cache opened with a smaller budget than its files take is trimmed at once")
   func lowerBudgetTrimmed() async throws {
     let scratch = try ScratchDirectory()
