@@ -14,8 +14,9 @@ import Foundation
 /// sees a whole entry or none. A file holds a format line, a SHA-256 digest of the rest,
 /// the metadata as one line of JSON, and the body: a file that is truncated, corrupted or
 /// of another format fails its checks, is deleted, and counts as a miss; so is one that is
-/// no regular file (a FIFO, a link) or over a quarter of the budget, which is not read. Past the budget,
-/// the files least recently used (by modification time, touched on every hit) go first.
+/// no regular file (a FIFO, a link) or over a quarter of the budget, which is not read. Past
+/// the budget, the files least recently used (by modification time, touched on every hit) go
+/// first.
 final class DiskCacheStore: Sendable {
   private static let format = Data("courier-cache 1\n".utf8)
 
