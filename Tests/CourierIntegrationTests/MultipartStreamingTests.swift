@@ -243,6 +243,48 @@ struct MultipartStreamingTests {
     #expect(temporaryBodyFiles(of: form).isEmpty)
   }
 
+  /// A file is not read when the form is built, so only an in-memory part was checked for
+  /// the delimiter: with a boundary of the caller's (a fixed one, in an open-source app), a
+  /// file of a user's holding it was sent, and the server read a part of the file's text
+  /// (`role=admin`) as a field of the form.
+  @Test(
+    "a file part holding the boundary delimiter fails the form, never read as parts",
+    arguments: FormTransport.allCases, [0, 65_530, 150_000])
+  func fileHoldingDelimiter(_ transport: FormTransport, at offset: Int) async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let file = scratch.file("notes.txt")
+    let boundary = "fixed-boundary"
+    let injected = "--\(boundary)\r\nContent-Disposition: form-data; name=\"role\"\r\n\r\nadmin"
+    var bytes = patternBytes(200 * 1024)
+    bytes.replaceSubrange(
+      offset..<offset + injected.utf8.count + 2,
+      with: Data(((offset == 0 ? "" : "\r\n") + injected + (offset == 0 ? "\r\n" : "")).utf8))
+    try await bytes.write(offPoolTo: file)
+    let received = Locked<[Data]>([])
+    let loopback = try Loopback(transport: transport.make()) { request, response in
+      received.withLock { $0.append(request.body) }
+      try await response.send(status: 204)
+    }
+    defer { loopback.stop() }
+    var form = MultipartForm(boundary: boundary)
+    form.add(name: "notes", fileURL: file)
+    let error = await #expect(throws: HTTPError.self) {
+      try await loopback.client.send(
+        Request<EmptyResponse>(method: .post, path: "up", body: .multipart(form)))
+    }
+    #expect(error?.urlErrorCode == .requestBodyStreamExhausted)
+    #expect(error.map(String.init(describing:))?.contains("--fixed-boundary") == true)
+    #expect(received.withLock { $0 }.isEmpty)
+    #expect(temporaryBodyFiles(of: form).isEmpty)
+    // The good path: the same file under a random boundary arrives byte for byte.
+    var random = MultipartForm()
+    random.add(name: "notes", fileURL: file)
+    _ = try await loopback.client.send(
+      Request<EmptyResponse>(method: .post, path: "up", body: .multipart(random)))
+    #expect(received.withLock { $0 }.first?.range(of: bytes) != nil)
+  }
+
   /// Not over URLSession on Linux: cancelling its upload task mid-way crashes
   /// FoundationNetworking 6.3.1 now and then (a `try!` in its EasyHandle.swift on libcurl's
   /// error 43; 1 run in 60 here), a platform bug no test of Courier's can hold.

@@ -194,6 +194,53 @@ struct UploadTests {
     #expect(loopback.server.requestCount == 0)
   }
 
+  @Test("a file reached through a symbolic link is sent whole, with its target's length")
+  func symlinkedFile() async throws {
+    let body = Locked(Data())
+    let loopback = try receivingServer(keeping: body)
+    defer { loopback.stop() }
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let data = patternBytes(300_000, from: 3)
+    try await data.write(offPoolTo: scratch.file("photo.jpg"))
+    try FileManager.default.createSymbolicLink(
+      at: scratch.file("latest.jpg"), withDestinationURL: scratch.file("photo.jpg"))
+    let (progress, answer) = try await run(
+      loopback.client.upload(
+        Request<Received>(method: .put, path: "up", body: .file(scratch.file("latest.jpg")))))
+    #expect(answer == expected(data))
+    #expect(body.withLock { $0 } == data)
+    #expect(progress.last == TransferProgress(completedBytes: 300_000, expectedBytes: 300_000))
+    var form = MultipartForm(boundary: "b")
+    form.add(name: "photo", fileURL: scratch.file("latest.jpg"))
+    _ = try await loopback.client.send(
+      Request<Received>(method: .post, path: "up", body: .multipart(form)))
+    #expect(body.withLock { $0 }.range(of: data) != nil)
+    #expect(
+      String(decoding: body.withLock { $0 }.prefix(200), as: UTF8.self).contains(
+        "filename=\"latest.jpg\""))
+  }
+
+  @Test("a 0-byte file is sent with Content-Length 0; a directory is refused, nothing sent")
+  func emptyFileAndDirectory() async throws {
+    let loopback = try receivingServer()
+    defer { loopback.stop() }
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    try Data().write(to: scratch.file("empty.bin"))
+    let answer = try await loopback.client.send(
+      Request<Received>(method: .put, path: "up", body: .file(scratch.file("empty.bin"))))
+    #expect(answer == expected(Data()))
+    #expect(loopback.server.requestCount == 1)
+    let error = await #expect(throws: HTTPError.self) {
+      try await loopback.client.upload(
+        Request<Received>(method: .put, path: "up", body: .file(scratch.url))
+      ).finished()
+    }
+    #expect(error?.invalidRequestReason?.contains("not a readable file") == true)
+    #expect(loopback.server.requestCount == 1)
+  }
+
   @Test("on the stub transport: one progress event for the whole body, then the answer")
   func onStub() async throws {
     let stub = StubTransport().on(

@@ -13,8 +13,10 @@ import Foundation
 /// place and renamed over it, so a reader (this process or another sharing the directory)
 /// sees a whole entry or none. A file holds a format line, a SHA-256 digest of the rest,
 /// the metadata as one line of JSON, and the body: a file that is truncated, corrupted or
-/// of another format fails its checks, is deleted, and counts as a miss. Past the budget,
-/// the files least recently used (by modification time, touched on every hit) go first.
+/// of another format fails its checks, is deleted, and counts as a miss; so is one that is
+/// no regular file (a FIFO, a link) or over a quarter of the budget, which is not read. Past
+/// the budget, the files least recently used (by modification time, touched on every hit) go
+/// first.
 final class DiskCacheStore: Sendable {
   private static let format = Data("courier-cache 1\n".utf8)
 
@@ -63,16 +65,21 @@ final class DiskCacheStore: Sendable {
     self.directory = directory
     self.capacity = max(0, capacity)
     size = Locked(0)
-    let files = self.files()
-    size.withLock { $0 = files.reduce(0) { $0 + $1.size } }
+    let total = files().reduce(0) { $0 + $1.size }
+    size.withLock { $0 = total }
+    // A budget lowered since the files were written.
+    if total > self.capacity { trim() }
   }
 
   /// The bytes the files take.
   var usage: Int { size.withLock { $0 } }
 
-  /// The entries stored for `primary`, each touched as used. Files that fail their
-  /// checks are deleted.
-  func entries(for primary: String) -> [CacheEntry] {
+  /// The entries stored for `primary` that `matching` accepts, each touched as used (the
+  /// others are not: a variant no request matches must not stay recently used). Files that
+  /// fail their checks are deleted.
+  func entries(
+    for primary: String, matching: (CacheEntry) -> Bool = { _ in true }
+  ) -> [CacheEntry] {
     let folder = directory.appendingPathComponent(primary).path
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
       return []
@@ -80,13 +87,19 @@ final class DiskCacheStore: Sendable {
     var entries: [CacheEntry] = []
     for name in names where !name.hasPrefix(".") {
       let path = folder + "/" + name
-      guard let data = FileBytes.contents(of: path) else { continue }
+      // At most a quarter of the budget, as written: a larger file (or a FIFO, a link) is
+      // none of this store's, or of a budget since lowered.
+      guard let data = FileBytes.contents(of: path, atMost: capacity / 4) else {
+        remove(path)
+        continue
+      }
       guard let entry = Self.decode(data), entry.metadata.primaryKey == primary,
         entry.metadata.variantKey == name
       else {
         remove(path)
         continue
       }
+      guard matching(entry) else { continue }
       utime(path, nil)
       used(path)
       entries.append(entry)
@@ -104,15 +117,38 @@ final class DiskCacheStore: Sendable {
       remove(path)
       return
     }
-    mkdir(folder, 0o700)
     let old = Self.fileSize(path)
-    guard FileBytes.writeAtomically([encoded], to: path) else { return }
+    if mkdir(folder, 0o700) != 0, errno == ENOENT {
+      recreate()
+      mkdir(folder, 0o700)
+    }
+    // The folder may go between the two steps (deleted as emptied, by this process or
+    // another sharing the directory): made again, once.
+    guard
+      FileBytes.writeAtomically([encoded], to: path)
+        || (mkdir(folder, 0o700) == 0 && FileBytes.writeAtomically([encoded], to: path))
+    else { return }
     used(path)
     let total = size.withLock { size in
       size += encoded.count - old
       return size
     }
     if total > capacity { trim() }
+  }
+
+  /// Makes the directory again, with this store's salt, after it was deleted while in use (a
+  /// user or a cleaner emptying caches): nothing was stored on disk again until the next
+  /// launch. Its files went with it, so none is counted. Should another process have put its
+  /// own salt back first, their keys differ from this store's: their entries are misses to
+  /// each other, never wrong answers.
+  private func recreate() {
+    guard
+      (try? FileManager.default.createDirectory(
+        atPath: directory.path, withIntermediateDirectories: true)) != nil
+    else { return }
+    _ = Self.salt(in: directory, candidate: salt)
+    uses.withLock { $0.byPath = [:] }
+    size.withLock { $0 = 0 }
   }
 
   /// Deletes every entry for `primary`.
@@ -139,12 +175,21 @@ final class DiskCacheStore: Sendable {
 
   // MARK: - Files
 
-  /// Deletes the file at `path`, counting it off.
+  /// Deletes the file at `path`, counting it off, and its folder if that is left empty.
   private func remove(_ path: String) {
     let old = Self.fileSize(path)
     uses.withLock { _ = $0.byPath.removeValue(forKey: path) }
-    guard unlink(path) == 0 else { return }
+    guard Self.unlinkEntry(path) else { return }
     size.withLock { $0 = max(0, $0 - old) }
+  }
+
+  /// Deletes the entry file at `path`, then its folder if that is empty (`rmdir` deletes
+  /// only an empty one): an evicted URL's folder would otherwise take a directory for ever
+  /// (a 4 KiB block on ext4), and a cache of many distinct URLs outgrow its budget.
+  private static func unlinkEntry(_ path: String) -> Bool {
+    guard unlink(path) == 0 else { return false }
+    rmdir(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]))
+    return true
   }
 
   /// Notes that this process used the file at `path` now.
@@ -159,11 +204,12 @@ final class DiskCacheStore: Sendable {
   /// there is none or it is not one: written beside it and linked into place, so that of two
   /// processes making one at once, both end up reading the one that won (where the file
   /// system has no hard links, renamed into place). A replaced salt orphans the entries made
-  /// with the old one, so they are deleted.
-  private static func salt(in directory: URL) -> String? {
+  /// with the old one, so they are deleted. A new salt is `candidate` when given (a store
+  /// putting its own back), else random.
+  private static func salt(in directory: URL, candidate: String? = nil) -> String? {
     let path = directory.appendingPathComponent(".salt").path
     func existing() -> String? {
-      guard let bytes = FileBytes.contents(of: path), bytes.count == 64,
+      guard let bytes = FileBytes.contents(of: path, atMost: 64), bytes.count == 64,
         bytes.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
       else { return nil }
       return String(decoding: bytes, as: UTF8.self)
@@ -171,7 +217,9 @@ final class DiskCacheStore: Sendable {
     if let salt = existing() { return salt }
     let damaged = FileManager.default.fileExists(atPath: path)
     var generator = SystemRandomNumberGenerator()
-    let fresh = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }
+    let fresh =
+      candidate
+      ?? (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }
       .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
     let temporary = directory.appendingPathComponent(".salt-\(UUID().uuidString)").path
     guard FileBytes.writeAtomically([Data(fresh.utf8)], to: temporary) else { return nil }
@@ -199,7 +247,7 @@ final class DiskCacheStore: Sendable {
     var index = 0
     var deleted: [String] = []
     while total > capacity / 10 * 9, index < files.count {
-      if unlink(files[index].path) == 0 {
+      if Self.unlinkEntry(files[index].path) {
         total -= files[index].size
         deleted.append(files[index].path)
       }

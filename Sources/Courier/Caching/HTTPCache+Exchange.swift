@@ -206,25 +206,38 @@ extension HTTPCache {
   /// headers its `Vary` names) and whose body fits `maximumBytes`: from memory, else from
   /// disk (and then kept in memory too).
   func stored(for key: CacheKey, maximumBytes: Int?) -> CacheEntry? {
-    func selected(_ entries: [CacheEntry]) -> CacheEntry? {
-      entries.filter { entry in
-        entry.metadata.variantKey == key.variant(for: entry.metadata.varyNames)
-          && entry.body.count <= (maximumBytes ?? .max)
-      }.max { $0.metadata.responseTime < $1.metadata.responseTime }
+    func matches(_ entry: CacheEntry) -> Bool {
+      entry.metadata.variantKey == key.variant(for: entry.metadata.varyNames)
+        && entry.body.count <= (maximumBytes ?? .max)
     }
-    if let entry = selected(memory.entries(for: key.primary)) { return entry }
-    guard let disk, let entry = selected(disk.entries(for: key.primary)) else { return nil }
+    func selected(_ entries: [CacheEntry]) -> CacheEntry? {
+      entries.max { $0.metadata.responseTime < $1.metadata.responseTime }
+    }
+    if let entry = selected(memory.entries(for: key.primary, matching: matches)) {
+      return entry
+    }
+    guard let disk, let entry = selected(disk.entries(for: key.primary, matching: matches))
+    else { return nil }
     memory.store(entry)
     return entry
   }
 
   /// Stores `entry` in memory and on disk — but only in memory when it holds a credential
-  /// under `rules`: a field that is one (`Set-Cookie`), or a URL it would write (where a
-  /// redirect led, a `Location`) that carries one. Nothing on disk holds a credential.
+  /// under `rules`: a field that is one (`Set-Cookie`), a URL it would write (where a
+  /// redirect led, a `Location`) that carries one, or a value the request carried as one,
+  /// echoed in a field or the body (an account page showing its API key; a value under 8
+  /// bytes, such as a cookie's `en` or `1`, is found in ordinary text by chance and is not
+  /// looked for). Nothing on disk holds a credential.
   private func store(_ entry: CacheEntry, rules: Credentials) {
     memory.store(entry)
     guard let disk else { return }
-    guard !entry.headers.contains(where: { rules.isCredential($0.name) }) else {
+    let secrets = rules.secrets.filter { $0.utf8.count >= 8 }
+    guard !entry.headers.contains(where: { rules.isCredential($0.name) }),
+      !secrets.contains(where: { secret in
+        entry.headers.contains { $0.value.contains(secret) }
+          || entry.body.range(of: Data(secret.utf8)) != nil
+      })
+    else {
       disk.remove(primary: entry.metadata.primaryKey, variant: entry.metadata.variantKey)
       return
     }

@@ -28,7 +28,8 @@ import Foundation
 ///   the redirect may lead elsewhere next time). Every field is stored but those of one
 ///   connection (`Connection` and the fields it names) and those a qualified
 ///   `no-cache="A, B"` names (the rest is reused as if it had no `no-cache`); an entry with
-///   `Set-Cookie`, or another credential field, is kept in memory only.
+///   `Set-Cookie`, or another credential field, is kept in memory only, and so is one whose
+///   fields or body show a credential the request carried (of 8 bytes or more).
 /// - Fresh (by `max-age`, else `Expires` less `Date`, else a tenth of the time since
 ///   `Last-Modified`, at most a day; less its `Age` and time in transit and in the cache),
 ///   it answers without a request; stale or `no-cache` (or `Pragma: no-cache`, with no
@@ -120,8 +121,10 @@ public final class HTTPCache: Sendable {
   /// - Parameters:
   ///   - memoryCapacity: The bytes kept in memory; 4 MiB by default.
   ///   - directory: A directory of the cache's own (everything in it may be deleted).
+  ///     Deleted while in use, it is made again at the next response stored.
   ///   - diskCapacity: The bytes kept on disk; 100 MiB by default. A response over a
-  ///     quarter of it is not stored.
+  ///     quarter of it is not stored. Files past it (a budget since lowered) are trimmed
+  ///     when the cache is opened.
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` naming the directory when it cannot be
   ///   created or written.
   public init(

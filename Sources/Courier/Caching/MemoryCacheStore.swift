@@ -60,12 +60,19 @@ final class MemoryCacheStore: Sendable {
   /// The bytes the entries take, as ``CacheEntry/cost`` counts them.
   var size: Int { state.withLock { $0.size } }
 
-  /// The stored responses for `primary`, each marked as used.
-  func entries(for primary: String) -> [CacheEntry] {
+  /// The stored responses for `primary` that `matching` accepts, each marked as used (the
+  /// others are not: a variant no request matches must not stay recently used).
+  func entries(
+    for primary: String, matching: (CacheEntry) -> Bool = { _ in true }
+  ) -> [CacheEntry] {
     state.withLock { state in
       guard let variants = state.slots[primary] else { return [] }
-      for variant in variants.keys { state.use(primary, variant) }
-      return variants.values.map(\.entry)
+      var entries: [CacheEntry] = []
+      for (variant, slot) in variants where matching(slot.entry) {
+        state.use(primary, variant)
+        entries.append(slot.entry)
+      }
+      return entries
     }
   }
 

@@ -16,7 +16,9 @@ import Foundation
 /// part's content type is a header: one with CR, LF or another control character is an
 /// ``HTTPError/invalidRequest(reason:)``, and nothing is sent; so is a part in memory that
 /// holds the delimiter (a line break, `--` and the boundary), which only a boundary given to
-/// ``init(boundary:)`` can meet.
+/// ``init(boundary:)`` can meet. A file part that holds it fails the request as it is read
+/// for sending, with `HTTPError.transport(URLError(.requestBodyStreamExhausted))`, the form
+/// not sent whole (the server would read the file's text as parts).
 /// The `Content-Length` is computed when the request is built, from the parts and the sizes
 /// of the files, so the form is never sent chunked. File parts stay on disk: each file is
 /// read 64 KiB at a time as the transport sends the form, never whole into memory, and not
@@ -132,12 +134,12 @@ public struct MultipartForm: Sendable {
       }
       head += "\r\n"
       body.append(Data(head.utf8))
+      // RFC 2046 §5.1.1: the delimiter must not occur in a part, or the part ends there and
+      // the rest of its content is read as parts of the caller's text (only a fixed boundary
+      // can meet that). A file is not read here: it is checked as it is sent.
+      let delimiter = Data("\r\n--\(boundary)".utf8)
       switch part.content {
       case .data(let data):
-        // RFC 2046 §5.1.1: the delimiter must not occur in a part, or the part ends there and
-        // the rest of its content is read as parts of the caller's text (only a fixed
-        // boundary can meet that; a file is not read here).
-        let delimiter = Data("\r\n--\(boundary)".utf8)
         if data.starts(with: delimiter.dropFirst(2)) || data.range(of: delimiter) != nil {
           throw .invalidRequest(
             reason: "the content of part '\(Self.escape(part.name))' holds the boundary "
@@ -148,7 +150,8 @@ public struct MultipartForm: Sendable {
       case .file(let url):
         segments.append(.data(body))
         segments.append(
-          try TransportRequestBody.file(url, describedAs: "the file for part '\(part.name)'"))
+          try TransportRequestBody.file(
+            url, describedAs: "the file for part '\(part.name)'", delimiter: delimiter))
         body = Data()
       }
       body.append(Data("\r\n".utf8))

@@ -56,8 +56,9 @@ public struct RequestBody: Sendable {
   }
 
   /// The contents of a file on disk, streamed as the request is sent (its size, taken when
-  /// the request is built, is sent as `Content-Length`). A file that cannot be read fails
-  /// the request with ``HTTPError/invalidRequest(reason:)``, and nothing is sent; one whose
+  /// the request is built, is sent as `Content-Length`; a symbolic link is followed to its
+  /// file). A file that cannot be read, or a directory, fails the request with
+  /// ``HTTPError/invalidRequest(reason:)``, and nothing is sent; one whose
   /// size has changed by the time it is read for sending fails it with
   /// `HTTPError.transport(URLError(.requestBodyStreamExhausted))`.
   public static func file(_ url: URL, contentType: String = "application/octet-stream")

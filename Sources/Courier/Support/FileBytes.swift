@@ -23,17 +23,34 @@ enum FileBytes {
     return true
   }
 
-  /// The whole content of the file at `path`, or `nil` when it cannot be read.
-  static func contents(of path: String) -> Data? {
-    let descriptor = open(path, O_RDONLY)
+  /// The size of the regular file at `path`, a symbolic link followed to its target (a
+  /// file reached through a link is sent as its target, whatever the link's own size); `nil`
+  /// when there is none, or it is a directory, a FIFO or a device.
+  static func regularFileSize(_ path: String) -> Int64? {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int64(info.st_size)
+  }
+
+  /// The whole content of the regular file at `path`, or `nil` when it cannot be read, is
+  /// not a regular file (opened without following a link, and without waiting, so that a
+  /// FIFO cannot hang the read nor a link to `/dev/zero` fill memory), or holds more than
+  /// `limit` bytes.
+  static func contents(of path: String, atMost limit: Int) -> Data? {
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+      info.st_size <= limit
+    else { return nil }
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count > 0 {
         data.append(contentsOf: buffer[0..<count])
+        guard data.count <= limit else { return nil }  // grown since `fstat`
       } else if count == 0 {
         return data
       } else if errno != EINTR {

@@ -150,6 +150,41 @@ struct DiskCacheTests {
     }
   }
 
+  /// An account endpoint that shows the key it was asked with (`{"api_key": …}`), or a
+  /// server that echoes it in a header, had the credential written to disk in clear.
+  @Test("a response that echoes a credential the request carried is kept in memory, not on disk")
+  func echoedCredentialNotOnDisk() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { request, response in
+      let key = request.headers["X-API-Key"] ?? ""
+      var headers: HTTPHeaders = ["Cache-Control": "max-age=60"]
+      if request.path == "/header" { headers["X-Request-Echo"] = "key=\(key)" }
+      let body = request.path == "/body" ? #"{"api_key":"\#(key)"}"# : "{}"
+      try await response.send(status: 200, headers: headers, body: Data(body.utf8))
+    }
+    defer { server.stop() }
+    let cache = try HTTPCache(directory: scratch.file("cache"))
+    let client = client(server, cache)
+    for path in ["body", "header"] {
+      let request = Request<Data>(path: path, headers: ["X-API-Key": "echoed-secret-4242"])
+      _ = try await client.send(request)
+      #expect(try await client.response(for: request).response.cacheStatus == .hit)
+    }
+    #expect(entryFiles(scratch.file("cache")).isEmpty)
+    // The good path: the same key, not echoed, goes to disk as a digest only; so does a
+    // response that shows a credential too short to be told from text by chance.
+    _ = try await client.send(
+      Request<Data>(path: "plain", headers: ["X-API-Key": "echoed-secret-4242"]))
+    _ = try await client.send(Request<Data>(path: "body", headers: ["X-API-Key": "1"]))
+    let files = entryFiles(scratch.file("cache"))
+    #expect(files.count == 2)
+    for file in files {
+      let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+      #expect(!text.contains("echoed-secret"))
+    }
+  }
+
   @Test("a corrupted or truncated entry is a miss, replaced by the server's answer")
   func corruptedEntry() async throws {
     let disk = try Fixture()
@@ -174,6 +209,30 @@ struct DiskCacheTests {
     // The server's answer replaced the damaged file: a new cache is answered from it.
     let healed = try await disk.fetch()
     #expect(healed.response.cacheStatus == .hit)
+  }
+
+  /// A FIFO hung the read for ever (no writer ever comes), and a link to a device such as
+  /// `/dev/zero` was read until memory ran out.
+  @Test("an entry replaced by a FIFO or by a file over the budget is a miss, not a hang")
+  func entryNotARegularFile() async throws {
+    let disk = try Fixture()
+    defer { disk.stop() }
+    _ = try await disk.fetch()
+    let file = try #require(entryFiles(disk.directory).first)
+    let entry = try Data(contentsOf: file)
+    try FileManager.default.removeItem(at: file)
+    #expect(mkfifo(file.path, 0o600) == 0)
+    let afterFIFO = try await disk.fetch()
+    #expect(afterFIFO.value == Self.movie)
+    #expect(afterFIFO.response.cacheStatus == .miss)
+    // The server's answer replaced it (the good path: a whole entry is a hit).
+    #expect(try await disk.fetch().response.cacheStatus == .hit)
+    // A whole entry, but over the budget of a cache opened smaller, is not read.
+    let small = try HTTPCache(directory: disk.directory, diskCapacity: entry.count * 3)
+    #expect(
+      try await disk.client(small).response(for: Request<Movie>(path: "movie/42")).response
+        .cacheStatus == .miss)
+    #expect(disk.requests == 3)
   }
 
   @Test("a 304 is written back: a restarted cache sees the refreshed headers")
@@ -211,6 +270,133 @@ struct DiskCacheTests {
       try await client.response(for: Request<Data>(path: "item/19")).response.cacheStatus == .hit)
     #expect(
       try await client.response(for: Request<Data>(path: "item/0")).response.cacheStatus == .miss)
+  }
+
+  /// An evicted entry's folder went on taking a directory (a 4 KiB block on ext4) for ever:
+  /// a cache of many distinct URLs outgrew its budget with empty folders.
+  @Test("many distinct URLs: every evicted entry's folder goes too, none is left empty")
+  func evictionLeavesNoFolders() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { request, response in
+      try await LoopbackResource(
+        body: Data(repeating: 66, count: 4_000), cacheControl: "max-age=60"
+      ).serve(request, with: response)
+    }
+    defer { server.stop() }
+    let directory = scratch.file("cache")
+    let cache = try HTTPCache(memoryCapacity: 0, directory: directory, diskCapacity: 20_000)
+    let client = client(server, cache)
+    for index in 0..<60 {
+      _ = try await client.send(Request<Data>(path: "image/\(index)"))
+    }
+    let folders = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { !$0.hasPrefix(".") }
+    let files = entryFiles(directory)
+    #expect(!files.isEmpty)
+    #expect(cache.diskUsage <= 20_000)
+    // The good path: each folder left holds its entry.
+    #expect(folders.count == files.count)
+    // So does a damaged entry, deleted when it is read.
+    for file in files { try Data("garbage".utf8).write(to: file) }
+    for folder in folders { #expect(cache.disk?.entries(for: folder).isEmpty == true) }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        .filter { !$0.hasPrefix(".") }.isEmpty)
+  }
+
+  @Test("a cache directory deleted while the client runs is made again, with its salt")
+  func directoryDeletedWhileRunning() async throws {
+    let disk = try Fixture()
+    defer { disk.stop() }
+    let cache = try HTTPCache(memoryCapacity: 0, directory: disk.directory)
+    let client = disk.client(cache)
+    _ = try await client.send(Request<Movie>(path: "movie/42"))
+    // The good path: answered from disk.
+    #expect(
+      try await client.response(for: Request<Movie>(path: "movie/42")).response.cacheStatus
+        == .hit)
+    try FileManager.default.removeItem(at: disk.directory)
+    #expect(
+      try await client.response(for: Request<Movie>(path: "movie/42")).response.cacheStatus
+        == .miss)
+    // That answer was stored again, on disk, and counted as all there is.
+    #expect(entryFiles(disk.directory).count == 1)
+    #expect(cache.diskUsage == (try Data(contentsOf: entryFiles(disk.directory)[0])).count)
+    #expect(
+      try await client.response(for: Request<Movie>(path: "movie/42")).response.cacheStatus
+        == .hit)
+    // And a new launch finds it: the salt went back with the directory.
+    #expect(try await disk.fetch().response.cacheStatus == .hit)
+    #expect(disk.requests == 2)
+  }
+
+  /// A lookup marked every stored variant of its URL as used, matched or not: with a server
+  /// whose `Vary` names a header that changes each time (a request ID), the variants no
+  /// request can match stayed the most recently used, and other URLs' entries went first.
+  @Test(
+    "a variant no request matched is not kept by lookups of its URL; it goes before those used",
+    arguments: [false, true])
+  func unmatchedVariantsGoFirst(onDisk: Bool) async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { request, response in
+      var headers: HTTPHeaders = ["Cache-Control": "max-age=60"]
+      if request.path == "/a" { headers["Vary"] = "X-Request-ID" }
+      try await response.send(
+        status: 200, headers: headers, body: Data(repeating: 68, count: 4_000))
+    }
+    defer { server.stop() }
+    let cache =
+      onDisk
+      ? try HTTPCache(memoryCapacity: 0, directory: scratch.file("cache"), diskCapacity: 50_000)
+      : HTTPCache(memoryCapacity: 50_000)
+    let usage = { onDisk ? cache.diskUsage : cache.memoryUsage }
+    let client = client(server, cache)
+    func status(_ path: String, id: Int? = nil) async throws -> HTTPCache.Status {
+      try await client.response(
+        for: Request<Data>(path: path, headers: id.map { ["X-Request-ID": "\($0)"] } ?? [:])
+      ).response.cacheStatus
+    }
+    for id in 1...5 { #expect(try await status("a", id: id) == .miss) }
+    #expect(try await status("b") == .miss)
+    #expect(try await status("b") == .hit)  // the good path: used after the variants
+    #expect(try await status("a", id: 6) == .miss)  // a lookup of the variants, none matched
+    // Fill the budget, then two more: the least recently used go (a few, not six).
+    var index = 0
+    while usage() + 5_000 <= 50_000 {
+      _ = try await status("c/\(index)")
+      index += 1
+    }
+    _ = try await status("c/\(index)")
+    _ = try await status("c/\(index + 1)")
+    #expect(try await status("b") == .hit)
+    #expect(try await status("a", id: 1) == .miss)
+  }
+
+  @Test("a cache opened with a smaller budget than its files take is trimmed at once")
+  func lowerBudgetTrimmed() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let server = try LoopbackServer { request, response in
+      try await LoopbackResource(
+        body: Data(repeating: 67, count: 2_000), cacheControl: "max-age=60"
+      ).serve(request, with: response)
+    }
+    defer { server.stop() }
+    let directory = scratch.file("cache")
+    let large = try HTTPCache(memoryCapacity: 0, directory: directory, diskCapacity: 100_000)
+    for index in 0..<10 {
+      _ = try await client(server, large).send(Request<Data>(path: "item/\(index)"))
+    }
+    // The good path: the same budget again keeps everything.
+    #expect(try HTTPCache(directory: directory, diskCapacity: 100_000).diskUsage > 20_000)
+    let small = try HTTPCache(memoryCapacity: 0, directory: directory, diskCapacity: 12_000)
+    #expect(small.diskUsage <= 12_000)
+    #expect(entryFiles(directory).count < 10)
+    #expect(
+      try await client(server, small).response(for: Request<Data>(path: "item/9")).response
+        .cacheStatus == .hit)
   }
 
   @Test("a damaged salt file is replaced, and the entries made with the old salt go")

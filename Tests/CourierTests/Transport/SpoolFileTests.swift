@@ -122,7 +122,7 @@ struct SpoolFileTests {
     let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
     return (names ?? []).filter { name in
       name.hasPrefix("courier-body-")
-        && FileBytes.contents(of: directory.appendingPathComponent(name).path)?
+        && FileBytes.contents(of: directory.appendingPathComponent(name).path, atMost: .max)?
           .starts(with: marker) == true
     }
   }

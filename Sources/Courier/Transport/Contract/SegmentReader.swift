@@ -31,6 +31,9 @@ final class SegmentReader: @unchecked Sendable {
   private var remaining: Int64
   /// The current file segment's descriptor, or -1.
   private var descriptor: Int32 = -1
+  /// The last bytes of the current file segment read so far (at its start, the line break
+  /// before it), where a multipart delimiter may have begun (see ``scan(_:of:for:)``).
+  private var window = Data()
 
   init(_ segments: [TransportRequestBody.Segment]) {
     self.segments = segments
@@ -84,8 +87,11 @@ final class SegmentReader: @unchecked Sendable {
             rest.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]))
           }
         }
-      case .file(let url, let length):
+      case .file(let url, let length, let delimiter):
         count = try readFile(url, length: length, into: rest)
+        if let delimiter, count > 0 {
+          try scan(UnsafeRawBufferPointer(rebasing: rest[0..<count]), of: url, for: delimiter)
+        }
       }
       guard count > 0 else {
         index += 1
@@ -116,6 +122,7 @@ final class SegmentReader: @unchecked Sendable {
       let opened = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
       guard opened >= 0 else { throw Self.unreadable(url, String(cString: strerror(errno))) }
       descriptor = opened
+      window = Data("\r\n".utf8)
       try checkSize(of: url, length: length)
     }
     let left = length - offset
@@ -131,6 +138,27 @@ final class SegmentReader: @unchecked Sendable {
       if count == 0 { throw Self.changed(url, length: length, now: size() ?? offset) }
       if errno != EINTR { throw Self.unreadable(url, String(cString: strerror(errno))) }
     }
+  }
+
+  /// Throws when the file's bytes, after the line break that precedes every part's content,
+  /// hold a multipart form's `delimiter`: the server would end the part there and read the
+  /// rest of the file as parts (a field of the file's text). A file is not read when the
+  /// form is built, so it is checked here, as it is sent; only a caller's own boundary can
+  /// be met.
+  private func scan(_ bytes: UnsafeRawBufferPointer, of url: URL, for delimiter: Data)
+    throws(HTTPError)
+  {
+    window.append(contentsOf: bytes)
+    if window.range(of: delimiter) != nil {
+      let marker = String(decoding: delimiter.dropFirst(2), as: UTF8.self)
+      throw .transport(
+        .requestBodyStreamExhausted,
+        reason: "the file \(url.path) holds the multipart boundary delimiter '\(marker)' "
+          + "after a line break, so the form was not sent whole (the server would read the "
+          + "file's text as parts of the form); use another boundary (the random default "
+          + "never meets this)")
+    }
+    window = Data(window.suffix(delimiter.count - 1))
   }
 
   /// Throws unless the open file is still a regular file of `length` bytes.

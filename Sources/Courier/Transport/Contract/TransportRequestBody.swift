@@ -20,8 +20,9 @@ public struct TransportRequestBody: Sendable {
   /// One run of bytes of a body made of parts (a multipart form).
   enum Segment: Sendable {
     case data(Data)
-    /// The first `length` bytes of a file (its size when the request was built).
-    case file(URL, length: Int64)
+    /// The first `length` bytes of a file (its size when the request was built); with a
+    /// `delimiter` (a multipart form's), the file must not hold it after a line break.
+    case file(URL, length: Int64, delimiter: Data? = nil)
   }
 
   enum Storage: Sendable {
@@ -120,7 +121,7 @@ public struct TransportRequestBody: Sendable {
     segments.reduce(0) { total, segment in
       switch segment {
       case .data(let data): total + Int64(data.count)
-      case .file(_, let length): total + length
+      case .file(_, let length, _): total + length
       }
     }
   }
@@ -146,9 +147,8 @@ public struct TransportRequestBody: Sendable {
   /// changed size since it was sized.
   public var file: URL? {
     guard case .segments(let segments) = storage, segments.count == 1,
-      case .file(let url, let length) = segments[0],
-      let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber,
-      size.int64Value == length
+      case .file(let url, let length, _) = segments[0],
+      FileBytes.regularFileSize(url.path) == length
     else { return nil }
     return url
   }
@@ -166,18 +166,21 @@ public struct TransportRequestBody: Sendable {
     return data
   }
 
-  /// A file segment for `url`, sized now.
+  /// A file segment for `url`, sized now, that must not hold `delimiter` (see
+  /// ``Segment/file(_:length:delimiter:)``).
   ///
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` when the file cannot be read.
-  static func file(_ url: URL, describedAs what: String) throws(HTTPError) -> Segment {
+  static func file(_ url: URL, describedAs what: String, delimiter: Data? = nil)
+    throws(HTTPError) -> Segment
+  {
+    // `stat`, not `attributesOfItem`, which does not follow a symbolic link: a file
+    // reached through one was refused as "not a readable file".
     guard url.isFileURL, FileManager.default.isReadableFile(atPath: url.path),
-      let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-      (attributes[.type] as? FileAttributeType) == .typeRegular,
-      let size = (attributes[.size] as? NSNumber)?.int64Value
+      let size = FileBytes.regularFileSize(url.path)
     else {
       throw .invalidRequest(reason: "\(what) is not a readable file (\(url.path))")
     }
-    return .file(url, length: size)
+    return .file(url, length: size, delimiter: delimiter)
   }
 }
 
