@@ -50,6 +50,7 @@ final class SegmentReader: @unchecked Sendable {
     index = 0
     offset = 0
     remaining = TransportRequestBody.length(of: segments)
+    window = Data()
   }
 
   /// At most 64 KiB of the body's next bytes, or `nil` at its end.
