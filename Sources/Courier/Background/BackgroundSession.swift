@@ -167,8 +167,10 @@ public final class BackgroundSession: Sendable {
       runUpload(endpoint, transfer, options: options)
     #else
       let request = try await client.shapedRequest(for: endpoint)
+      // A link is followed to its file, as for every upload.
       core.system(for: client).upload(
-        request, from: source, transfer, maximumBytes: options.maximumBytes)
+        request, from: source.resolvingSymlinksInPath(), transfer,
+        maximumBytes: options.maximumBytes)
     #endif
     return transfer
   }

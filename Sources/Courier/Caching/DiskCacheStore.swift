@@ -59,7 +59,9 @@ final class DiskCacheStore: Sendable {
     }
     unlink(probe)
     guard let salt = Self.salt(in: directory) else {
-      throw .invalidRequest(reason: "the cache directory \(path) cannot be written (its salt)")
+      throw .invalidRequest(
+        reason: "the cache directory \(path) cannot be used now: its salt cannot be read or written"
+      )
     }
     self.salt = salt
     self.directory = directory
@@ -88,10 +90,15 @@ final class DiskCacheStore: Sendable {
     for name in names where !name.hasPrefix(".") {
       let path = folder + "/" + name
       // At most a quarter of the budget, as written: a larger file (or a FIFO, a link) is
-      // none of this store's, or of a budget since lowered.
-      guard let data = FileBytes.contents(of: path, atMost: capacity / 4) else {
+      // none of this store's, or of a budget since lowered, and goes. One that cannot be read
+      // now (under data protection while the device is locked, say) is a miss, and stays.
+      let data: Data
+      switch FileBytes.load(path, atMost: capacity / 4) {
+      case .contents(let read): data = read
+      case .foreign:
         remove(path)
         continue
+      case .missing, .unavailable: continue
       }
       guard let entry = Self.decode(data), entry.metadata.primaryKey == primary,
         entry.metadata.variantKey == name
@@ -127,7 +134,10 @@ final class DiskCacheStore: Sendable {
     guard
       FileBytes.writeAtomically([encoded], to: path)
         || (mkdir(folder, 0o700) == 0 && FileBytes.writeAtomically([encoded], to: path))
-    else { return }
+    else {
+      rmdir(folder)  // only when empty: no folder is left for a write that failed
+      return
+    }
     used(path)
     let total = size.withLock { size in
       size += encoded.count - old
@@ -209,13 +219,17 @@ final class DiskCacheStore: Sendable {
   private static func salt(in directory: URL, candidate: String? = nil) -> String? {
     let path = directory.appendingPathComponent(".salt").path
     func existing() -> String? {
-      guard let bytes = FileBytes.contents(of: path, atMost: 64), bytes.count == 64,
+      guard case .contents(let bytes) = FileBytes.load(path, atMost: 64), bytes.count == 64,
         bytes.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
       else { return nil }
       return String(decoding: bytes, as: UTF8.self)
     }
     if let salt = existing() { return salt }
-    let damaged = FileManager.default.fileExists(atPath: path)
+    // A salt that cannot be read now is not damaged: nothing is replaced or wiped (the
+    // store is refused), as it would be for a salt that is not one.
+    let found = FileBytes.load(path, atMost: 64)
+    if found == .unavailable { return nil }
+    let damaged = found != .missing
     var generator = SystemRandomNumberGenerator()
     let fresh =
       candidate

@@ -121,12 +121,17 @@ public final class HTTPCache: Sendable {
   /// - Parameters:
   ///   - memoryCapacity: The bytes kept in memory; 4 MiB by default.
   ///   - directory: A directory of the cache's own (everything in it may be deleted).
-  ///     Deleted while in use, it is made again at the next response stored.
+  ///     Deleted while in use, it is made again at the next response stored, without the
+  ///     attributes you gave it (a data protection class, exclusion from backups). A stored
+  ///     response that cannot be read now (a file under data protection while the device is
+  ///     locked) is a miss, and kept.
   ///   - diskCapacity: The bytes kept on disk; 100 MiB by default. A response over a
   ///     quarter of it is not stored. Files past it (a budget since lowered) are trimmed
-  ///     when the cache is opened.
+  ///     when the cache is opened, and a stored response over a quarter of it is deleted
+  ///     when read: processes sharing one directory (an app and its extensions) should give
+  ///     it the same capacity, or the smallest wins.
   /// - Throws: ``HTTPError/invalidRequest(reason:)`` naming the directory when it cannot be
-  ///   created or written.
+  ///   created or written, or its salt (the file that keys it) cannot be read now.
   public init(
     memoryCapacity: Int = 4 * 1024 * 1024, directory: URL, diskCapacity: Int = 100 * 1024 * 1024
   ) throws(HTTPError) {

@@ -32,30 +32,53 @@ enum FileBytes {
     return Int64(info.st_size)
   }
 
-  /// The whole content of the regular file at `path`, or `nil` when it cannot be read, is
-  /// not a regular file (opened without following a link, and without waiting, so that a
-  /// FIFO cannot hang the read nor a link to `/dev/zero` fill memory), or holds more than
-  /// `limit` bytes.
-  static func contents(of path: String, atMost limit: Int) -> Data? {
+  /// What reading a file found.
+  enum Read: Equatable {
+    /// The whole content of a regular file.
+    case contents(Data)
+    /// No file there.
+    case missing
+    /// Something that is not a regular file within the limit: a link, a FIFO, a device, a
+    /// directory, more bytes than asked for. Never one's own file; safe to delete.
+    case foreign
+    /// A file that cannot be read now, though it may be one's own: no permission (on Apple
+    /// platforms, a file under data protection while the device is locked), too many open
+    /// files, a failing read. To be left alone.
+    case unavailable
+  }
+
+  /// Reads the regular file at `path` whole, if it holds at most `limit` bytes: opened
+  /// without following a link, and without waiting, so that a FIFO cannot hang the read nor
+  /// a link to `/dev/zero` fill memory.
+  static func load(_ path: String, atMost limit: Int) -> Read {
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
+    guard descriptor >= 0 else { return openFailure(errno) }
     defer { close(descriptor) }
     var info = stat()
-    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-      info.st_size <= limit
-    else { return nil }
+    guard fstat(descriptor, &info) == 0 else { return .unavailable }
+    guard (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else { return .foreign }
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count > 0 {
         data.append(contentsOf: buffer[0..<count])
-        guard data.count <= limit else { return nil }  // grown since `fstat`
+        guard data.count <= limit else { return .foreign }  // grown since `fstat`
       } else if count == 0 {
-        return data
+        return .contents(data)
       } else if errno != EINTR {
-        return nil
+        return .unavailable
       }
+    }
+  }
+
+  /// What an `open` that failed with `code` found: nothing, a link (`ELOOP`, as
+  /// `O_NOFOLLOW` refuses one), or a file it may not open now.
+  static func openFailure(_ code: Int32) -> Read {
+    switch code {
+    case ENOENT, ENOTDIR: .missing
+    case ELOOP: .foreign
+    default: .unavailable
     }
   }
 

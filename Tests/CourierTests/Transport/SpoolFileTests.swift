@@ -121,9 +121,11 @@ struct SpoolFileTests {
     let directory = FileManager.default.temporaryDirectory
     let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
     return (names ?? []).filter { name in
-      name.hasPrefix("courier-body-")
-        && FileBytes.contents(of: directory.appendingPathComponent(name).path, atMost: .max)?
-          .starts(with: marker) == true
+      guard name.hasPrefix("courier-body-"),
+        case .contents(let data) = FileBytes.load(
+          directory.appendingPathComponent(name).path, atMost: .max)
+      else { return false }
+      return data.starts(with: marker)
     }
   }
 }
