@@ -210,6 +210,52 @@
       }
     }
 
+    /// libcurl sized its connection cache by the transfers in flight (four each): as a burst
+    /// ended, the cache shrank with it and closed the burst's connections one by one, so
+    /// the next burst made them all again (over `https`, a TLS handshake each).
+    @Test("a burst's connections are kept for the next burst", .timeLimit(.minutes(1)))
+    func burstsReuse() async throws {
+      let width = 30
+      let gates = [ArrivalGate(count: width), ArrivalGate(count: width)]
+      let server = try LoopbackServer { request, response in
+        // Every request of a burst is held until the whole burst has arrived: `width`
+        // connections at once.
+        await gates[request.path.hasPrefix("/b") ? 1 : 0].arrive()
+        try await response.send(text: "ok")
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      for path in ["a", "b"] {
+        try await withThrowingTaskGroup(of: String.self) { group in
+          for index in 0..<width {  // distinct paths: identical GETs in flight are coalesced
+            group.addTask { try await client.send(Request<String>(path: "\(path)\(index)")) }
+          }
+          for try await text in group { #expect(text == "ok") }
+        }
+      }
+      #expect(server.requestCount == 2 * width)
+      #expect(server.connectionCount == width)
+    }
+
+    /// The same cache, sized four per transfer in flight, held four connections for a caller
+    /// with one request at a time: one to each of eight hosts in turn closed the oldest at
+    /// every answer, and each request made a connection again.
+    @Test("one request at a time to eight hosts in turn keeps a connection to each")
+    func manyHostsReuse() async throws {
+      let servers = try (0..<8).map { _ in
+        try LoopbackServer { _, response in try await response.send(text: "ok") }
+      }
+      defer { for server in servers { server.stop() } }
+      let transport = CurlTransport()
+      let clients = servers.map { HTTPClient(baseURL: $0.baseURL, transport: transport) }
+      for round in 0..<3 {
+        for client in clients {
+          #expect(try await client.send(Request<String>(path: "r\(round)")) == "ok")
+        }
+      }
+      #expect(servers.map(\.connectionCount) == Array(repeating: 1, count: servers.count))
+    }
+
     @Test(
       "a connection past its lifetime carries no new request: the server sees a second one",
       .timeLimit(.minutes(1)))

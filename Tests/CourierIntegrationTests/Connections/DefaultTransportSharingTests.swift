@@ -13,9 +13,10 @@ import Testing
 /// long-lived client would, on whichever transport the process's default is.
 ///
 /// The tests running beside these share that transport and its connection cache, which
-/// libcurl (under both transports on Linux) sizes by the transfers in flight and trims of its
-/// oldest idle connections: now and then it closes this server's between two requests, so a
-/// second connection is allowed for. A transport per client made one connection per request.
+/// libcurl (under both transports on Linux) trims of its oldest idle connections when it is
+/// full (CurlTransport keeps 100; FoundationNetworking sizes it by the transfers in flight):
+/// now and then it closes this server's between two requests, so a second connection is
+/// allowed for. A transport per client made one connection per request.
 @Suite("Clients given no transport share their connections")
 struct DefaultTransportSharingTests {
   static let requests = 10

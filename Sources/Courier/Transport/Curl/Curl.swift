@@ -109,6 +109,7 @@
     enum MultiOption {
       static let pipelining: Int32 = 3
       static let maxHostConnections: Int32 = 7
+      static let maxConnects: Int32 = 6
     }
 
     // MARK: Info (CURLINFO_*: a type base plus a number)

@@ -58,6 +58,10 @@
     /// The transfers in the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var stopping = false
+    /// The connections libcurl keeps open, idle or not (see ``sizeConnectionCache()``).
+    private var connectionCacheSize = 0
+    /// Idle connections kept for later requests, over all hosts, until their idle time is up.
+    static let keptConnections = 100
     /// When the driver's thread will wake by itself, if it is asleep.
     private var alarm: ContinuousClock.Instant?
     /// Whether the driver's thread has ended and freed the multi handle.
@@ -293,6 +297,7 @@
           return
         }
         active[easy] = transfer
+        sizeConnectionCache()
       case .remove(let transfer):
         // Taking a handle out mid-transfer closes its connection at once. One not in yet is
         // not put in when its `add` comes.
@@ -340,6 +345,17 @@
       // which would then stall: it is finished here.
       let code = courier_curl_easy_pause(easy, stillPaused)
       if code != 0 { take(transfer)?.finished(code: code) }
+    }
+
+    /// Sizes libcurl's connection cache: at least ``keptConnections``, four per transfer in
+    /// flight past that. Sized by libcurl alone (four per transfer), it shrank as transfers
+    /// ended, and every answer closed the oldest idle connection: a caller with one request
+    /// at a time to five hosts in turn made a connection (and a TLS handshake) for each.
+    private func sizeConnectionCache() {
+      let size = max(Self.keptConnections, 4 * active.count)
+      guard size != connectionCacheSize else { return }
+      connectionCacheSize = size
+      _ = courier_curl_multi_setopt_long(multi, Curl.MultiOption.maxConnects, size)
     }
 
     /// Takes `transfer` out of the multi handle, if it is in; returns it then.

@@ -48,7 +48,9 @@
       /// `https_proxy`, `no_proxy`, as curl reads them).
       public var proxy: ProxyConfiguration?
       /// How long a connection may stay idle and still carry a new request; `nil` (the
-      /// default) for libcurl's 118 seconds. Whole seconds, rounded up.
+      /// default) for libcurl's 118 seconds. Whole seconds, rounded up. Up to 100 idle
+      /// connections are kept over all hosts (four per request in flight, when that is more),
+      /// the oldest closed first.
       public var maximumIdleTime: Duration?
       /// How long after it was made a connection may still carry a new request (a request
       /// under way finishes on it); `nil` (the default) for no limit. Set it so that a pool
