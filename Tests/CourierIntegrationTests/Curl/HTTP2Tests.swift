@@ -46,5 +46,30 @@
       #expect(timings.allSatisfy { $0.networkProtocol == "h2" })
       #expect(timings.dropFirst().allSatisfy { $0.reusedConnection == true })
     }
+
+    /// libcurl before 8.0 (Debian 12 has 7.88.1) switched a reused prior-knowledge connection
+    /// to HTTP/2 a second time (curl issue 10634): the request after the first failed with
+    /// `networkConnectionLost`, and so did every later one, on the same broken connection.
+    @Test(
+      "with prior knowledge over cleartext, every request is answered, one after another or at once"
+    )
+    func priorKnowledgeRequests() async throws {
+      let server = try await NginxTLSServer.start(
+        serving: ["a.txt": Data("ok".utf8)], cleartext: true)
+      defer { server.stop() }
+      var configuration = CurlTransport.Configuration()
+      configuration.httpVersion = .http2PriorKnowledge
+      let client = HTTPClient(
+        baseURL: server.url, transport: CurlTransport(configuration: configuration))
+      for index in 0..<3 {
+        #expect(try await client.send(Request<String>(path: "a.txt?\(index)")) == "ok")
+      }
+      try await withThrowingTaskGroup(of: String.self) { group in
+        for index in 0..<6 {
+          group.addTask { try await client.send(Request<String>(path: "a.txt?c\(index)")) }
+        }
+        for try await text in group { #expect(text == "ok") }
+      }
+    }
   }
 #endif

@@ -4,7 +4,7 @@
   import Foundation
   import Glibc
 
-  /// nginx serving a directory over HTTPS with HTTP/2 on 127.0.0.1, with a certificate made
+  /// nginx serving a directory over HTTPS with HTTP/2 (or HTTP/2 in the clear) on 127.0.0.1, with a certificate made
   /// for the test (`IP:127.0.0.1`), for what `openssl s_server` cannot show: an exchange in
   /// HTTP/2. nginx is not part of the package: the tests that use it run only where it is
   /// installed (``isInstalled``; `Benchmarks/run.sh` installs it). Call `stop()` when done.
@@ -12,6 +12,8 @@
     let directory: URL
     let certificate: URL
     let port: Int
+    /// Whether it speaks HTTP/2 in the clear (h2c, for clients with prior knowledge) instead.
+    let cleartext: Bool
 
     /// The nginx executable, when there is one built with HTTP/2 (asked once per process).
     static var executable: String? {
@@ -32,8 +34,11 @@
       get async { await executable != nil }
     }
 
-    /// A server of `files` (name → bytes), listening.
-    static func start(serving files: [String: Data]) async throws -> NginxTLSServer {
+    /// A server of `files` (name → bytes), listening; with `cleartext`, HTTP/2 over plain TCP
+    /// (only clients with prior knowledge speak it), without TLS.
+    static func start(serving files: [String: Data], cleartext: Bool = false) async throws
+      -> NginxTLSServer
+    {
       guard let nginx = await executable else { throw CocoaError(.executableNotLoadable) }
       let directory = try await TestCertificates.selfSigned.install("courier-nginx")
       do {
@@ -58,14 +63,16 @@
           let file = try await onOwnThread {
             try Self.configure(
               directory: directory, port: candidate, root: root, certificate: certificate,
-              key: key)
+              key: key, cleartext: cleartext)
           }
           _ = try await ChildProcess.shell(
             "'\(nginx)' -e '\(directory.path)/error.log' -c '\(file.path)' 2>&1")
           if FileManager.default.fileExists(
             atPath: directory.appendingPathComponent("nginx.pid").path)
           {
-            return NginxTLSServer(directory: directory, certificate: certificate, port: candidate)
+            return NginxTLSServer(
+              directory: directory, certificate: certificate, port: candidate,
+              cleartext: cleartext)
           }
         }
         throw CocoaError(.executableLoad)
@@ -75,17 +82,19 @@
       }
     }
 
-    private init(directory: URL, certificate: URL, port: Int) {
+    private init(directory: URL, certificate: URL, port: Int, cleartext: Bool) {
       self.directory = directory
       self.certificate = certificate
       self.port = port
+      self.cleartext = cleartext
     }
 
     /// Writes nginx's configuration for `port` and returns its file.
     private static func configure(
-      directory: URL, port: Int, root: URL, certificate: URL, key: URL
+      directory: URL, port: Int, root: URL, certificate: URL, key: URL, cleartext: Bool
     ) throws -> URL {
       let path = directory.path
+      let listen = cleartext ? "http2" : "ssl http2"
       let configuration = """
         worker_processes 1;
         pid \(path)/nginx.pid;
@@ -99,7 +108,7 @@
           uwsgi_temp_path \(path)/uwsgi;
           scgi_temp_path \(path)/scgi;
           server {
-            listen 127.0.0.1:\(port) ssl http2;
+            listen 127.0.0.1:\(port) \(listen);
             ssl_certificate \(certificate.path);
             ssl_certificate_key \(key.path);
             location / { root \(root.path); }
@@ -111,7 +120,7 @@
       return file
     }
 
-    var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
+    var url: URL { URL(string: "\(cleartext ? "http" : "https")://127.0.0.1:\(port)/")! }
 
     /// Ends nginx (its master, by the pid it wrote, which stops the workers) and deletes the
     /// directory.

@@ -29,6 +29,18 @@
       #expect(asked == [Curl.http2OverTLS, Curl.http11])
     }
 
+    @Test(
+      "a prior-knowledge connection is reused from libcurl 8.0 on only",
+      arguments: [
+        ("libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 nghttp2/1.52.0", false),
+        ("libcurl/7.99.9", false), ("libcurl/8.0.0 nghttp2/1.52.0", true),
+        ("libcurl/8.11.1-DEV OpenSSL/3.4.0", true), ("libcurl/10.1 zlib", true),
+        ("curl/8.0.0", false), ("libcurl/", false), ("", false),
+      ])
+    func priorKnowledgeReuse(version: String, reuses: Bool) {
+      #expect(Curl.reusesPriorKnowledge(version: version) == reuses)
+    }
+
     @Test("any other refusal is the request's failure")
     func otherRefusal() {
       #expect(throws: HTTPError.self) {

@@ -44,6 +44,21 @@
       return String(cString: text)
     }
 
+    /// Whether this libcurl can reuse a connection it made with HTTP/2 prior knowledge.
+    /// Before 8.0.0 it switched a reused one to HTTP/2 a second time (curl issue 10634), so
+    /// the request failed ("Error in the HTTP2 framing layer"), and so did every later one on
+    /// that connection.
+    static let reusesPriorKnowledge = reusesPriorKnowledge(version: version)
+
+    /// Whether libcurl of `version` (`curl_version()`'s text) is 8.0.0 or later.
+    static func reusesPriorKnowledge(version: String?) -> Bool {
+      guard let version, version.hasPrefix("libcurl/"),
+        let number = version.split(separator: " ").first?.dropFirst("libcurl/".count),
+        let major = Int(number.prefix { $0 != "." })
+      else { return false }
+      return major >= 8
+    }
+
     /// Whether libcurl looks host names up without blocking (almost every build: a threaded
     /// resolver or c-ares). Only then is a request started on its caller's thread, which must
     /// never wait for a DNS answer; otherwise the driver's thread starts it.
@@ -78,6 +93,8 @@
       static let caInfoBlob: Int32 = 40_309
       static let headerFunction: Int32 = 20_079
       static let httpVersion: Int32 = 84
+      static let freshConnect: Int32 = 74
+      static let forbidReuse: Int32 = 75
       static let noSignal: Int32 = 99
       static let acceptEncoding: Int32 = 10_102
       static let httpTransferDecoding: Int32 = 157

@@ -51,6 +51,11 @@
       try Self.setHTTPVersion(settings.configuration.httpVersion.curlValue) { version in
         courier_curl_easy_setopt_long(easy, Curl.Option.httpVersion, version)
       }
+      if settings.configuration.httpVersion == .http2PriorKnowledge, !Curl.reusesPriorKnowledge {
+        // A connection of its own, closed after it (see ``Curl/reusesPriorKnowledge``).
+        try set(Curl.Option.freshConnect, 1)
+        try set(Curl.Option.forbidReuse, 1)
+      }
       _ = courier_curl_easy_setopt_pointer(easy, Curl.Option.protocolsString, "http,https")
       try settings.applyConnection(to: easy, pooled: true)
       self.settings = settings

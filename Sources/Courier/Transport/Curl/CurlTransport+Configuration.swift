@@ -72,7 +72,9 @@
       /// plain `http` too (h2c): for servers known to speak it, such as a gRPC backend. A
       /// server that does not answers nothing the transport can read, and the request fails.
       /// Needs a libcurl built with nghttp2 (``CurlTransport/libraryVersion`` lists it): without
-      /// it, every request fails with ``HTTPError/invalidRequest(reason:)``.
+      /// it, every request fails with ``HTTPError/invalidRequest(reason:)``. With a libcurl
+      /// before 8.0 (Debian 12 has 7.88.1), each request has a connection of its own, closed
+      /// after it: those versions fail a request on a reused prior-knowledge connection.
       case http2PriorKnowledge
 
       /// libcurl's `CURLOPT_HTTP_VERSION` value.
