@@ -4,9 +4,9 @@
   import Foundation
   import Glibc
 
-  /// nginx serving a directory over HTTPS with HTTP/2 (or HTTP/2 in the clear) on 127.0.0.1, with a certificate made
-  /// for the test (`IP:127.0.0.1`), for what `openssl s_server` cannot show: an exchange in
-  /// HTTP/2. nginx is not part of the package: the tests that use it run only where it is
+  /// nginx serving a directory over HTTPS with HTTP/2 (or HTTP/2 in the clear) on 127.0.0.1,
+  /// with a certificate made for the test (`IP:127.0.0.1`), for what `openssl s_server` cannot
+  /// show: an exchange in HTTP/2. nginx is not part of the package: the tests that use it run only where it is
   /// installed (``isInstalled``; `Benchmarks/run.sh` installs it). Call `stop()` when done.
   final class NginxTLSServer: Sendable {
     let directory: URL
