@@ -290,6 +290,30 @@ struct MalformedResponseTests {
       #expect(error?.urlErrorCode == .unknown)
     }
 
+    /// libcurl says what it found; the error said only "network connection lost".
+    @Test(
+      "a body cut short is a lost connection that says how much was missing",
+      arguments: [
+        (
+          "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + String(repeating: "a", count: 40),
+          "60 bytes remaining"
+        ),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n", "outstanding"),
+      ])
+    func bodyCutShort(wire: String, says: String) async throws {
+      let server = try LoopbackServer { _, response in
+        try await response.sendRaw(Data(wire.utf8))
+        response.closeConnection()
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<String>(path: "x"))
+      }
+      #expect(error?.urlErrorCode == .networkConnectionLost)
+      #expect("\(String(describing: error))".contains(says), "\(String(describing: error))")
+    }
+
     /// Over URLSessionTransport on Linux the same responses crash the process inside
     /// FoundationNetworking (PlatformNotes), so this holds CurlTransport only.
     @Test(

@@ -12,10 +12,11 @@
     /// URLSession reports it on Apple platforms.
     ///
     /// `detail` is libcurl's own account of the failure (its error buffer). For a host not
-    /// found or not reached, or a TLS failure, it becomes the error's reason: which
-    /// certificate check failed (an unknown authority, another host's name, an expired
-    /// certificate), or how the connection failed. It names hosts and ports, never a
-    /// request's path, query or credentials.
+    /// found or not reached, a TLS failure, or a connection lost, it becomes the error's
+    /// reason: which certificate check failed (an unknown authority, another host's name, an
+    /// expired certificate), how the connection failed, how much of the body was missing, or
+    /// how an HTTP/2 stream ended. It names hosts and ports, never a request's path, query or
+    /// credentials.
     init(
       curlCode code: Int32, url: URL? = nil, offline: OfflineProbe = .system,
       detail: String? = nil
@@ -58,8 +59,12 @@
       if let url {
         info[NSURLErrorFailingURLErrorKey] = url
       }
-      // CURLE_COULDNT_RESOLVE_*, _COULDNT_CONNECT, and the TLS failures above.
-      if [5, 6, 7, 35, 58, 60, 77, 83, 90].contains(code), let detail, !detail.isEmpty {
+      // CURLE_COULDNT_RESOLVE_*, _COULDNT_CONNECT, the TLS failures above, and the lost
+      // connections: a body cut short ("transfer closed with 50 bytes remaining to read"), a
+      // reset, an HTTP/2 stream the server reset or broke the protocol on.
+      if [5, 6, 7, 16, 18, 35, 55, 56, 58, 60, 77, 83, 90, 92].contains(code), let detail,
+        !detail.isEmpty
+      {
         info[Self.reasonKey] = detail
       }
       self = .transport(URLError(urlCode, userInfo: info))
