@@ -305,7 +305,7 @@
           transfer.removedEarly = true
           return
         }
-        taken.release()
+        taken.release(recycling: false)
       case .resume(let transfer, let receiving):
         unpause(transfer, receiving: receiving)
       case .connect(let socket):

@@ -134,7 +134,7 @@
       let refused = HTTPError.proxyRefused(by: easy, code: code, url: url)
       // The handle goes back and the upload's file is closed before the caller is answered,
       // so that it finds nothing of the exchange left.
-      release()
+      release(recycling: code == 0)
       var outcome = failure
       if outcome == nil, code != 0 {
         let oversized =
@@ -194,8 +194,14 @@
     }
 
     /// Gives the handle back to the driver, for the next transfer, and frees what it points at.
-    func release() {
-      if let easy = easy.take() { driver.handles.recycle(easy) }
+    /// A handle whose transfer was taken out of the multi handle before its end, or that
+    /// failed, is freed instead (`recycling` false): libcurl 7.88 went on handing an HTTP/2
+    /// stream's data to the handle of a transfer taken out mid-body, so a request given that
+    /// handle next received another request's body inside its own.
+    func release(recycling: Bool = true) {
+      if let easy = easy.take() {
+        if recycling { driver.handles.recycle(easy) } else { courier_curl_easy_cleanup(easy) }
+      }
       if let headerList = headerList.take() { courier_curl_slist_free_all(headerList) }
       errorText.take()?.deallocate()
       upload.take()?.close()
