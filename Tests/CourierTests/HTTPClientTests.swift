@@ -182,10 +182,11 @@ struct HTTPClientTests {
   }
 
   @Test(
-    "a transfer's non-positive timeout or negative size limit is invalidRequest; nothing is sent",
+    "a transfer's non-positive timeout, negative size limit, buffer or resume count is invalidRequest",
     arguments: [
       TransferOptions(timeout: .zero), TransferOptions(idleTimeout: .milliseconds(-5)),
-      TransferOptions(maximumBytes: -1),
+      TransferOptions(maximumBytes: -1), TransferOptions(bufferSize: -1),
+      TransferOptions(maximumResumeAttempts: -1),
     ])
   func nonPositiveTransferTimeouts(options: TransferOptions) async throws {
     let stub = StubTransport().fallback { _ throws(HTTPError) in StubResponse(text: "ok") }
@@ -196,11 +197,21 @@ struct HTTPClientTests {
       try await client.download(Request<Data>(path: "x"), to: destination, options: options)
         .finished()
     }
-    let stream = await #expect(throws: HTTPError.self) {
-      try await client.bytes(Request<Data>(path: "x"), options: options)
+    let expected =
+      options.maximumBytes != nil
+      ? "size limit"
+      : options.bufferSize < 0
+        ? "buffer size"
+        : options.maximumResumeAttempts < 0
+          ? "maximumResumeAttempts" : "timeout"
+    var errors = [download]
+    if options.maximumResumeAttempts >= 0 {  // for downloads only: a stream has none to make
+      errors.append(
+        await #expect(throws: HTTPError.self) {
+          try await client.bytes(Request<Data>(path: "x"), options: options)
+        })
     }
-    let expected = options.maximumBytes == nil ? "timeout" : "size limit"
-    for error in [download, stream] {
+    for error in errors {
       #expect(
         error?.invalidRequestReason?.contains(expected) == true, "\(String(describing: error))")
     }

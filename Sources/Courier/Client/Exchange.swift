@@ -53,15 +53,18 @@ struct Exchange: Sendable {
       bufferSize: collects ? maximumBytes ?? .max : bufferSize)
   }
 
-  /// Refuses a `timeout` or `idleTimeout` of zero or less, or a negative `maximumBytes`, with
-  /// ``HTTPError/invalidRequest(reason:)``: no request could meet it, so none is sent (`nil`
-  /// is the way to ask for none).
-  static func check(timeout: Duration?, idleTimeout: Duration?, maximumBytes: Int?)
-    throws(HTTPError)
-  {
+  /// Refuses a `timeout` or `idleTimeout` of zero or less, a negative `maximumBytes` or
+  /// `bufferSize`, with ``HTTPError/invalidRequest(reason:)``: no request could meet it, so
+  /// none is sent (`nil` is the way to ask for no limit).
+  static func check(
+    timeout: Duration?, idleTimeout: Duration?, maximumBytes: Int?, bufferSize: Int = 0
+  ) throws(HTTPError) {
     if let maximumBytes, maximumBytes < 0 {
       throw .invalidRequest(
         reason: "the response size limit (\(maximumBytes) bytes) is negative; nil sets none")
+    }
+    if bufferSize < 0 {
+      throw .invalidRequest(reason: "the buffer size (\(bufferSize) bytes) is negative")
     }
     if let timeout, timeout <= .zero {
       throw .invalidRequest(reason: "the timeout (\(timeout)) is not positive; nil sets none")

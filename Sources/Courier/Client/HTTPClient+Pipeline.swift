@@ -25,7 +25,7 @@ extension HTTPClient {
     let built = Result { () throws(HTTPError) -> TransportRequest in
       try Exchange.check(
         timeout: exchange.timeout, idleTimeout: exchange.transport.idleTimeout,
-        maximumBytes: exchange.maximumBytes)
+        maximumBytes: exchange.maximumBytes, bufferSize: exchange.transport.bufferSize)
       if let request { return request }
       return try builder.request(for: endpoint)
     }

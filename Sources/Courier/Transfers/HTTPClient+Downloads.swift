@@ -74,7 +74,11 @@ extension HTTPClient {
       try Exchange.check(
         timeout: options.timeout,
         idleTimeout: options.idleTimeout ?? self.configuration.idleTimeout,
-        maximumBytes: options.maximumBytes)
+        maximumBytes: options.maximumBytes, bufferSize: options.bufferSize)
+      guard options.maximumResumeAttempts >= 0 else {
+        throw .invalidRequest(
+          reason: "maximumResumeAttempts is \(options.maximumResumeAttempts); 0 is never")
+      }
       let file = try DownloadFile(
         destination: destination, resumingFrom: resumeData, progress: progress)
       // A loop that breaks out leaves no partial file, unless it is kept for resuming.
@@ -83,7 +87,7 @@ extension HTTPClient {
       exchange.received = { file.received($0, of: $1) }
       // The caller's own range request is theirs: it is not continued.
       let callerRange = request.head.value(forHTTPHeaderField: "Range") != nil
-      let resumes = callerRange ? 0 : max(0, options.maximumResumeAttempts)
+      let resumes = callerRange ? 0 : options.maximumResumeAttempts
       file.state.withLock { $0.callerRange = callerRange }
       let started = ContinuousClock.now
       var continuations = 0

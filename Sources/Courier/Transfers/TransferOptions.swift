@@ -28,13 +28,15 @@ public struct TransferOptions: Sendable {
   public var maximumBytes: Int?
   /// For ``HTTPClient/bytes(_:options:)`` and ``HTTPClient/events(_:reconnection:options:)``:
   /// the most bytes held in memory for a reader that has fallen behind; 1 MiB by default.
-  /// Past it, bytes wait in a temporary file until read (see ``ByteStream``).
+  /// Past it, bytes wait in a temporary file until read (see ``ByteStream``). A negative
+  /// size fails the transfer with ``HTTPError/invalidRequest(reason:)``, and nothing is sent.
   public var bufferSize: Int
   /// For downloads: how many times a download whose connection dropped part-way continues
   /// where it stopped, with `Range` and `If-Range`, when the response carried a validator
   /// (a strong `ETag` or `Last-Modified`); 3 by default, 0 for never. A cancelled download
   /// is never continued. Each continuation is a request of its own to the middleware and
-  /// the observer.
+  /// the observer. A negative number fails the download with
+  /// ``HTTPError/invalidRequest(reason:)``, and nothing is sent.
   public var maximumResumeAttempts: Int
   /// For downloads: receives the ``DownloadResumeData`` of a download that failed or was
   /// cancelled after part of its body reached the disk, and keeps its partial file for
