@@ -47,9 +47,11 @@ struct PartialDownload {
     while let entry = readdir(listing) {
       guard entry.pointee.d_type == UInt8(DT_REG) || entry.pointee.d_type == UInt8(DT_UNKNOWN)
       else { continue }
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-      }
+      // Read in place: the entry may be shorter than `dirent` (its name is as long as it
+      // needs), so copying `d_name`'s 256 bytes out read past it (AddressSanitizer).
+      let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+      let name = String(
+        cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
       let file = URL(fileURLWithPath: directory).appendingPathComponent(name)
       var status = stat()
       guard stat(file.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
