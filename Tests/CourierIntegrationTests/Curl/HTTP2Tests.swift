@@ -110,5 +110,28 @@
         for try await text in group { #expect(text == "ok") }
       }
     }
+
+    @Test("with prior knowledge over TLS, a connection is reused as usual")
+    func priorKnowledgeOverTLS() async throws {
+      let server = try await NginxTLSServer.start(serving: ["a.txt": Data("ok".utf8)])
+      defer { server.stop() }
+      var configuration = CurlTransport.Configuration()
+      configuration.httpVersion = .http2PriorKnowledge
+      configuration.trust = ServerTrust(certificateAuthorities: [.file(server.certificate)])
+      let transport = CurlTransport(configuration: configuration)
+      let measured = Locked<[HTTPTimings]>([])
+      var options = TransportOptions()
+      options.timings = { new in measured.withLock { $0.append(new) } }
+      for index in 0..<3 {
+        let url = server.url.appendingPathComponent("a.txt").appending(
+          queryItems: [URLQueryItem(name: "n", value: "\(index)")])
+        let response = try await transport.send(
+          TransportRequest(head: URLRequest(url: url)), options: options)
+        #expect(try await response.body.collect() == Data("ok".utf8))
+      }
+      let timings = measured.withLock { $0 }
+      #expect(timings.map(\.networkProtocol) == ["h2", "h2", "h2"])
+      #expect(timings.map(\.reusedConnection) == [false, true, true])
+    }
   }
 #endif

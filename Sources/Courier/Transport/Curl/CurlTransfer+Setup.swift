@@ -51,8 +51,11 @@
       try Self.setHTTPVersion(settings.configuration.httpVersion.curlValue) { version in
         courier_curl_easy_setopt_long(easy, Curl.Option.httpVersion, version)
       }
-      if settings.configuration.httpVersion == .http2PriorKnowledge, !Curl.reusesPriorKnowledge {
-        // A connection of its own, closed after it (see ``Curl/reusesPriorKnowledge``).
+      if settings.configuration.httpVersion == .http2PriorKnowledge, !Curl.reusesPriorKnowledge,
+        httpURL.scheme?.lowercased() != "https"
+      {
+        // A connection of its own, closed after it (see ``Curl/reusesPriorKnowledge``); over
+        // TLS, ALPN has said HTTP/2, and a reused connection is not switched again.
         try set(Curl.Option.freshConnect, 1)
         try set(Curl.Option.forbidReuse, 1)
       }

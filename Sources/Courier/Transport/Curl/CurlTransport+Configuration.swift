@@ -73,8 +73,9 @@
       /// server that does not answers nothing the transport can read, and the request fails.
       /// Needs a libcurl built with nghttp2 (``CurlTransport/libraryVersion`` lists it): without
       /// it, every request fails with ``HTTPError/invalidRequest(reason:)``. With a libcurl
-      /// before 8.0 (Debian 12 has 7.88.1), each request has a connection of its own, closed
-      /// after it: those versions fail a request on a reused prior-knowledge connection.
+      /// before 8.0 (Debian 12 has 7.88.1), each request over plain `http` has a connection of
+      /// its own, closed after it: those versions fail a request on a reused cleartext
+      /// prior-knowledge connection (over TLS they reuse it as usual).
       case http2PriorKnowledge
 
       /// libcurl's `CURLOPT_HTTP_VERSION` value.
