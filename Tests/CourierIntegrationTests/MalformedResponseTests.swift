@@ -301,15 +301,7 @@ struct MalformedResponseTests {
         ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n", "outstanding"),
       ])
     func bodyCutShort(wire: String, says: String) async throws {
-      let server = try LoopbackServer { _, response in
-        try await response.sendRaw(Data(wire.utf8))
-        response.closeConnection()
-      }
-      defer { server.stop() }
-      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
-      let error = await #expect(throws: HTTPError.self) {
-        try await client.send(Request<String>(path: "x"))
-      }
+      let error = await curlFailure(sendingAndClosing: wire)
       #expect(error?.urlErrorCode == .networkConnectionLost)
       #expect("\(String(describing: error))".contains(says), "\(String(describing: error))")
     }
@@ -320,16 +312,24 @@ struct MalformedResponseTests {
       "a head the server cuts off (after the status line, mid-field) is badServerResponse",
       arguments: ["HTTP/1.1 200 OK\r\n", "HTTP/1.1 200 OK\r\nContent-Le"])
     func headCutOff(wire: String) async throws {
-      let server = try LoopbackServer { _, response in
-        try await response.sendRaw(Data(wire.utf8))
-        response.closeConnection()
-      }
+      let error = await curlFailure(sendingAndClosing: wire)
+      #expect(error?.urlErrorCode == .badServerResponse, "\(String(describing: error))")
+    }
+
+    /// The error of a request over CurlTransport to a server that writes `wire` and closes
+    /// the connection.
+    func curlFailure(sendingAndClosing wire: String) async -> HTTPError? {
+      guard
+        let server = try? LoopbackServer(handler: { _, response in
+          try await response.sendRaw(Data(wire.utf8))
+          response.closeConnection()
+        })
+      else { return nil }
       defer { server.stop() }
       let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
-      let error = await #expect(throws: HTTPError.self) {
+      return await #expect(throws: HTTPError.self) {
         try await client.send(Request<String>(path: "x"))
       }
-      #expect(error?.urlErrorCode == .badServerResponse, "\(String(describing: error))")
     }
   #endif
 }
