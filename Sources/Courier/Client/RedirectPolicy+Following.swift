@@ -32,7 +32,8 @@ extension RedirectPolicy {
   ///   not `http` or `https` throws `HTTPError.transport(URLError(.unsupportedURL))`;
   /// - `hops` counts this redirect among those followed for the request, from 1; past
   ///   the policy's maximum it throws `HTTPError.transport(URLError(.httpTooManyRedirects))`;
-  /// - 303 (and 301 or 302 after a `POST`) turns the request into a `GET` without a body;
+  /// - 303 (and 301 or 302 after a `POST`) turns the request into a `GET` without a body or
+  ///   the fields that describe one (``bodyFields``);
   ///   307 and 308 keep the method and send the body again, and throw
   ///   `HTTPError.transport(URLError(.requestBodyStreamExhausted))` when it is a one-time
   ///   stream that has been sent (``TransportRequestBody/isReplayable``);
@@ -56,7 +57,7 @@ extension RedirectPolicy {
     if Self.becomesGet(status: head.status, method: method) {
       next.head.httpMethod = "GET"
       next.body = nil
-      for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] {
+      for name in Self.bodyFields {
         next.head.setValue(nil, forHTTPHeaderField: name)
       }
     } else if let body = next.body, !body.isReplayable {
@@ -169,6 +170,14 @@ extension RedirectPolicy {
       body.cancel()
     }
   }
+
+  /// The fields that describe a request's body, which a request turned into a `GET` drops
+  /// with it: its framing, and Fetch's request-body-header names (a `GET` that says
+  /// `Content-Encoding: gzip` has no body to decode).
+  static let bodyFields = [
+    "Content-Type", "Content-Length", "Transfer-Encoding", "Content-Encoding", "Content-Language",
+    "Content-Location",
+  ]
 
   /// The statuses that redirect to `Location`.
   static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
