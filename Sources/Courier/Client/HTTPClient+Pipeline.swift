@@ -125,6 +125,8 @@ extension HTTPClient {
   ) async throws(HTTPError) -> HTTPResponse {
     var request = outgoing.request
     try finishHead(&request.head, body: request.body, outgoing)
+    var outgoing = outgoing
+    outgoing.ownCookie = request.head.value(forHTTPHeaderField: "Cookie")
     // The jar's cookies go on before the cache looks, so that they are part of its key.
     configuration.cookies?.addCookies(to: &request.head)
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
@@ -229,8 +231,9 @@ extension HTTPClient {
       #if Tracing
         if let tracing = exchange.tracing {
           return try await tracing.send(
-            request, options: options, credentialNames: outgoing.credentialNames, cookies: jar,
-            redirects: redirects, transport: transport, exchange: exchange, holding: permits)
+            request, options: options, credentialNames: outgoing.credentialNames,
+            cookies: jar, ownCookie: outgoing.ownCookie, redirects: redirects, transport: transport,
+            exchange: exchange, holding: permits)
         }
       #endif
       var response: TransportResponse
@@ -243,7 +246,7 @@ extension HTTPClient {
         if redirects.follows(response.head) {
           response = try await redirects.following(
             from: response, to: request, options: options,
-            credentialNames: outgoing.credentialNames, cookies: jar
+            credentialNames: outgoing.credentialNames, cookies: jar, ownCookie: outgoing.ownCookie
           ) { hop, options throws(HTTPError) in try await transport.send(hop, options: options) }
         }
       } catch {

@@ -41,7 +41,7 @@ extension RedirectPolicy {
   ///   same rule as every other place Courier moves a request (`credentialNames` adds to
   ///   the names Courier recognises).
   ///
-  /// ``following(_:options:credentialNames:cookies:sendOnce:)`` is the whole loop around it.
+  /// ``following(_:options:credentialNames:cookies:ownCookie:sendOnce:)`` is the whole loop around it.
   func request(
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
@@ -79,20 +79,22 @@ extension RedirectPolicy {
   ///
   /// With a cookie jar, every response's `Set-Cookie` is stored, and each next hop carries
   /// the jar's cookies for its URL in place of the `Cookie` field the request before had
-  /// (the first request carries them already).
+  /// (the first request carries them already), after `ownCookie` — the request's own
+  /// `Cookie` field, before the jar added to it — as long as every hop has stayed within the
+  /// origin (a credential, it goes nowhere else).
   func following(
     _ request: TransportRequest, options: TransportOptions = TransportOptions(),
-    credentialNames: Set<String> = [], cookies: CookieJar? = nil,
+    credentialNames: Set<String> = [], cookies: CookieJar? = nil, ownCookie: String? = nil,
     sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
     let response = try await Self.send(request, options, redirects: 0, with: sendOnce)
     Self.store(cookies, from: response, to: request)
     return try await following(
       from: response, to: request, options: options, credentialNames: credentialNames,
-      cookies: cookies, sendOnce: sendOnce)
+      cookies: cookies, ownCookie: ownCookie, sendOnce: sendOnce)
   }
 
-  /// The rest of ``following(_:options:credentialNames:cookies:sendOnce:)`` once `response`
+  /// The rest of ``following(_:options:credentialNames:cookies:ownCookie:sendOnce:)`` once `response`
   /// has answered the first hop, `request` (and its cookies are stored): `response` when it
   /// is the answer, else the answer after the redirects. The client's pipeline sends the
   /// first hop itself and comes here only when ``follows(_:)`` a response, which saves two
@@ -100,11 +102,12 @@ extension RedirectPolicy {
   func following(
     from response: TransportResponse, to request: TransportRequest,
     options: TransportOptions = TransportOptions(), credentialNames: Set<String> = [],
-    cookies: CookieJar? = nil,
+    cookies: CookieJar? = nil, ownCookie: String? = nil,
     sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
     var request = request
     var response = response
+    var ownCookie = ownCookie
     var hops = 0
     while true {
       hops += 1
@@ -116,8 +119,11 @@ extension RedirectPolicy {
         return response
       }
       await Self.drain(response.body)
-      if let cookies, let url = next.head.url {
-        next.head.setValue(cookies.header(for: url), forHTTPHeaderField: "Cookie")
+      if let cookies {
+        // The credential rule took the field off for another origin: the own cookie with it.
+        if next.head.value(forHTTPHeaderField: "Cookie") == nil { ownCookie = nil }
+        next.head.setValue(ownCookie, forHTTPHeaderField: "Cookie")
+        cookies.addCookies(to: &next.head)
       }
       request = next
       response = try await Self.send(request, options, redirects: hops, with: sendOnce)
