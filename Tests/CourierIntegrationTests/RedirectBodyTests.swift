@@ -53,4 +53,79 @@ struct RedirectBodyTests {
       #expect(answer == "PUT \(Self.bodyFields.joined(separator: ",")) 3", "\(status)")
     }
   }
+
+  /// Whether `client` sends through `CurlTransport` (Linux only).
+  func isCurl(_ client: HTTPClient) -> Bool {
+    #if canImport(FoundationNetworking)
+      client.transport is CurlTransport
+    #else
+      false
+    #endif
+  }
+
+  /// A hostile redirect: `/start` answers 302 with a body of `length` bytes, or chunked and
+  /// without end until the client leaves, counting the bytes it got out in `written`.
+  func redirecting(length: Int?, written: Locked<Int>) throws -> LoopbackServer {
+    try LoopbackServer { request, response in
+      guard request.path == "/start" else { return try await response.send(text: "landed") }
+      try await response.writeHead(
+        status: 302, headers: ["Location": "/landing"], contentLength: length)
+      let chunk = Data(count: 256 * 1024)
+      while !response.isClientDisconnected, written.withLock({ $0 }) < length ?? 256 << 20 {
+        try await response.write(chunk)
+        written.withLock { $0 += chunk.count }
+      }
+    }
+  }
+
+  @Test("a redirect's body past the size limit is no responseTooLarge: it is not the answer")
+  func redirectBodyPastLimit() async throws {
+    let written = Locked(0)
+    let server = try redirecting(length: 4 << 20, written: written)
+    defer { server.stop() }
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 1 << 20
+    let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    #expect(try await client.send(Request<String>(path: "start")) == "landed")
+  }
+
+  @Test("a redirect's body without end is cut, not read whole (the client's own transport)")
+  func redirectBodyWithoutEnd() async throws {
+    let written = Locked(0)
+    let server = try redirecting(length: nil, written: written)
+    defer { server.stop() }
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = nil
+    configuration.timeout = .seconds(20)
+    let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    // FoundationNetworking reads a redirect's whole body itself before it hands its head over
+    // (the deadline bounds it): only CurlTransport, Linux's default, shows the client's rule.
+    guard isCurl(client) else { return }
+    #expect(try await client.send(Request<String>(path: "start")) == "landed")
+    // What the socket buffers took on the way is all that went: far from the 256 MiB sent
+    // to a client that reads it whole.
+    #expect(written.withLock { $0 } < 8 << 20)
+  }
+
+  @Test("StubTransport keeps the rule: a redirect's body past the limit is no responseTooLarge")
+  func stubRedirectBodyPastLimit() async throws {
+    let stub = StubTransport()
+      .on(
+        .get, "start",
+        StubResponse(status: 302, headers: ["Location": "/landing"], body: Data(count: 2 << 20))
+      )
+      .on(.get, "landing", StubResponse(text: "landed"))
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumResponseBytes = 1 << 20
+    let client = HTTPClient(
+      baseURL: URL(string: "https://api.test")!, configuration: configuration, transport: stub)
+    #expect(try await client.send(Request<String>(path: "start")) == "landed")
+    // The answer itself keeps the limit (the good path's twin).
+    let big = StubTransport().on(.get, "big", StubResponse(body: Data(count: 2 << 20)))
+    let limited = HTTPClient(
+      baseURL: URL(string: "https://api.test")!, configuration: configuration, transport: big)
+    await #expect(throws: HTTPError.responseTooLarge(limit: 1 << 20)) {
+      try await limited.send(Request<Data>(path: "big"))
+    }
+  }
 }

@@ -224,9 +224,10 @@ extension HTTPClient {
           host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) })
       }
       let configuration = self.configuration
-      let options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
+      var options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
       let jar = configuration.cookies
       let redirects = configuration.redirects
+      options.followedRedirects = redirects
       let transport = self.transport
       #if Tracing
         if let tracing = exchange.tracing {
@@ -241,7 +242,7 @@ extension HTTPClient {
       do throws(HTTPError) {
         // The first hop is sent from here, and the redirect loop entered only for a redirect.
         response = try await transport.send(request, options: first)
-        timings?.answered(response, collected: options.collectsBody)
+        timings?.answered(response, collected: options.collects(response.head))
         RedirectPolicy.store(jar, from: response, to: request)
         if redirects.follows(response.head) {
           response = try await redirects.following(

@@ -147,7 +147,7 @@ extension RedirectPolicy {
       timings?.ended()
       throw error
     }
-    timings?.answered(response, collected: options.collectsBody)
+    timings?.answered(response, collected: options.collects(response.head))
     return response
   }
 
