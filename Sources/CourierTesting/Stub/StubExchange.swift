@@ -185,7 +185,7 @@ final class StubExchange: Sendable {
   private func open(_ response: HTTPResponse) -> TransportResponseBody.Writer? {
     let limit = collectionLimit(of: response)
     state.withLock { $0.collectionLimit = limit }
-    return call.receivedHead(response, bufferSize: options.bufferSize)
+    return call.receivedHead(response, bufferSize: options.streamBufferSize(for: response))
   }
 
   /// Writes a chunk of the body, counted against a collected body's buffer.

@@ -66,6 +66,15 @@ extension TransportOptions {
     collectsBody && !followedRedirects.follows(head)
   }
 
+  /// The most bytes of `head`'s streamed body that wait for its reader: ``bufferSize``, but
+  /// for a redirect the client follows and drains, at most a streamed body's default 1 MiB (a
+  /// collected exchange's buffer is its size limit, perhaps none, and the transport would
+  /// read on into it before the client has cut it).
+  package func streamBufferSize(for head: HTTPResponse) -> Int {
+    guard followedRedirects.follows(head) else { return bufferSize }
+    return min(bufferSize, 1 << 20)
+  }
+
   /// These options for a transfer whose body arrives whole: the head waits for it. A body
   /// not collected before has no buffer limit here: its size limit is the caller's, counted
   /// as it is read (URLSession's spooled one is on disk, not in memory).

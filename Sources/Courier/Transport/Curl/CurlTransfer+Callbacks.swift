@@ -95,7 +95,10 @@
         }
       } else {
         // Nobody waits for the head (the caller was cancelled): the transfer ends.
-        guard let writer = call.receivedHead(response, bufferSize: options.bufferSize) else {
+        guard
+          let writer = call.receivedHead(
+            response, bufferSize: options.streamBufferSize(for: response))
+        else {
           return fail(.cancelled)
         }
         sink = .stream(writer)

@@ -81,7 +81,7 @@ final class DataTaskCall: Sendable {
       state.capacity = announced > 0 ? min(announced, options.bufferSize, 1 << 26) : 0
     }
     guard !collects else { return }
-    _ = call.receivedHead(head, bufferSize: options.bufferSize)
+    _ = call.receivedHead(head, bufferSize: options.streamBufferSize(for: head))
   }
 
   /// Body bytes arrived: written to the stream, or collected; a collected body past the
