@@ -13,15 +13,17 @@ extension RedirectPolicy {
   /// ``request(after:to:hops:credentialNames:)`` then makes the next request, or refuses it.
   func follows(_ head: HTTPResponse) -> Bool {
     guard case .follow = self else { return false }
-    return Self.redirectStatuses.contains(head.status) && Self.location(of: head) != nil
+    return Self.redirectStatuses.contains(head.status)
+      && Self.locations(of: head).contains { !$0.isEmpty }
   }
 
-  /// The `Location` of `head`, trimmed; `nil` when it has none or an empty one.
-  private static func location(of head: HTTPResponse) -> String? {
-    guard let value = head.headers["Location"]?.trimmingCharacters(in: .whitespaces),
-      !value.isEmpty
-    else { return nil }
-    return value
+  /// The `Location` values of `head`, trimmed, each once: one field's, or several fields'.
+  /// URLSession hands several fields over joined with ", ", which a URI reference never
+  /// holds, so a value is split there too: both transports give the same values.
+  private static func locations(of head: HTTPResponse) -> Set<String> {
+    Set(
+      head.headers.values(for: "Location").flatMap { $0.components(separatedBy: ", ") }
+        .map { $0.trimmingCharacters(in: .whitespaces) })
   }
 
   /// The request sent next when `head` answered `request`, following the policy; `nil` when
@@ -29,7 +31,8 @@ extension RedirectPolicy {
   /// is ``never``):
   ///
   /// - the target is `Location` resolved against the URL that answered; a target that is
-  ///   not `http` or `https` throws `HTTPError.transport(URLError(.unsupportedURL))`;
+  ///   not `http` or `https` throws `HTTPError.transport(URLError(.unsupportedURL))`, and
+  ///   `Location` fields that differ throw `HTTPError.transport(URLError(.badServerResponse))`;
   /// - `hops` counts this redirect among those followed for the request, from 1; past
   ///   the policy's maximum it throws `HTTPError.transport(URLError(.httpTooManyRedirects))`;
   /// - 303 (and 301 or 302 after a `POST`) turns the request into a `GET` without a body or
@@ -46,8 +49,15 @@ extension RedirectPolicy {
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
   ) throws(HTTPError) -> TransportRequest? {
-    guard follows(head), case .follow(let maximum) = self, let location = Self.location(of: head)
-    else { return nil }
+    guard follows(head), case .follow(let maximum) = self else { return nil }
+    let locations = Self.locations(of: head)
+    guard locations.count == 1, let location = locations.first else {
+      // Which one the server meant is unknown (a field injected beside its own?): none.
+      throw .transport(
+        .badServerResponse,
+        reason: "a \(head.status) redirect has \(locations.count) Location fields that differ; "
+          + "none was followed", url: head.url ?? request.head.url)
+    }
     let origin = head.url ?? request.head.url
     let target = try Self.target(location, from: origin)
     guard hops <= maximum else { throw .transport(URLError(.httpTooManyRedirects)) }
