@@ -81,10 +81,10 @@ struct RedirectBodyTests {
   @Test("a redirect's body past the size limit is no responseTooLarge: it is not the answer")
   func redirectBodyPastLimit() async throws {
     let written = Locked(0)
-    let server = try redirecting(length: 4 << 20, written: written)
+    let server = try redirecting(length: 512 << 10, written: written)
     defer { server.stop() }
     var configuration = HTTPClient.Configuration()
-    configuration.maximumResponseBytes = 1 << 20
+    configuration.maximumResponseBytes = 128 << 10
     let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
     #expect(try await client.send(Request<String>(path: "start")) == "landed")
   }

@@ -126,9 +126,12 @@ extension HTTPClient {
     var request = outgoing.request
     try finishHead(&request.head, body: request.body, outgoing)
     var outgoing = outgoing
-    outgoing.ownCookie = request.head.value(forHTTPHeaderField: "Cookie")
-    // The jar's cookies go on before the cache looks, so that they are part of its key.
-    configuration.cookies?.addCookies(to: &request.head)
+    if let jar = configuration.cookies {
+      // The jar's cookies go on before the cache looks, so that they are part of its key;
+      // the request's own go on again after each redirect within the origin.
+      outgoing.ownCookie = request.head.value(forHTTPHeaderField: "Cookie")
+      jar.addCookies(to: &request.head)
+    }
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
     do throws(HTTPError) {
       guard !Task.isCancelled else { throw .cancelled }
