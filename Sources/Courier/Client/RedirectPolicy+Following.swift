@@ -42,7 +42,7 @@ extension RedirectPolicy {
   ///   stream that has been sent (``TransportRequestBody/isReplayable``);
   /// - a target on another origin (scheme, host or port) gets no credential header, by the
   ///   same rule as every other place Courier moves a request (`credentialNames` adds to
-  ///   the names Courier recognises).
+  ///   the names Courier recognises), and no `Host` field the caller set.
   ///
   /// ``following(_:options:credentialNames:cookies:ownCookie:sendOnce:)`` is the whole loop around it.
   func request(
@@ -76,6 +76,11 @@ extension RedirectPolicy {
     }
     next.head = Credentials(names: credentialNames).keepingHome(
       next.head, from: request.head.url, to: target)
+    if !URLOrigin.same(request.head.url, target) {
+      // A Host the caller set names its own server; the transport names the next one from
+      // the target, as libcurl does when it follows a redirect itself.
+      next.head.setValue(nil, forHTTPHeaderField: "Host")
+    }
     return next
   }
 
