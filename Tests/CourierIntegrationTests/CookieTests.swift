@@ -99,6 +99,32 @@ struct CookieTests {
     #expect(answer == "mine=2; a=1")
   }
 
+  @Test("a cookie you set yourself follows a redirect within its origin, beside the jar's")
+  func ownCookieFollowsRedirect() async throws {
+    let server = try server()
+    defer { server.stop() }
+    let client = client(server, jar: CookieJar())
+    let answer = try await client.send(
+      Request<String>(path: "login", headers: ["Cookie": "mine=2"]))
+    #expect(answer == "mine=2; session=s3cret")
+  }
+
+  @Test("a cookie you set yourself does not follow a redirect to another origin, with a jar")
+  func ownCookieStaysHome() async throws {
+    let elsewhere = try server()
+    defer { elsewhere.stop() }
+    let target = elsewhere.baseURL.appendingPathComponent("me").absoluteString
+    let origin = try LoopbackServer { request, response in
+      try await response.send(status: 302, headers: ["Location": target])
+    }
+    defer { origin.stop() }
+    let jar = CookieJar()
+    jar.store(["there=1"], from: elsewhere.baseURL)
+    let answer = try await client(origin, jar: jar).send(
+      Request<String>(path: "go", headers: ["Cookie": "mine=2"]))
+    #expect(answer == "there=1")
+  }
+
   @Test("without a jar nothing is stored or sent, on every transport")
   func offByDefault() async throws {
     let server = try server()

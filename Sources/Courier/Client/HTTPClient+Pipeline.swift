@@ -125,8 +125,13 @@ extension HTTPClient {
   ) async throws(HTTPError) -> HTTPResponse {
     var request = outgoing.request
     try finishHead(&request.head, body: request.body, outgoing)
-    // The jar's cookies go on before the cache looks, so that they are part of its key.
-    configuration.cookies?.addCookies(to: &request.head)
+    var outgoing = outgoing
+    if let jar = configuration.cookies {
+      // The jar's cookies go on before the cache looks, so that they are part of its key;
+      // the request's own go on again after each redirect within the origin.
+      outgoing.ownCookie = request.head.value(forHTTPHeaderField: "Cookie")
+      jar.addCookies(to: &request.head)
+    }
     let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
     do throws(HTTPError) {
       guard !Task.isCancelled else { throw .cancelled }
@@ -222,15 +227,17 @@ extension HTTPClient {
           host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) })
       }
       let configuration = self.configuration
-      let options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
+      var options = exchange.options(timeout: outgoing.timeout, now: configuration.clock.now)
       let jar = configuration.cookies
       let redirects = configuration.redirects
+      options.followedRedirects = redirects
       let transport = self.transport
       #if Tracing
         if let tracing = exchange.tracing {
           return try await tracing.send(
-            request, options: options, credentialNames: outgoing.credentialNames, cookies: jar,
-            redirects: redirects, transport: transport, exchange: exchange, holding: permits)
+            request, options: options, credentialNames: outgoing.credentialNames,
+            cookies: jar, ownCookie: outgoing.ownCookie, redirects: redirects, transport: transport,
+            exchange: exchange, holding: permits)
         }
       #endif
       var response: TransportResponse
@@ -238,12 +245,12 @@ extension HTTPClient {
       do throws(HTTPError) {
         // The first hop is sent from here, and the redirect loop entered only for a redirect.
         response = try await transport.send(request, options: first)
-        timings?.answered(response, collected: options.collectsBody)
+        timings?.answered(response, collected: options.collects(response.head))
         RedirectPolicy.store(jar, from: response, to: request)
         if redirects.follows(response.head) {
           response = try await redirects.following(
             from: response, to: request, options: options,
-            credentialNames: outgoing.credentialNames, cookies: jar
+            credentialNames: outgoing.credentialNames, cookies: jar, ownCookie: outgoing.ownCookie
           ) { hop, options throws(HTTPError) in try await transport.send(hop, options: options) }
         }
       } catch {

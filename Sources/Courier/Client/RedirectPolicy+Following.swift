@@ -13,15 +13,17 @@ extension RedirectPolicy {
   /// ``request(after:to:hops:credentialNames:)`` then makes the next request, or refuses it.
   func follows(_ head: HTTPResponse) -> Bool {
     guard case .follow = self else { return false }
-    return Self.redirectStatuses.contains(head.status) && Self.location(of: head) != nil
+    return Self.redirectStatuses.contains(head.status)
+      && Self.locations(of: head).contains { !$0.isEmpty }
   }
 
-  /// The `Location` of `head`, trimmed; `nil` when it has none or an empty one.
-  private static func location(of head: HTTPResponse) -> String? {
-    guard let value = head.headers["Location"]?.trimmingCharacters(in: .whitespaces),
-      !value.isEmpty
-    else { return nil }
-    return value
+  /// The `Location` values of `head`, trimmed, each once: one field's, or several fields'.
+  /// URLSession hands several fields over joined with ", ", which a URI reference never
+  /// holds, so a value is split there too: both transports give the same values.
+  private static func locations(of head: HTTPResponse) -> Set<String> {
+    Set(
+      head.headers.values(for: "Location").flatMap { $0.components(separatedBy: ", ") }
+        .map { $0.trimmingCharacters(in: .whitespaces) })
   }
 
   /// The request sent next when `head` answered `request`, following the policy; `nil` when
@@ -29,24 +31,33 @@ extension RedirectPolicy {
   /// is ``never``):
   ///
   /// - the target is `Location` resolved against the URL that answered; a target that is
-  ///   not `http` or `https` throws `HTTPError.transport(URLError(.unsupportedURL))`;
+  ///   not `http` or `https` throws `HTTPError.transport(URLError(.unsupportedURL))`, and
+  ///   `Location` fields that differ throw `HTTPError.transport(URLError(.badServerResponse))`;
   /// - `hops` counts this redirect among those followed for the request, from 1; past
   ///   the policy's maximum it throws `HTTPError.transport(URLError(.httpTooManyRedirects))`;
-  /// - 303 (and 301 or 302 after a `POST`) turns the request into a `GET` without a body;
+  /// - 303 (and 301 or 302 after a `POST`) turns the request into a `GET` without a body or
+  ///   the fields that describe one (``bodyFields``);
   ///   307 and 308 keep the method and send the body again, and throw
   ///   `HTTPError.transport(URLError(.requestBodyStreamExhausted))` when it is a one-time
   ///   stream that has been sent (``TransportRequestBody/isReplayable``);
   /// - a target on another origin (scheme, host or port) gets no credential header, by the
   ///   same rule as every other place Courier moves a request (`credentialNames` adds to
-  ///   the names Courier recognises).
+  ///   the names Courier recognises), and no `Host` field the caller set.
   ///
-  /// ``following(_:options:credentialNames:cookies:sendOnce:)`` is the whole loop around it.
+  /// ``following(_:options:credentialNames:cookies:ownCookie:sendOnce:)`` is the whole loop around it.
   func request(
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
   ) throws(HTTPError) -> TransportRequest? {
-    guard follows(head), case .follow(let maximum) = self, let location = Self.location(of: head)
-    else { return nil }
+    guard follows(head), case .follow(let maximum) = self else { return nil }
+    let locations = Self.locations(of: head)
+    guard locations.count == 1, let location = locations.first else {
+      // Which one the server meant is unknown (a field injected beside its own?): none.
+      throw .transport(
+        .badServerResponse,
+        reason: "a \(head.status) redirect has \(locations.count) Location fields that differ; "
+          + "none was followed", url: head.url ?? request.head.url)
+    }
     let origin = head.url ?? request.head.url
     let target = try Self.target(location, from: origin)
     guard hops <= maximum else { throw .transport(URLError(.httpTooManyRedirects)) }
@@ -56,7 +67,7 @@ extension RedirectPolicy {
     if Self.becomesGet(status: head.status, method: method) {
       next.head.httpMethod = "GET"
       next.body = nil
-      for name in ["Content-Type", "Content-Length", "Transfer-Encoding"] {
+      for name in Self.bodyFields {
         next.head.setValue(nil, forHTTPHeaderField: name)
       }
     } else if let body = next.body, !body.isReplayable {
@@ -65,6 +76,11 @@ extension RedirectPolicy {
     }
     next.head = Credentials(names: credentialNames).keepingHome(
       next.head, from: request.head.url, to: target)
+    if !URLOrigin.same(request.head.url, target) {
+      // A Host the caller set names its own server; the transport names the next one from
+      // the target, as libcurl does when it follows a redirect itself.
+      next.head.setValue(nil, forHTTPHeaderField: "Host")
+    }
     return next
   }
 
@@ -78,20 +94,22 @@ extension RedirectPolicy {
   ///
   /// With a cookie jar, every response's `Set-Cookie` is stored, and each next hop carries
   /// the jar's cookies for its URL in place of the `Cookie` field the request before had
-  /// (the first request carries them already).
+  /// (the first request carries them already), after `ownCookie` — the request's own
+  /// `Cookie` field, before the jar added to it — as long as every hop has stayed within the
+  /// origin (a credential, it goes nowhere else).
   func following(
     _ request: TransportRequest, options: TransportOptions = TransportOptions(),
-    credentialNames: Set<String> = [], cookies: CookieJar? = nil,
+    credentialNames: Set<String> = [], cookies: CookieJar? = nil, ownCookie: String? = nil,
     sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
     let response = try await Self.send(request, options, redirects: 0, with: sendOnce)
     Self.store(cookies, from: response, to: request)
     return try await following(
       from: response, to: request, options: options, credentialNames: credentialNames,
-      cookies: cookies, sendOnce: sendOnce)
+      cookies: cookies, ownCookie: ownCookie, sendOnce: sendOnce)
   }
 
-  /// The rest of ``following(_:options:credentialNames:cookies:sendOnce:)`` once `response`
+  /// The rest of ``following(_:options:credentialNames:cookies:ownCookie:sendOnce:)`` once `response`
   /// has answered the first hop, `request` (and its cookies are stored): `response` when it
   /// is the answer, else the answer after the redirects. The client's pipeline sends the
   /// first hop itself and comes here only when ``follows(_:)`` a response, which saves two
@@ -99,11 +117,12 @@ extension RedirectPolicy {
   func following(
     from response: TransportResponse, to request: TransportRequest,
     options: TransportOptions = TransportOptions(), credentialNames: Set<String> = [],
-    cookies: CookieJar? = nil,
+    cookies: CookieJar? = nil, ownCookie: String? = nil,
     sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
     var request = request
     var response = response
+    var ownCookie = ownCookie
     var hops = 0
     while true {
       hops += 1
@@ -115,8 +134,11 @@ extension RedirectPolicy {
         return response
       }
       await Self.drain(response.body)
-      if let cookies, let url = next.head.url {
-        next.head.setValue(cookies.header(for: url), forHTTPHeaderField: "Cookie")
+      if let cookies {
+        // The credential rule took the field off for another origin: the own cookie with it.
+        if next.head.value(forHTTPHeaderField: "Cookie") == nil { ownCookie = nil }
+        next.head.setValue(ownCookie, forHTTPHeaderField: "Cookie")
+        cookies.addCookies(to: &next.head)
       }
       request = next
       response = try await Self.send(request, options, redirects: hops, with: sendOnce)
@@ -140,7 +162,7 @@ extension RedirectPolicy {
       timings?.ended()
       throw error
     }
-    timings?.answered(response, collected: options.collectsBody)
+    timings?.answered(response, collected: options.collects(response.head))
     return response
   }
 
@@ -169,6 +191,14 @@ extension RedirectPolicy {
       body.cancel()
     }
   }
+
+  /// The fields that describe a request's body, which a request turned into a `GET` drops
+  /// with it: its framing, and Fetch's request-body-header names (a `GET` that says
+  /// `Content-Encoding: gzip` has no body to decode).
+  static let bodyFields = [
+    "Content-Type", "Content-Length", "Transfer-Encoding", "Content-Encoding", "Content-Language",
+    "Content-Location",
+  ]
 
   /// The statuses that redirect to `Location`.
   static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]

@@ -30,11 +30,12 @@
       self.tracer = tracer
     }
 
-    /// Sends `request` through the client's redirect loop (``RedirectPolicy/following(_:options:credentialNames:cookies:sendOnce:)``)
+    /// Sends `request` through the client's redirect loop (``RedirectPolicy/following(_:options:credentialNames:cookies:ownCookie:sendOnce:)``)
     /// and takes the answer's body where `exchange` says, with a span for each hop.
     func send(
       _ request: TransportRequest, options: TransportOptions, credentialNames: Set<String>,
-      cookies: CookieJar?, redirects: RedirectPolicy, transport: any HTTPTransport,
+      cookies: CookieJar?, ownCookie: String?, redirects: RedirectPolicy,
+      transport: any HTTPTransport,
       exchange: Exchange, holding permits: RequestLimiter.Permits?
     ) async throws(HTTPError) -> HTTPResponse {
       // The span of the hop whose answer came last, until its body has been dealt with.
@@ -42,7 +43,8 @@
       var permits = permits
       do throws(HTTPError) {
         let response = try await redirects.following(
-          request, options: options, credentialNames: credentialNames, cookies: cookies
+          request, options: options, credentialNames: credentialNames, cookies: cookies,
+          ownCookie: ownCookie
         ) { hop, options throws(HTTPError) in
           // A redirect's body was drained before the next hop leaves.
           answered?.end()

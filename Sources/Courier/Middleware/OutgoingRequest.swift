@@ -67,6 +67,10 @@ public struct OutgoingRequest: Sendable {
   /// none ran): a credential header a middleware added or changed is taken off a request to
   /// another origin, one the endpoint set itself stays.
   var built: URLRequest?
+  /// The `Cookie` field of the request as it leaves, before the client's cookie jar adds its
+  /// own: what each redirect within the origin carries again, beside the jar's cookies for
+  /// its target (set by the client as the chain ends).
+  var ownCookie: String?
 
   /// Creates an outgoing request, e.g. to test a middleware; a body given in `urlRequest`
   /// (`httpBody`) becomes ``body`` unless `body` is given.

@@ -18,6 +18,9 @@ final class StubExchange: Sendable {
     var received = 0
     /// The exchange was stopped (perhaps before its work was made).
     var stopped = false
+    /// The most bytes of a collected body (its buffer), once its head has come; `nil` for a
+    /// streamed one, whose size limit is the client's.
+    var collectionLimit: Int?
   }
 
   /// The stub's answer as the exchange's transfer: begun in a task of its own, stopped by
@@ -108,9 +111,9 @@ final class StubExchange: Sendable {
   func answer(_ stub: StubResponse, url: URL?) async throws(HTTPError) {
     let response = HTTPResponse(status: stub.status, headers: stub.headers, url: url)
     try checkAnnouncedLength(of: response)
-    if options.collectsBody, stub.chunkDelay == nil, stub.failure == nil {
+    if options.collects(response), stub.chunkDelay == nil, stub.failure == nil {
       let data = stub.body
-      if let limit = collectionLimit, data.count > limit { throw .responseTooLarge(limit: limit) }
+      if data.count > options.bufferSize { throw .responseTooLarge(limit: options.bufferSize) }
       call.complete(.success(TransportResponse(head: response, body: TransportResponseBody(data))))
       return
     }
@@ -163,31 +166,36 @@ final class StubExchange: Sendable {
 
   /// Throws when the head's `Content-Length` is over a collected body's buffer.
   private func checkAnnouncedLength(of response: HTTPResponse) throws(HTTPError) {
-    if let limit = collectionLimit, let expected = response.announcedBodyLength(for: method),
+    if let limit = collectionLimit(of: response),
+      let expected = response.announcedBodyLength(for: method),
       expected > Int64(limit)
     {
       throw .responseTooLarge(limit: limit)
     }
   }
 
-  /// The most bytes of a collected body (its buffer); `nil` for a streamed one, whose size
-  /// limit is the client's.
-  private var collectionLimit: Int? { options.collectsBody ? options.bufferSize : nil }
+  /// The most bytes of `response`'s body when it is collected (its buffer); `nil` for a
+  /// streamed one, whose size limit is the client's, and for a redirect the client follows.
+  private func collectionLimit(of response: HTTPResponse) -> Int? {
+    options.collects(response) ? options.bufferSize : nil
+  }
 
   /// Hands the head over with a streamed body, returning where the body goes; `nil` when
   /// the caller has already had an answer (an error, or cancellation).
   private func open(_ response: HTTPResponse) -> TransportResponseBody.Writer? {
-    call.receivedHead(response, bufferSize: options.bufferSize)
+    let limit = collectionLimit(of: response)
+    state.withLock { $0.collectionLimit = limit }
+    return call.receivedHead(response, bufferSize: options.streamBufferSize(for: response))
   }
 
   /// Writes a chunk of the body, counted against a collected body's buffer.
   private func deliver(_ chunk: Data, to writer: TransportResponseBody.Writer) throws(HTTPError) {
     guard !chunk.isEmpty else { return }
-    let count = state.withLock { state in
+    let (count, limit) = state.withLock { state in
       state.received += chunk.count
-      return state.received
+      return (state.received, state.collectionLimit)
     }
-    if let limit = collectionLimit, count > limit { throw .responseTooLarge(limit: limit) }
+    if let limit, count > limit { throw .responseTooLarge(limit: limit) }
     call.touch()
     try writer.write(chunk)
   }

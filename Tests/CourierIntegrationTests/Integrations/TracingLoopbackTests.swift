@@ -141,6 +141,24 @@
       #expect(seen.withLock { $0 } == spans.map(\.traceparent))
     }
 
+    @Test("a redirect with a cookie jar: the request's own cookie follows it, as untraced")
+    func redirectWithJar() async throws {
+      let tracer = W3CTestTracer()
+      var configuration = configuration(tracer)
+      configuration.cookies = CookieJar()
+      let loopback = try Loopback(configuration: configuration) { request, response in
+        guard request.path == "/3/new" else {
+          return try await response.send(
+            status: 302, headers: ["Location": "/3/new", "Set-Cookie": "jar=1"])
+        }
+        try await response.send(text: request.headers["Cookie"] ?? "-")
+      }
+      defer { loopback.stop() }
+      let endpoint = Request<String>(path: "old", headers: ["Cookie": "own=2"])
+      #expect(try await loopback.client.send(endpoint) == "own=2; jar=1")
+      #expect(tracer.clientSpans.count == 2)
+    }
+
     @Test("redirects and retries together: every request sent counted in resend_count")
     func redirectsRetried() async throws {
       let tracer = W3CTestTracer()

@@ -36,6 +36,13 @@ public struct TransportOptions: Sendable {
   /// are the client's: it measures every exchange on its own clock, and prefers these when
   /// a transport gives them. `package`: a transport of your own measures nothing.
   package var timings: (@Sendable (HTTPTimings) -> Void)?
+  /// The redirects the client follows (its ``RedirectPolicy``); `.never` outside a client. A
+  /// response it follows is handed over with its body as a stream even when the body is
+  /// collected (``collects(_:)``): the client reads at most 64 KiB of a redirect's body and
+  /// cuts the rest, so a hostile one with a body past the size limit, or without end, is
+  /// neither a `responseTooLarge` nor read whole. `package`: a transport of your own collects
+  /// it, within ``bufferSize``.
+  package var followedRedirects: RedirectPolicy = .never
 
   /// Options; by default no limits at all, and a streamed body's reader may fall 1 MiB
   /// behind.
@@ -53,6 +60,21 @@ public struct TransportOptions: Sendable {
 }
 
 extension TransportOptions {
+  /// Whether the body of the response `head` is collected (``collectsBody``): not when it is
+  /// a redirect the client follows (``followedRedirects``), whose body it drains and cuts.
+  package func collects(_ head: HTTPResponse) -> Bool {
+    collectsBody && !followedRedirects.follows(head)
+  }
+
+  /// The most bytes of `head`'s streamed body that wait for its reader: ``bufferSize``, but
+  /// for a redirect the client follows and drains, at most a streamed body's default 1 MiB (a
+  /// collected exchange's buffer is its size limit, perhaps none, and the transport would
+  /// read on into it before the client has cut it).
+  package func streamBufferSize(for head: HTTPResponse) -> Int {
+    guard followedRedirects.follows(head) else { return bufferSize }
+    return min(bufferSize, 1 << 20)
+  }
+
   /// These options for a transfer whose body arrives whole: the head waits for it. A body
   /// not collected before has no buffer limit here: its size limit is the caller's, counted
   /// as it is read (URLSession's spooled one is on disk, not in memory).

@@ -81,7 +81,7 @@
       // the length, it ended a streamed request's answer (`gzip, chunked`) early.
       expected = encoded || chunks != nil || !transferCodings.isEmpty ? nil : length
       head = response
-      if options.collectsBody {
+      if options.collects(response) {
         // A collected body is held whole: at most the buffer's size of it. (A HEAD answer's
         // or a 304's length is not of a body that comes.)
         if let announced = response.announcedBodyLength(for: request.method),
@@ -95,7 +95,10 @@
         }
       } else {
         // Nobody waits for the head (the caller was cancelled): the transfer ends.
-        guard let writer = call.receivedHead(response, bufferSize: options.bufferSize) else {
+        guard
+          let writer = call.receivedHead(
+            response, bufferSize: options.streamBufferSize(for: response))
+        else {
           return fail(.cancelled)
         }
         sink = .stream(writer)

@@ -65,7 +65,8 @@ final class DataTaskCall: Sendable {
     case .success(let value): head = value
     case .failure(let error): return end(with: error)
     }
-    if options.collectsBody, let length = head.announcedBodyLength(for: method),
+    let collects = options.collects(head)
+    if collects, let length = head.announcedBodyLength(for: method),
       length > Int64(options.bufferSize)
     {
       return end(with: .responseTooLarge(limit: options.bufferSize))
@@ -79,8 +80,8 @@ final class DataTaskCall: Sendable {
       // a length is a claim), taken when the second chunk comes.
       state.capacity = announced > 0 ? min(announced, options.bufferSize, 1 << 26) : 0
     }
-    guard !options.collectsBody else { return }
-    _ = call.receivedHead(head, bufferSize: options.bufferSize)
+    guard !collects else { return }
+    _ = call.receivedHead(head, bufferSize: options.streamBufferSize(for: head))
   }
 
   /// Body bytes arrived: written to the stream, or collected; a collected body past the
