@@ -395,6 +395,26 @@
       #expect(try await String(collecting: text, upTo: 64) == "hello")
     }
 
+    @Test("Cookie fields, split as HTTP/2 and HTTPFields keep them, reach the server as one")
+    func cookieFields() async throws {
+      let seen = Locked<[String]>([])
+      let loopback = try Loopback { request, response in
+        seen.withLock { $0 = request.headers.values(for: "Cookie") }
+        try await response.send(text: "ok")
+      }
+      defer { loopback.stop() }
+      var fields = HTTPFields()
+      fields.append(HTTPField(name: .cookie, value: "a=1"))
+      fields.append(HTTPField(name: .cookie, value: "b=2"))
+      _ = try await OpenAPITransport(client: loopback.client).send(
+        HTTPTypes.HTTPRequest(
+          method: .get, scheme: nil, authority: nil, path: "/me", headerFields: fields),
+        body: nil, baseURL: loopback.client.baseURL, operationID: "me")
+      // As HTTPFields reads them (RFC 9113 §8.2.3), not "a=1,b=2", one cookie named a.
+      #expect(seen.withLock { $0 } == ["a=1; b=2"])
+      #expect(fields[.cookie] == "a=1; b=2")
+    }
+
     @Test("a HEAD answers with no body, and its request ends as answered, not cancelled")
     func head() async throws {
       let outcomes = Locked<[String]>([])
