@@ -114,14 +114,24 @@ struct UnixSocketTests {
       #expect(server.requestCount == 1)
     }
 
-    @Test("a socket nobody listens on fails as a connection that could not be made")
+    @Test("a socket that is not there, or a file that is no socket, fails naming path and why")
     func nobodyListening() async throws {
-      let client = HTTPClient(
-        baseURL: URL(unixSocketPath: temporarySocketPath())!, transport: CurlTransport())
-      let error = await #expect(throws: HTTPError.self) {
-        try await client.send(Request<String>(path: "x"))
+      let missing = temporarySocketPath()
+      let file = temporarySocketPath()
+      try Data("not a socket".utf8).write(to: URL(fileURLWithPath: file))
+      defer { try? FileManager.default.removeItem(atPath: file) }
+      let cases = [(missing, "there is no socket"), (file, "nothing listens on it, or it is no socket")]
+      for (path, why) in cases {
+        let client = HTTPClient(baseURL: URL(unixSocketPath: path)!, transport: CurlTransport())
+        let error = await #expect(throws: HTTPError.self) {
+          try await client.send(Request<String>(path: "x"))
+        }
+        #expect(error?.urlErrorCode == .cannotConnectToHost)
+        // Not libcurl's "Failed to connect to localhost port 80", the URL it sends over it.
+        let text = "\(String(describing: error))"
+        #expect(text.contains("Unix domain socket \(path): \(why)"), "\(text)")
+        #expect(!text.contains("port 80"), "\(text)")
       }
-      #expect(error?.urlErrorCode == .cannotConnectToHost)
     }
   #endif
 
