@@ -120,7 +120,9 @@ struct UnixSocketTests {
       let file = temporarySocketPath()
       try Data("not a socket".utf8).write(to: URL(fileURLWithPath: file))
       defer { try? FileManager.default.removeItem(atPath: file) }
-      let cases = [(missing, "there is no socket"), (file, "nothing listens on it, or it is no socket")]
+      let cases = [
+        (missing, "there is no socket"), (file, "nothing listens on it, or it is no socket"),
+      ]
       for (path, why) in cases {
         let client = HTTPClient(baseURL: URL(unixSocketPath: path)!, transport: CurlTransport())
         let error = await #expect(throws: HTTPError.self) {
