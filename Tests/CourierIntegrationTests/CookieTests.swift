@@ -112,7 +112,7 @@ struct CookieTests {
     let client = client(server, jar: jar)
     let answer = try await client.send(Request<String>(path: "me", headers: headers))
     #expect(answer == "mine=2; theirs=3; a=1")
-    let built = try await client.urlRequest(for: Request<String>(path: "me", headers: headers))
+    let built = try client.urlRequest(for: Request<String>(path: "me", headers: headers))
     #expect(built.value(forHTTPHeaderField: "Cookie") == "mine=2; theirs=3")
     // Set by middleware, as the headers of an OpenAPI request or an HTTP/2 one are split.
     var configuration = HTTPClient.Configuration()
@@ -123,7 +123,7 @@ struct CookieTests {
     var accept = HTTPHeaders()
     accept.add("Accept", "text/plain")
     accept.add("Accept", "text/html")
-    let listed = try await client.urlRequest(for: Request<String>(path: "me", headers: accept))
+    let listed = try client.urlRequest(for: Request<String>(path: "me", headers: accept))
     #expect(
       listed.value(forHTTPHeaderField: "Accept")?.replacingOccurrences(of: " ", with: "")
         == "text/plain,text/html")
