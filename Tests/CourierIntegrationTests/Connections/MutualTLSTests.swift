@@ -89,6 +89,10 @@
       let der = try #require(ServerTrust.Certificates.pemCertificates(pem)?.first)
       try der.write(to: file("client.der"))
       try Data().write(to: file("empty.pem"))
+      try Data(
+        "-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n".utf8
+      )
+      .write(to: file("client.csr"))
       try Data(count: ClientIdentity.pemFileLimit + 1).write(to: file("huge.pem"))
       try FileManager.default.createDirectory(at: file("folder"), withIntermediateDirectories: true)
       let (certificate, key) = (file("client.pem"), file("client.key"))
@@ -102,6 +106,7 @@
           .pem(certificate: file("empty.pem"), key: key, passphrase: secret),
           ["empty.pem", "no PEM"]
         ),
+        (.pem(certificate: file("client.csr"), key: key, passphrase: secret), ["client.csr"]),
         (.pem(certificate: file("folder"), key: key, passphrase: secret), ["folder", "directory"]),
         (.pem(certificate: file("huge.pem"), key: key, passphrase: secret), ["huge.pem", "1 MiB"]),
         (.pem(certificate: certificate, key: file("ca.pem")), ["ca.pem", "no PEM private key"]),
