@@ -125,6 +125,36 @@ struct CookieTests {
     #expect(answer == "there=1")
   }
 
+  @Test("cookies given in several Cookie fields go as one, joined by '; ', the jar's after")
+  func ownCookieFieldsJoined() async throws {
+    let server = try server()
+    defer { server.stop() }
+    let jar = CookieJar()
+    jar.store(["a=1"], from: server.baseURL)
+    var headers = HTTPHeaders()
+    headers.add("Cookie", "mine=2")
+    headers.add("cookie", "theirs=3")
+    // A comma is no separator for cookies: the server would read one cookie, "2,theirs=3".
+    let client = client(server, jar: jar)
+    let answer = try await client.send(Request<String>(path: "me", headers: headers))
+    #expect(answer == "mine=2; theirs=3; a=1")
+    let built = try client.urlRequest(for: Request<String>(path: "me", headers: headers))
+    #expect(built.value(forHTTPHeaderField: "Cookie") == "mine=2; theirs=3")
+    // Set by middleware, as the headers of an OpenAPI request or an HTTP/2 one are split.
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [CookieFieldsMiddleware(headers: headers)]
+    let viaMiddleware = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    #expect(try await viaMiddleware.send(Request<String>(path: "me")) == "mine=2; theirs=3")
+    // Other repeated fields are still a list, joined by commas.
+    var accept = HTTPHeaders()
+    accept.add("Accept", "text/plain")
+    accept.add("Accept", "text/html")
+    let listed = try client.urlRequest(for: Request<String>(path: "me", headers: accept))
+    #expect(
+      listed.value(forHTTPHeaderField: "Accept")?.replacingOccurrences(of: " ", with: "")
+        == "text/plain,text/html")
+  }
+
   @Test("without a jar nothing is stored or sent, on every transport")
   func offByDefault() async throws {
     let server = try server()
@@ -185,5 +215,18 @@ struct CookieTests {
     defer { try? FileManager.default.removeItem(at: file) }
     #expect(throws: HTTPError.self) { try CookieJar(persistingTo: file) }
     #expect(try Data(contentsOf: file) == Data("not json".utf8))
+  }
+}
+
+/// Sets the request's headers to its own, as a middleware that adds fields does.
+private struct CookieFieldsMiddleware: Middleware {
+  let headers: HTTPHeaders
+
+  func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+    -> HTTPResponse
+  {
+    var request = request
+    request.headers = request.headers.merging(headers)
+    return try await next(request)
   }
 }

@@ -64,6 +64,7 @@ struct RequestBuilder: Sendable {
       headers.add("Accept", accept)
     }
     headers.trimValues()
+    headers.joinCookieFields()
     try HeaderValidation.validate(headers)
 
     var request = URLRequest(url: url)

@@ -12,7 +12,10 @@ extension URL {
   /// let info = try await docker.send(Request<Data>(path: "v1.43/info"))
   /// ```
   ///
-  /// `nil` when `socketPath` is not an absolute path.
+  /// `nil` when `socketPath` is not an absolute path. A path longer than a socket's address
+  /// holds (107 bytes on Linux) fails every request with
+  /// ``HTTPError/invalidRequest(reason:)``, as does an `http+unix` base URL written by hand
+  /// whose host is not the percent-encoded absolute path (`http+unix:///var/run/docker.sock`).
   public init?(unixSocketPath socketPath: String, secure: Bool = false) {
     guard socketPath.hasPrefix("/"),
       let encoded = socketPath.addingPercentEncoding(

@@ -132,6 +132,9 @@ enum URLBuilder {
   /// The base URL's text without its query or fragment, and its encoded query.
   private static func split(base: URL) throws(HTTPError) -> (String, String) {
     let scheme = base.scheme?.lowercased()
+    if UnixSocketURL.isUnix(scheme), let refusal = UnixSocketURL.refusal(of: base) {
+      throw refusal
+    }
     // ws and wss serve WebSocket clients (``HTTPClient/webSocket(_:subprotocols:settings:reconnection:)``),
     // http+unix and https+unix servers on a Unix domain socket (`URL(unixSocketPath:)`).
     guard let scheme, Self.baseSchemes.contains(scheme), let host = base.host, !host.isEmpty

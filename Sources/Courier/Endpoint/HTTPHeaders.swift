@@ -1,6 +1,8 @@
 /// An ordered collection of HTTP header fields whose names compare case-insensitively.
 ///
-/// Order is kept as fields were added, and a name may appear more than once (`add`).
+/// Order is kept as fields were added, and a name may appear more than once (`add`); a
+/// request sends a name's fields as one, their values joined by commas (several `Cookie`
+/// fields by `"; "`, as cookies are separated).
 /// The subscript reads the first value for a name and replaces every field of that name.
 ///
 /// ```swift
@@ -99,6 +101,17 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
   /// Removes every field named `name`.
   public mutating func remove(_ name: String) {
     fields.removeAll { Self.namesMatch($0.name, name) }
+  }
+
+  /// Joins several `Cookie` fields into one, in place of the first, their values separated
+  /// by `"; "`: a request carries one Cookie field (RFC 6265 §5.4; RFC 9113 §8.2.3 joins
+  /// HTTP/2's split ones so), and joined by commas as other repeated fields are, its cookies
+  /// would read as one whose value holds the rest (`a=1,b=2`).
+  mutating func joinCookieFields() {
+    var count = 0
+    for field in fields where Self.namesMatch(field.name, "Cookie") { count += 1 }
+    guard count > 1 else { return }
+    self["Cookie"] = values(for: "Cookie").joined(separator: "; ")
   }
 
   /// Takes the spaces and tabs from around each value: they are no part of it (RFC 9110

@@ -75,7 +75,7 @@ extension HTTPError: CustomStringConvertible {
     case .cannotDecodeContentData: "the body's content coding could not be undone"
     case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
       "TLS handshake failed"
-    case .clientCertificateRejected: "the server refused the client certificate"
+    case .clientCertificateRejected: "the client certificate could not be used, or was refused"
     case .clientCertificateRequired: "the server asks for a client certificate"
     case .httpTooManyRedirects: "too many redirects"
     case .dnsLookupFailed: "DNS lookup failed"

@@ -21,7 +21,8 @@
   /// the `HTTPBody` can be iterated more than once); a response body is handed over once its
   /// head has arrived, whatever its status, read as it arrives (an `HTTPBody` iterated once,
   /// its length known from `Content-Length`). Letting go of that body, or cancelling the task
-  /// reading it, cancels the request and closes its connection.
+  /// reading it, cancels the request and closes its connection. A response field whose name
+  /// is no HTTP token (`X-Debug[1]`), which `HTTPFields` cannot hold, is left out.
   ///
   /// Every status is an answer for the generated client, which handles the statuses the
   /// document names and returns `.undocumented` for the others: none is thrown, and none is
@@ -62,7 +63,7 @@
     ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
       let endpoint = try endpoint(for: request, body: body, baseURL: baseURL)
       let stream = try await client.bytes(endpoint, options: options)
-      let response = try Self.head(stream.response)
+      let response = Self.head(stream.response)
       if request.method == .head {
         for try await _ in stream {}  // nothing: lets the exchange end as answered
         return (response, nil)
@@ -113,13 +114,14 @@
       }
     }
 
-    /// The response head, each header field as it came.
-    static func head(_ response: HTTPResponse) throws(HTTPError) -> HTTPTypes.HTTPResponse {
+    /// The response head, each header field as it came, but one whose name is not an HTTP
+    /// token (RFC 9110 §5.1: `X-Debug[1]`), which `HTTPFields` cannot hold: it is left out, as
+    /// a recipient may ignore a field it cannot parse, rather than failing an answer whose
+    /// other fields and body are sound (every other call of the client keeps it).
+    static func head(_ response: HTTPResponse) -> HTTPTypes.HTTPResponse {
       var fields = HTTPFields()
       for field in response.headers {
-        guard let name = HTTPField.Name(field.name) else {
-          throw .transport(URLError(.badServerResponse))
-        }
+        guard let name = HTTPField.Name(field.name) else { continue }
         fields.append(HTTPField(name: name, value: field.value))
       }
       return HTTPTypes.HTTPResponse(

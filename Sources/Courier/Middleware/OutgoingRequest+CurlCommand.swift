@@ -15,9 +15,16 @@ extension OutgoingRequest {
   ///   -H 'Content-Type: application/json' \
   ///   --data-binary '{"value":8.5}'
   /// ```
+  ///
+  /// A request to a server on a Unix domain socket (`URL(unixSocketPath:)`) is given to curl
+  /// as it takes one: `curl --unix-socket '/var/run/docker.sock' -X GET 'http://localhost/…'`.
   public func curlCommand(redacting names: Set<String> = []) -> String {
     let extra = Set(names.map { $0.lowercased() }).union(credentialNames)
-    var lines = ["curl -X \(method.rawValue) \(Self.quoted(Redaction.url(url, extra: extra)))"]
+    // curl knows no http+unix: it is given the socket, and the URL sent over it.
+    let unix = url.flatMap(UnixSocketURL.init)
+    let socket = unix.map { "--unix-socket \(Self.quoted($0.socketPath)) " } ?? ""
+    let target = Self.quoted(Redaction.url(unix?.httpURL ?? url, extra: extra))
+    var lines = ["curl \(socket)-X \(method.rawValue) \(target)"]
     for field in headers {
       let value = Redaction.headerValue(field.value, name: field.name, extra: extra)
       lines.append("-H \(Self.quoted("\(field.name): \(value)"))")

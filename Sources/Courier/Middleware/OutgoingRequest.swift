@@ -131,7 +131,8 @@ public struct OutgoingRequest: Sendable {
     return URLOrigin.same(clientBaseURL, url)
   }
 
-  /// The headers; setting one replaces every field of that name in the request.
+  /// The headers; setting one replaces every field of that name in the request. Repeated
+  /// fields go as one, their values joined by commas (several `Cookie` fields by `"; "`).
   public var headers: HTTPHeaders {
     get {
       let fields = (urlRequest.allHTTPHeaderFields ?? [:]).map {
@@ -140,6 +141,8 @@ public struct OutgoingRequest: Sendable {
       return HTTPHeaders(fields.sorted { $0.name.lowercased() < $1.name.lowercased() })
     }
     set {
+      var newValue = newValue
+      newValue.joinCookieFields()
       for name in (urlRequest.allHTTPHeaderFields ?? [:]).keys where !newValue.contains(name) {
         urlRequest.setValue(nil, forHTTPHeaderField: name)
       }

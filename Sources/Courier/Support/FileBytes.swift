@@ -48,10 +48,12 @@ enum FileBytes {
   }
 
   /// Reads the regular file at `path` whole, if it holds at most `limit` bytes: opened
-  /// without following a link, and without waiting, so that a FIFO cannot hang the read nor
-  /// a link to `/dev/zero` fill memory.
-  static func load(_ path: String, atMost limit: Int) -> Read {
-    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+  /// without following a link (unless `followingLinks`: a file the user names, such as a
+  /// key mounted through a link, is read at its target), and without waiting, so that a
+  /// FIFO cannot hang the read nor `/dev/zero` fill memory.
+  static func load(_ path: String, atMost limit: Int, followingLinks: Bool = false) -> Read {
+    let links = followingLinks ? 0 : O_NOFOLLOW
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | links | O_CLOEXEC)
     guard descriptor >= 0 else { return openFailure(errno) }
     defer { close(descriptor) }
     var info = stat()

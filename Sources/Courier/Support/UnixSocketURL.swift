@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A URL that reaches an HTTP server on a Unix domain socket: `http+unix://` (or
 /// `https+unix://`) with the socket's path, percent-encoded, as its host — the form
 /// AsyncHTTPClient and requests-unixsocket use. `http+unix://%2Fvar%2Frun%2Fdocker.sock/v1.43/info`
@@ -16,6 +22,31 @@ struct UnixSocketURL: Equatable {
   /// Whether `scheme` (lowercased) names a Unix domain socket.
   static func isUnix(_ scheme: String?) -> Bool {
     scheme.map { schemes.contains($0.lowercased()) } ?? false
+  }
+
+  /// The longest path a socket's address holds, in bytes: `sun_path` less its final NUL (107
+  /// on Linux, 103 on Apple platforms).
+  static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+  /// Why `url`, an `http+unix` or `https+unix` base URL, reaches no socket, if it does not: a
+  /// host that is not an absolute path (`http+unix://var/run/docker.sock`, the path left
+  /// unencoded, or `http+unix:///var/run/docker.sock`, none at all), or a path longer than a
+  /// socket's address holds. The transport would otherwise fail it as a bad answer or a host
+  /// not found.
+  static func refusal(of url: URL) -> HTTPError? {
+    guard let path = url.host(percentEncoded: false), path.hasPrefix("/") else {
+      return .invalidRequest(
+        reason: "the base URL '\(Redaction.url(url))' names no Unix domain socket: its host "
+          + "must be the socket's absolute path, percent-encoded "
+          + "(http+unix://%2Fvar%2Frun%2Fdocker.sock); make it with URL(unixSocketPath:)")
+    }
+    guard path.utf8.count <= maximumPathLength else {
+      return .invalidRequest(
+        reason: "the Unix domain socket's path is \(path.utf8.count) bytes long, more than the "
+          + "\(maximumPathLength) a socket's address holds: use a shorter path (a link to the "
+          + "socket serves)")
+    }
+    return nil
   }
 
   /// `url` split into its socket and its HTTP request; `nil` for any other URL, and for one

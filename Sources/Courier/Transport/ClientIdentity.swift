@@ -24,7 +24,10 @@ public struct ClientIdentity: Sendable, CustomStringConvertible, CustomReflectab
   let passphrase: String?
 
   /// A certificate (its chain after it, if the server needs the intermediates) and its
-  /// private key, in PEM files; `passphrase` unlocks an encrypted key.
+  /// private key, in PEM files; `passphrase` unlocks an encrypted key. Files that cannot be
+  /// used (no PEM certificate or key in them, an encrypted key without the passphrase, a
+  /// directory) fail every request with ``HTTPError/invalidRequest(reason:)`` naming the file,
+  /// before anything is sent. Links are followed.
   public static func pem(certificate: URL, key: URL, passphrase: String? = nil) -> ClientIdentity {
     ClientIdentity(source: .pem(certificate: certificate, key: key), passphrase: passphrase)
   }

@@ -52,6 +52,10 @@ extension ServerTrust {
 }
 
 extension ServerTrust.Certificates {
+  /// The most bytes a file of certificates may hold: a system's whole bundle of roots is a
+  /// few hundred kilobytes.
+  static let fileLimit = 16 << 20
+
   /// Where the certificates come from, for error messages.
   private var origin: String {
     switch source {
@@ -65,11 +69,19 @@ extension ServerTrust.Certificates {
     let bytes: Data
     switch source {
     case .file(let url):
-      guard let contents = FileManager.default.contents(atPath: url.path) else {
+      // Read as a file the user names: through links, never past the limit, never waiting
+      // (a directory, `/dev/zero` or a FIFO named by mistake is refused, not read forever).
+      switch FileBytes.load(url.path, atMost: Self.fileLimit, followingLinks: true) {
+      case .contents(let contents):
+        bytes = contents
+      case .missing, .unavailable:
         throw .invalidRequest(
           reason: "the certificate file \(url.path) does not exist or cannot be read")
+      case .foreign:
+        throw .invalidRequest(
+          reason: "the certificate file \(url.path) is not a regular file of at most 16 MiB "
+            + "(a directory, a device?)")
       }
-      bytes = contents
     case .data(let data):
       bytes = data
     }

@@ -18,9 +18,10 @@ import Foundation
 /// of its own certificate (the leaf) must be one of them. Anything else fails the request with
 /// ``HTTPError/transport(_:)``, a `URLError` of `.serverCertificateUntrusted`.
 ///
-/// What cannot be used — a file that cannot be read, data that holds no certificate, a pin that
-/// is not a base64 SHA-256 hash — fails every request with ``HTTPError/invalidRequest(reason:)``
-/// before anything is sent. Files are read once, when the transport is made.
+/// What cannot be used — a file that cannot be read (or is no regular file of at most 16 MiB: a
+/// directory, a device), data that holds no certificate, a pin that is not a base64 SHA-256
+/// hash — fails every request with ``HTTPError/invalidRequest(reason:)`` before anything is
+/// sent. Files are read once, when the transport is made, through links.
 ///
 /// **App Transport Security** (Apple platforms): a server that chains to certificate
 /// authorities of your own is accepted by URLSession only for a host with an exception in the

@@ -33,18 +33,32 @@
       }
     }
 
-    @Test("without an identity, or with the wrong passphrase, the request fails")
+    @Test("without an identity, with the wrong passphrase or another key, the request fails")
     func refused() async throws {
       let server = try await MutualTLSServer.start()
       defer { server.stop() }
       await #expect(throws: HTTPError.self) {
         try await client(server, identity: nil).send(Request<String>(path: ""))
       }
-      let wrong = ClientIdentity.pkcs12(server.clientBundle, passphrase: "not-it")
-      let error = await #expect(throws: HTTPError.self) {
-        try await client(server, identity: wrong).send(Request<String>(path: ""))
+      let wrongOnes: [ClientIdentity] = [
+        .pkcs12(server.clientBundle, passphrase: "not-it-SECRET"),
+        .pem(
+          certificate: server.clientCertificate, key: server.clientKey,
+          passphrase: "not-it-SECRET"),
+        // A key, not the certificate's: the server's own.
+        .pem(
+          certificate: server.clientCertificate,
+          key: server.directory.appendingPathComponent("server.key")),
+      ]
+      for wrong in wrongOnes {
+        let error = await #expect(throws: HTTPError.self) {
+          try await client(server, identity: wrong).send(Request<String>(path: ""))
+        }
+        #expect(error?.urlErrorCode == .clientCertificateRejected)
+        // Said as the client's failure it is, in OpenSSL's words, never with the passphrase.
+        let text = "\(String(describing: error)) \(String(reflecting: error))"
+        #expect(text.contains("could not be used") && !text.contains("SECRET"), "\(text)")
       }
-      #expect(error?.urlErrorCode == .clientCertificateRejected)
     }
 
     @Test("an identity file that cannot be read is refused before anything is sent")
@@ -62,6 +76,83 @@
       }
       #expect(error?.invalidRequestReason?.contains("/nonexistent/client.pem") == true)
       #expect(server.requestCount == 0)
+    }
+
+    @Test(
+      "a PEM identity a user got wrong is refused, naming the file and why; nothing is sent")
+    func unusablePEM() async throws {
+      let made = try await TestCertificates.mutual
+      let directory = try await made.install("courier-pem")
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let file = { (name: String) in directory.appendingPathComponent(name) }
+      let pem = try #require(made.files["client.pem"])
+      let der = try #require(ServerTrust.Certificates.pemCertificates(pem)?.first)
+      try der.write(to: file("client.der"))
+      try Data().write(to: file("empty.pem"))
+      try Data(
+        "-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n".utf8
+      )
+      .write(to: file("client.csr"))
+      try Data(count: ClientIdentity.pemFileLimit + 1).write(to: file("huge.pem"))
+      try FileManager.default.createDirectory(at: file("folder"), withIntermediateDirectories: true)
+      let (certificate, key) = (file("client.pem"), file("client.key"))
+      let secret = TestCertificates.passphrase
+      let cases: [(ClientIdentity, [String])] = [
+        (
+          .pem(certificate: file("client.der"), key: key, passphrase: secret),
+          ["client.der", "DER"]
+        ),
+        (
+          .pem(certificate: file("empty.pem"), key: key, passphrase: secret),
+          ["empty.pem", "no PEM"]
+        ),
+        (.pem(certificate: file("client.csr"), key: key, passphrase: secret), ["client.csr"]),
+        (.pem(certificate: file("folder"), key: key, passphrase: secret), ["folder", "directory"]),
+        (.pem(certificate: file("huge.pem"), key: key, passphrase: secret), ["huge.pem", "1 MiB"]),
+        (.pem(certificate: certificate, key: file("ca.pem")), ["ca.pem", "no PEM private key"]),
+        (.pem(certificate: certificate, key: URL(fileURLWithPath: "/dev/zero")), ["/dev/zero"]),
+        // OpenSSL would ask for the passphrase on the terminal, and the transport wait.
+        (.pem(certificate: certificate, key: key), ["client.key", "encrypted"]),
+      ]
+      let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+      defer { server.stop() }
+      for (identity, words) in cases {
+        var configuration = CurlTransport.Configuration()
+        configuration.clientIdentity = identity
+        let client = HTTPClient(
+          baseURL: server.baseURL, transport: CurlTransport(configuration: configuration))
+        let error = await #expect(throws: HTTPError.self, "\(identity)") {
+          try await client.send(Request<String>(path: "x"))
+        }
+        let reason = error?.invalidRequestReason ?? ""
+        for word in words { #expect(reason.contains(word), "\(reason)") }
+        #expect(!"\(String(describing: error))".contains(secret))
+      }
+      #expect(server.requestCount == 0)
+    }
+
+    @Test("a PEM identity through links, and a key stored without encryption, are accepted")
+    func linkedAndPlainPEM() async throws {
+      let server = try await MutualTLSServer.start()
+      defer { server.stop() }
+      let file = { (name: String) in server.directory.appendingPathComponent(name) }
+      // As a Kubernetes secret is mounted: each file a link to the real one.
+      try FileManager.default.createSymbolicLink(
+        at: file("linked.pem"), withDestinationURL: server.clientCertificate)
+      try FileManager.default.createSymbolicLink(
+        at: file("linked.key"), withDestinationURL: server.clientKey)
+      _ = try await ChildProcess.shell(
+        "openssl pkey -in '\(server.clientKey.path)' -passin pass:\(server.passphrase) "
+          + "-out '\(file("plain.key").path)'")
+      let identities: [ClientIdentity] = [
+        .pem(
+          certificate: file("linked.pem"), key: file("linked.key"), passphrase: server.passphrase),
+        .pem(certificate: server.clientCertificate, key: file("plain.key")),
+      ]
+      for identity in identities {
+        let page = try await client(server, identity: identity).send(Request<String>(path: ""))
+        #expect(page.contains("courier-client"), "\(identity)")
+      }
     }
 
     @Test("a minimum of TLS 1.3 refuses a server that offers at most 1.2; 1.2 accepts it")

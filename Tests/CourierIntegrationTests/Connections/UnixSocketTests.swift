@@ -37,7 +37,42 @@ struct UnixSocketTests {
     #expect(URL(unixSocketPath: "run/docker.sock") == nil)
   }
 
+  @Test("a socket URL written by hand, or a path too long for a socket, is refused clearly")
+  func socketURLRefused() async throws {
+    let long = NSTemporaryDirectory() + String(repeating: "s", count: 120) + ".sock"
+    let cases: [(URL?, String)] = [
+      // The path left unencoded: the host is "var"; written with three slashes: no host.
+      (URL(string: "http+unix://var/run/docker.sock"), "names no Unix domain socket"),
+      (URL(string: "http+unix:///var/run/docker.sock"), "names no Unix domain socket"),
+      (URL(string: "http+unix://docker.sock"), "URL(unixSocketPath:)"),
+      (URL(unixSocketPath: long), "\(long.utf8.count) bytes long"),
+    ]
+    for (url, words) in cases {
+      let client = HTTPClient(baseURL: try #require(url))
+      let error = await #expect(throws: HTTPError.self) {
+        try await client.send(Request<String>(path: "v1/info"))
+      }
+      let reason = error?.invalidRequestReason ?? "\(String(describing: error))"
+      #expect(reason.contains(words), "\(reason)")
+    }
+  }
+
   #if canImport(FoundationNetworking)
+    @Test("a socket path as long as a socket's address holds is reached")
+    func longestSocketPath() async throws {
+      let directory = NSTemporaryDirectory() + "courier-\(UUID().uuidString.prefix(8))/"
+      let path = directory + String(repeating: "s", count: 107 - directory.utf8.count)
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(atPath: directory) }
+      let server = try LoopbackServer(socketPath: path) { _, response in
+        try await response.send(text: "reached")
+      }
+      defer { server.stop() }
+      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      #expect(try await client.send(Request<String>(path: "x")) == "reached")
+    }
+
     @Test("CurlTransport reaches the server over the socket: paths, queries, bodies, redirects")
     func curl() async throws {
       let server = try echo()
@@ -79,14 +114,26 @@ struct UnixSocketTests {
       #expect(server.requestCount == 1)
     }
 
-    @Test("a socket nobody listens on fails as a connection that could not be made")
+    @Test("a socket that is not there, or a file that is no socket, fails naming path and why")
     func nobodyListening() async throws {
-      let client = HTTPClient(
-        baseURL: URL(unixSocketPath: temporarySocketPath())!, transport: CurlTransport())
-      let error = await #expect(throws: HTTPError.self) {
-        try await client.send(Request<String>(path: "x"))
+      let missing = temporarySocketPath()
+      let file = temporarySocketPath()
+      try Data("not a socket".utf8).write(to: URL(fileURLWithPath: file))
+      defer { try? FileManager.default.removeItem(atPath: file) }
+      let cases = [
+        (missing, "there is no socket"), (file, "nothing listens on it, or it is no socket"),
+      ]
+      for (path, why) in cases {
+        let client = HTTPClient(baseURL: URL(unixSocketPath: path)!, transport: CurlTransport())
+        let error = await #expect(throws: HTTPError.self) {
+          try await client.send(Request<String>(path: "x"))
+        }
+        #expect(error?.urlErrorCode == .cannotConnectToHost)
+        // Not libcurl's "Failed to connect to localhost port 80", the URL it sends over it.
+        let text = "\(String(describing: error))"
+        #expect(text.contains("Unix domain socket \(path): \(why)"), "\(text)")
+        #expect(!text.contains("port 80"), "\(text)")
       }
-      #expect(error?.urlErrorCode == .cannotConnectToHost)
     }
   #endif
 

@@ -162,6 +162,22 @@ struct LoggingMiddlewareTests {
     #expect(String(decoding: sent, as: UTF8.self).contains("\r\n\r\npw-SECRET\r\n"))
   }
 
+  @Test("a request on a Unix domain socket pastes as curl takes it: --unix-socket, http URL")
+  func curlUnixSocket() throws {
+    let docker = HTTPClient(baseURL: try #require(URL(unixSocketPath: "/var/run/docker.sock")))
+    let endpoint = Request<Data>(
+      path: "v1.43/containers/json", query: ["all": true, "token": "t-SECRET"])
+    #expect(
+      try docker.curlCommand(for: endpoint)
+        == "curl --unix-socket '/var/run/docker.sock' -X GET "
+        + "'http://localhost/v1.43/containers/json?all=true&token=<redacted>'")
+    let secure = HTTPClient(
+      baseURL: try #require(URL(unixSocketPath: "/run/it's.sock", secure: true)))
+    #expect(
+      try secure.curlCommand(for: Request<Data>(path: "x"))
+        == #"curl --unix-socket '/run/it'\''s.sock' -X GET 'https://localhost/x'"#)
+  }
+
   @Test("a binary body is named, not printed")
   func curlBinary() throws {
     let endpoint = Request<Data>(method: .put, path: "x", body: .data(Data([0xFF, 0x00, 0xFE])))

@@ -82,6 +82,36 @@ struct ServerTrustTests {
     #expect(reason(.data(Self.der)) == nil)
   }
 
+  @Test("a certificate file that is a directory, a device or too large is refused, not read")
+  func unreadableFiles() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "courier-trust-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // A sparse file past the limit, made at once.
+    let huge = directory.appendingPathComponent("huge.pem")
+    #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+    let handle = try FileHandle(forWritingTo: huge)
+    try handle.truncate(atOffset: UInt64(ServerTrust.Certificates.fileLimit + 1))
+    try handle.close()
+    // A bundle reached through a link (as /etc/ssl/certs holds them) is read at its target.
+    let bundle = directory.appendingPathComponent("bundle.pem")
+    try Data(ResolvedTrust.pem(Self.der).utf8).write(to: bundle)
+    let link = directory.appendingPathComponent("linked.pem")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: bundle)
+    let cases = [directory, huge, URL(fileURLWithPath: "/dev/zero")]
+    for url in cases {
+      let result = ServerTrust(certificateAuthorities: [.file(url)]).resolved()
+      guard case .failure(.invalidRequest(let reason)) = result else {
+        Issue.record("\(url.path): \(result)")
+        continue
+      }
+      #expect(reason.contains(url.path) && reason.contains("not a regular file"), "\(reason)")
+    }
+    let linked = try ServerTrust(certificateAuthorities: [.file(link)]).resolved().get()
+    #expect(linked.anchors == [Self.der])
+  }
+
   @Test(
     "DER lengths: short and long forms, exactly spanning the data",
     arguments: [0, 1, 127, 128, 255, 256, 65_536])

@@ -136,6 +136,8 @@
       static let connectCode: Int32 = 0x20_0016
       /// `CURLINFO_PROXY_ERROR` (libcurl 7.73): why a SOCKS proxy failed (`CURLproxycode`).
       static let proxyError: Int32 = 0x20_003B
+      /// `CURLINFO_OS_ERRNO`: the system's error number of a failed connect.
+      static let osErrno: Int32 = 0x20_0019
       static let numConnects: Int32 = 0x20_001A
       static let httpVersion: Int32 = 0x20_002E
       static let totalTime: Int32 = 0x60_0032

@@ -120,7 +120,7 @@
         forgetConnectError()
         guard code == 0 else {
           return failConnecting(
-            HTTPError.proxyRefused(by: easy, code: code, url: url)
+            HTTPError.routeRefused(by: easy, code: code, url: url)
               ?? HTTPError(curlCode: code, url: url, detail: detail))
         }
         var active: Int32 = -1

@@ -103,6 +103,39 @@
         url: url)
     }
 
+    /// The error for a transfer libcurl ended with `code` because the way to the server
+    /// refused it: its proxy (``proxyRefused(by:code:url:)``), or the Unix domain socket it
+    /// could not connect to (``socketRefused(by:code:url:)``); `nil` for anything else.
+    static func routeRefused(by easy: UnsafeMutableRawPointer?, code: Int32, url: URL?)
+      -> HTTPError?
+    {
+      proxyRefused(by: easy, code: code, url: url) ?? socketRefused(by: easy, code: code, url: url)
+    }
+
+    /// The error for a transfer to `url`, on a Unix domain socket, that libcurl could not
+    /// connect (`CURLE_COULDNT_CONNECT`), or `nil` for another: libcurl's words name
+    /// `localhost` port 80, the URL it sends over the socket, and not why. The reason names the
+    /// socket's path and the system's words for why (`CURLINFO_OS_ERRNO`): nothing there,
+    /// nothing listening (or not a socket), or no permission.
+    static func socketRefused(by easy: UnsafeMutableRawPointer?, code: Int32, url: URL?)
+      -> HTTPError?
+    {
+      guard code == 7, let url, let socket = UnixSocketURL(url) else { return nil }
+      var number = 0
+      if let easy { _ = courier_curl_easy_getinfo_long(easy, Curl.Info.osErrno, &number) }
+      let why: String
+      switch Int32(number) {
+      case ENOENT: why = ": there is no socket there (is the server running?)"
+      case ECONNREFUSED: why = ": nothing listens on it, or it is no socket"
+      case EACCES, EPERM: why = ": this user may not open it (a group such as docker may)"
+      case 0: why = ""
+      default: why = ": " + String(cString: strerror(Int32(number)))
+      }
+      return described(
+        .cannotConnectToHost,
+        "cannot connect to the Unix domain socket \(socket.socketPath)\(why)", url: url)
+    }
+
     /// The error for a transfer libcurl ended with `code` because its proxy refused it (see
     /// ``tunnelRefused(by:url:)`` and ``socksRefused(by:code:url:)``), or `nil`.
     static func proxyRefused(by easy: UnsafeMutableRawPointer?, code: Int32, url: URL?)

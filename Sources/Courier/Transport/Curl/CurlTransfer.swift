@@ -131,7 +131,7 @@
     func finished(code: Int32) {
       reportTimings()
       let detail = code == 0 ? nil : errorText.map { String(cString: $0) }
-      let refused = HTTPError.proxyRefused(by: easy, code: code, url: url)
+      let refused = HTTPError.routeRefused(by: easy, code: code, url: url)
       // The handle goes back and the upload's file is closed before the caller is answered,
       // so that it finds nothing of the exchange left.
       release(recycling: code == 0)

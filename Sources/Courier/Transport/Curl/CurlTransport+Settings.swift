@@ -37,7 +37,7 @@
       /// lowest TLS version, the connect timeout and the address overrides, and — for a
       /// connection returned to the pool (`pooled`; not a WebSocket's) — how long it may be
       /// reused. Throws libcurl's first refusal, a trust that cannot be used, or an identity
-      /// file that cannot be read.
+      /// that cannot be used.
       func applyConnection(to easy: UnsafeMutableRawPointer, pooled: Bool) throws(HTTPError) {
         var codes: [Int32] = []
         if let trust {
@@ -101,19 +101,16 @@
         hosts.map { $0.hasPrefix("*.") ? String($0.dropFirst()) : $0 }.joined(separator: ",")
       }
 
-      /// Sets `identity` on `easy`: PEM files by path, a PKCS#12 bundle as a blob libcurl
+      /// Sets `identity` on `easy`, or throws why it cannot be used
+      /// (``ClientIdentity/refusal()``): PEM files by path, a PKCS#12 bundle as a blob libcurl
       /// copies, and the passphrase.
       static func apply(_ identity: ClientIdentity, to easy: UnsafeMutableRawPointer)
         throws(HTTPError) -> [Int32]
       {
+        if let refusal = identity.refusal() { throw refusal }
         var codes: [Int32] = []
         switch identity.source {
         case .pem(let certificate, let key):
-          for file in [certificate, key]
-          where !FileManager.default.isReadableFile(atPath: file.path) {
-            throw .invalidRequest(
-              reason: "the client identity's file \(file.path) does not exist or cannot be read")
-          }
           codes.append(
             courier_curl_easy_setopt_pointer(easy, Curl.Option.sslCertificateType, "PEM"))
           codes.append(
@@ -128,9 +125,11 @@
                 easy, Curl.Option.sslCertificateBlob, $0.baseAddress, $0.count)
             })
         }
-        if let passphrase = identity.passphrase {
-          codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.keyPassword, passphrase))
-        }
+        // Always one, empty when none was given: without it, OpenSSL asks for the passphrase
+        // of an encrypted key on the terminal, and the transport's thread waits for an answer.
+        codes.append(
+          courier_curl_easy_setopt_pointer(
+            easy, Curl.Option.keyPassword, identity.passphrase ?? ""))
         return codes
       }
 

@@ -111,7 +111,7 @@
       let driver = try self.driver.get()
       guard !Task.isCancelled else { throw .cancelled }
       guard let url = request.head.url, let scheme = url.scheme?.lowercased(),
-        scheme == "http" || scheme == "https" || UnixSocketURL.isUnix(scheme),
+        scheme == "http" || scheme == "https" || UnixSocketURL(url) != nil,
         url.host?.isEmpty == false
       else { throw .transport(URLError(.unsupportedURL)) }
       let transfer = CurlTransfer(
