@@ -82,7 +82,9 @@ struct RedirectTests {
     let events = Locked<[HTTPEvent]>([])
     var configuration = HTTPClient.Configuration()
     configuration.observer = { event in events.withLock { $0.append(event) } }
-    let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    // A transport of its own: the connections are counted.
+    let client = HTTPClient(
+      baseURL: server.baseURL, configuration: configuration, transport: ownTransport())
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
     let file = try await client.download(Request<Data>(path: "start"), to: scratch.file("f"))
