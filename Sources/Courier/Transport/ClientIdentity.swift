@@ -27,7 +27,10 @@ public struct ClientIdentity: Sendable, CustomStringConvertible, CustomReflectab
   /// private key, in PEM files; `passphrase` unlocks an encrypted key. Files that cannot be
   /// used (no PEM certificate or key in them, an encrypted key without the passphrase, a
   /// directory) fail every request with ``HTTPError/invalidRequest(reason:)`` naming the file,
-  /// before anything is sent. Links are followed.
+  /// before anything is sent. Links are followed. ``CurlTransport`` presents it;
+  /// ``URLSessionTransport`` on Apple platforms refuses every request that would present it
+  /// (Apple has no public API to pair a PEM key with its certificate): give it
+  /// ``pkcs12(_:passphrase:)`` there.
   public static func pem(certificate: URL, key: URL, passphrase: String? = nil) -> ClientIdentity {
     ClientIdentity(source: .pem(certificate: certificate, key: key), passphrase: passphrase)
   }
