@@ -11,9 +11,7 @@ import Foundation
 public enum OpenConnections {
   /// The connections to `port` still held.
   public static func count(toPort port: UInt16) -> Int? {
-    let tables = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap {
-      try? String(contentsOfFile: $0, encoding: .utf8)
-    }
+    let tables = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap(wholeFile)
     guard !tables.isEmpty else { return nil }
     let held: Set<Substring> = ["01", "08"]  // ESTABLISHED, CLOSE_WAIT
     let remote = String(format: ":%04X", port)
@@ -21,5 +19,14 @@ public enum OpenConnections {
       let fields = line.split(separator: " ")
       return fields.count > 3 && fields[2].hasSuffix(remote) && held.contains(fields[3])
     }
+  }
+
+  /// The whole of a `/proc` file, read to its end: such a file has no size, and
+  /// `String(contentsOfFile:)` then reads one page of it (4 KiB, some 27 connections), so a
+  /// busy machine's table is cut off and connections past the page go uncounted.
+  private static func wholeFile(_ path: String) -> String? {
+    guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? file.close() }
+    return (try? file.readToEnd()).map { String(decoding: $0 ?? Data(), as: UTF8.self) }
   }
 }
