@@ -27,6 +27,6 @@ public enum OpenConnections {
   private static func wholeFile(_ path: String) -> String? {
     guard let file = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? file.close() }
-    return (try? file.readToEnd()).map { String(decoding: $0 ?? Data(), as: UTF8.self) }
+    return (try? file.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
   }
 }
