@@ -114,10 +114,14 @@ struct Exchange: Sendable {
     holding permits: RequestLimiter.Permits?
   ) async throws(HTTPError) -> HTTPResponse {
     var head = response.head
-    var body = response.body.limited(to: maximumBytes)
+    // The limit is the wanted body's: an error answer's is cut to its start instead (below),
+    // so a status the caller acts on is never hidden behind `responseTooLarge`. (A collected
+    // body arrives whole, within the limit its transport held it to.)
+    let accepted = collects || acceptable.contains(head.status)
+    var body = accepted ? response.body.limited(to: maximumBytes) : response.body
     let expected = head.announcedBodyLength(for: request.method)
     var refusal: HTTPError?
-    if let maximumBytes, let expected, expected > Int64(maximumBytes) {
+    if accepted, let maximumBytes, let expected, expected > Int64(maximumBytes) {
       refusal = .responseTooLarge(limit: maximumBytes)
     } else if head.status == 206, acceptable.contains(206),
       let partial = Self.unaskedPartial(
