@@ -3,15 +3,17 @@ import CourierTesting
 import Foundation
 import Testing
 
-/// A download's or a stream's size limit is for the body it asked for: an error answer is
+/// A size limit is for the body asked for: an error answer is
 /// ``HTTPError/unacceptableStatus(_:)`` with the start of its body whatever its length, as
 /// the documentation promises, so a caller keeps the status it acts on (a 503 to retry).
 @Suite("Error bodies past a transfer's size limit", .timeLimit(.minutes(1)))
 struct ErrorBodyLimitTests {
   /// A server whose `/3/status/<code>` answers that status with `size` bytes of text,
   /// announced in `Content-Length` or chunked.
-  private func server(size: Int, chunked: Bool) throws -> Loopback {
-    try Loopback { request, response in
+  private func server(
+    size: Int, chunked: Bool, configuration: HTTPClient.Configuration = .init()
+  ) throws -> Loopback {
+    try Loopback(configuration: configuration) { request, response in
       let status = Int(request.path.split(separator: "/").last ?? "") ?? 500
       let text = Data(("error page " + String(repeating: "x", count: size)).utf8.prefix(size))
       let headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
@@ -76,6 +78,39 @@ struct ErrorBodyLimitTests {
     #expect(error?.response?.body.count == 64 * 1024)
   }
 
+  /// Was `responseTooLarge(limit: 1000)` on every transport: a 503 to retry, a 500, became a
+  /// size error the caller could not act on.
+  @Test(
+    "send answered 503 with a body over maximumResponseBytes throws unacceptableStatus with its start",
+    arguments: [false, true])
+  func send(chunked: Bool) async throws {
+    let loopback = try server(
+      size: 200_000, chunked: chunked,
+      configuration: HTTPClient.Configuration(maximumResponseBytes: 1_000))
+    defer { loopback.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await loopback.client.send(Request<Movie>(path: "status/503"))
+    }
+    guard case .unacceptableStatus(let response) = error else {
+      Issue.record("expected unacceptableStatus, got \(String(describing: error))")
+      return
+    }
+    #expect(response.status == 503)
+    #expect(response.body.count == 64 * 1024)
+    #expect(response.body.starts(with: Data("error page".utf8)))
+  }
+
+  @Test("send keeps an error body within maximumResponseBytes whole", arguments: [false, true])
+  func sendWithinLimit(chunked: Bool) async throws {
+    let loopback = try server(size: 100_000, chunked: chunked)
+    defer { loopback.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await loopback.client.send(Request<Movie>(path: "status/404"))
+    }
+    #expect(error?.status == 404)
+    #expect(error?.response?.body.count == 100_000)
+  }
+
   @Test(
     "the good-path twin: a 200 over the limit is still responseTooLarge", arguments: [false, true])
   func acceptedOverLimit(chunked: Bool) async throws {
@@ -96,5 +131,13 @@ struct ErrorBodyLimitTests {
       for try await _ in stream {}
     }
     #expect(streamed == .responseTooLarge(limit: 1_000))
+    let small = try server(
+      size: 5_000, chunked: chunked,
+      configuration: HTTPClient.Configuration(maximumResponseBytes: 1_000))
+    defer { small.stop() }
+    let sent = await #expect(throws: HTTPError.self) {
+      try await small.client.send(Request<Data>(path: "status/200"))
+    }
+    #expect(sent == .responseTooLarge(limit: 1_000))
   }
 }

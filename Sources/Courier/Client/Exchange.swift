@@ -51,6 +51,7 @@ struct Exchange: Sendable {
     transport = TransportOptions(
       idleTimeout: idleTimeout, collectsBody: collects,
       bufferSize: collects ? maximumBytes ?? .max : bufferSize)
+    transport.wantedStatuses = acceptable
   }
 
   /// Refuses a `timeout` or `idleTimeout` of zero or less, a negative `maximumBytes` or
@@ -101,7 +102,7 @@ struct Exchange: Sendable {
   /// the size limit (a `Content-Length` over it fails at once), counting what the reader of
   /// an acceptable one takes for ``received``, and returns the response: with its body
   /// when collected, with the start of it when the status is not acceptable (for the error
-  /// it becomes), with none when it went to a file, and with the body still to come in
+  /// it becomes; a collected one whole when within the limit), with none when it went to a file, and with the body still to come in
   /// ``HTTPResponse/bodyStream`` for a reader. `permits` are released once the body has
   /// ended: at once, or, for a reader's, once the reader has read it or let it go (on the
   /// reader's side: a waiting request never starts on a transport's thread, under its lock).
@@ -115,9 +116,8 @@ struct Exchange: Sendable {
   ) async throws(HTTPError) -> HTTPResponse {
     var head = response.head
     // The limit is the wanted body's: an error answer's is cut to its start instead (below),
-    // so a status the caller acts on is never hidden behind `responseTooLarge`. (A collected
-    // body arrives whole, within the limit its transport held it to.)
-    let accepted = collects || acceptable.contains(head.status)
+    // so a status the caller acts on is never hidden behind `responseTooLarge`.
+    let accepted = acceptable.contains(head.status)
     var body = accepted ? response.body.limited(to: maximumBytes) : response.body
     let expected = head.announcedBodyLength(for: request.method)
     var refusal: HTTPError?
@@ -151,7 +151,9 @@ struct Exchange: Sendable {
       return head
     }
     defer { permits?.release() }
-    if case .collect = use {
+    if !accepted, collects {
+      head.body = try await Self.errorBody(body, within: maximumBytes, announced: expected)
+    } else if case .collect = use {
       // A body in memory (a transport's collected one) is taken without an async call.
       if let data = try body.inMemory() {
         head.body = data
@@ -165,6 +167,24 @@ struct Exchange: Sendable {
       try await file.write(body, head: head)
     }
     return head
+  }
+
+  /// A collected answer's error body: whole within `maximumBytes`, as any collected body;
+  /// past it (or announced past it), its first ``errorBodyLimit`` bytes, the rest not read.
+  private static func errorBody(
+    _ body: TransportResponseBody, within maximumBytes: Int?, announced: Int64?
+  ) async throws(HTTPError) -> Data {
+    guard let maximumBytes else { return try await body.collect() }
+    if let announced, announced > Int64(maximumBytes) { return try await start(of: body) }
+    var data = Data()
+    for try await chunk in body {
+      data.append(chunk)
+      if data.count > maximumBytes, data.count >= errorBodyLimit {
+        body.cancel()
+        break
+      }
+    }
+    return data.count > maximumBytes ? data.prefix(errorBodyLimit) : data
   }
 
   /// The first ``errorBodyLimit`` bytes of `body`; the rest is not read.
