@@ -152,7 +152,8 @@ struct Exchange: Sendable {
     }
     defer { permits?.release() }
     if !accepted, collects {
-      head.body = try await Self.errorBody(body, within: maximumBytes, announced: expected)
+      (head.body, head.isBodyCut) = try await Self.errorBody(
+        body, within: maximumBytes, announced: expected)
     } else if case .collect = use {
       // A body in memory (a transport's collected one) is taken without an async call.
       if let data = try body.inMemory() {
@@ -170,12 +171,13 @@ struct Exchange: Sendable {
   }
 
   /// A collected answer's error body: whole within `maximumBytes`, as any collected body;
-  /// past it (or announced past it), its first ``errorBodyLimit`` bytes, the rest not read.
+  /// past it (or announced past it), its first ``errorBodyLimit`` bytes, the rest not read
+  /// (`cut`).
   private static func errorBody(
     _ body: TransportResponseBody, within maximumBytes: Int?, announced: Int64?
-  ) async throws(HTTPError) -> Data {
-    guard let maximumBytes else { return try await body.collect() }
-    if let announced, announced > Int64(maximumBytes) { return try await start(of: body) }
+  ) async throws(HTTPError) -> (Data, cut: Bool) {
+    guard let maximumBytes else { return (try await body.collect(), false) }
+    if let announced, announced > Int64(maximumBytes) { return (try await start(of: body), true) }
     var data = Data()
     for try await chunk in body {
       data.append(chunk)
@@ -184,7 +186,7 @@ struct Exchange: Sendable {
         break
       }
     }
-    return data.count > maximumBytes ? data.prefix(errorBodyLimit) : data
+    return data.count > maximumBytes ? (data.prefix(errorBodyLimit), true) : (data, false)
   }
 
   /// The first ``errorBodyLimit`` bytes of `body`; the rest is not read.

@@ -43,6 +43,10 @@ public struct HTTPResponse: Sendable, Equatable {
   /// that URL). Set by the loop itself, not read from ``url``, which a platform's URL
   /// loading may spell otherwise (a host lowercased, a `/` added to an empty path).
   var redirected = false
+  /// Whether ``body`` is only the start of a longer one: an error answer's past the size
+  /// limit, kept for the error. Such an incomplete response is never stored
+  /// (``HTTPCache``; RFC 9111 §3.3).
+  var isBodyCut = false
 
   /// A response with this status, headers, body and URL (a transport's answer, or a test's).
   public init(
