@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -139,5 +140,49 @@ struct ErrorBodyLimitTests {
       try await small.client.send(Request<Data>(path: "status/200"))
     }
     #expect(sent == .responseTooLarge(limit: 1_000))
+  }
+}
+
+@Suite("Error bodies cut for one caller of a shared request", .timeLimit(.minutes(1)))
+struct SharedErrorBodyLimitTests {
+  /// Without the rule, the caller that accepts a 404 got the first 64 KiB of a 200,000-byte
+  /// body as its whole answer, silently: the call it joined was made by a caller that did not
+  /// accept 404, for whom the body was cut.
+  @Test("a caller that joined a request and accepts its error status gets responseTooLarge")
+  func joinedCallerAcceptingStatus() async throws {
+    let release = Gate()
+    let arrived = Signal()
+    let joined = Signal()
+    var configuration = HTTPClient.Configuration(maximumResponseBytes: 100_000)
+    configuration.observer = { event in
+      if case .waiting(_, for: .identicalRequest) = event { joined.fire() }
+    }
+    let loopback = try Loopback(configuration: configuration) { _, response in
+      arrived.fire()
+      await release.wait()
+      try await response.send(status: 404, body: Data(repeating: 7, count: 200_000))
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let first = Task { () async throws -> Data in
+      try await client.send(Request<Data>(path: "a"))
+    }
+    await arrived.wait()
+    let second = Task { () async throws -> Data in
+      try await client.send(Request<Data>(path: "a", acceptableStatusCodes: [200, 404]))
+    }
+    await joined.wait()
+    release.open()
+    let refused = await first.result
+    let accepting = await second.result
+    #expect(loopback.server.requestCount == 1)
+    guard case .failure(let error) = refused,
+      case .unacceptableStatus(let response) = error as? HTTPError
+    else {
+      Issue.record("expected unacceptableStatus, got \(refused)")
+      return
+    }
+    #expect(response.body.count == 64 * 1024)
+    #expect(throws: HTTPError.responseTooLarge(limit: 100_000)) { try accepting.get() }
   }
 }

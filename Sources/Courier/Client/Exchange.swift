@@ -152,8 +152,9 @@ struct Exchange: Sendable {
     }
     defer { permits?.release() }
     if !accepted, collects {
-      (head.body, head.isBodyCut) = try await Self.errorBody(
-        body, within: maximumBytes, announced: expected)
+      let (data, cut) = try await Self.errorBody(body, within: maximumBytes, announced: expected)
+      head.body = data
+      if cut { head.bodyCutPast = maximumBytes }
     } else if case .collect = use {
       // A body in memory (a transport's collected one) is taken without an async call.
       if let data = try body.inMemory() {
