@@ -102,8 +102,8 @@ struct Exchange: Sendable {
   /// the size limit (a `Content-Length` over it fails at once), counting what the reader of
   /// an acceptable one takes for ``received``, and returns the response: with its body
   /// when collected, with the start of it when the status is not acceptable (for the error
-  /// it becomes; a collected one whole when within the limit), with none when it went to a file, and with the body still to come in
-  /// ``HTTPResponse/bodyStream`` for a reader. `permits` are released once the body has
+  /// it becomes; a collected one whole when within the limit), with none when it went to a
+  /// file, and with the body still to come in ``HTTPResponse/bodyStream`` for a reader. `permits` are released once the body has
   /// ended: at once, or, for a reader's, once the reader has read it or let it go (on the
   /// reader's side: a waiting request never starts on a transport's thread, under its lock).
   ///
