@@ -132,6 +132,45 @@ struct HTTPErrorTests {
     #expect(!"\(decoded)".contains("S3CRET"), "\(decoded)")
   }
 
+  /// The reason named the path `sk-S3CRET` in full: only `description` scrubbed it, so a
+  /// caller logging `reason` from `catch .decodingFailed(let reason, _)` logged the key.
+  @Test("a decoding failure's reason does not carry a credential the body echoed as a key")
+  func decodingReasonScrubbed() async throws {
+    let stub = StubTransport().fallback { request throws(HTTPError) in
+      let key = request.value(forHTTPHeaderField: "X-Api-Key") ?? "-"
+      return .json(#"{"\#(key)":"not a number","page":"2"}"#)
+    }
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [APIKeyAuthentication(key: "sk-S3CRET", in: .header("X-Api-Key"))]
+    let client = makeClient(transport: stub, configuration: configuration)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<[String: Int]>(path: "me"))
+    }
+    guard case .decodingFailed(let reason, let response) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(!reason.contains("S3CRET"), "\(reason)")
+    #expect(reason.contains("expected Int at"), "\(reason)")
+    #expect(response.text?.contains("sk-S3CRET") == true, "the body itself is left intact")
+  }
+
+  @Test("the good-path twin: a reason without a credential names the failing key")
+  func decodingReasonKept() async throws {
+    let stub = StubTransport().fallback { _ throws(HTTPError) in .json(#"{"page":"two"}"#) }
+    var configuration = HTTPClient.Configuration()
+    configuration.middleware = [APIKeyAuthentication(key: "sk-S3CRET", in: .header("X-Api-Key"))]
+    let client = makeClient(transport: stub, configuration: configuration)
+    let error = await #expect(throws: HTTPError.self) {
+      try await client.send(Request<[String: Int]>(path: "me"))
+    }
+    guard case .decodingFailed(let reason, _) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(reason.contains("expected Int at page"), "\(reason)")
+  }
+
   @Test("a body excerpt survives a character cut at 200 bytes; a binary body shows nothing")
   func excerpts() {
     let text = String(repeating: "a", count: 199) + "é and more"

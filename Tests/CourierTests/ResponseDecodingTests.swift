@@ -98,6 +98,29 @@ struct ResponseDecodingTests {
       try await send(Movie?.self, .json(#"{"id":1,"title":"Up"}"#)) == Movie(id: 1, title: "Up"))
   }
 
+  /// `Movie?` from a body of `null` failed with "null where Dictionary<String, Any> was
+  /// expected": the wrapped type was decoded instead of the optional, as JSONDecoder reads it.
+  @Test("an Optional Decodable is nil for a JSON null, as JSONDecoder reads it")
+  func jsonNull() async throws {
+    #expect(try await send(Movie?.self, .json("null")) == nil)
+    #expect(try await send(Movie?.self, .json(" null\n")) == nil)
+    #expect(try await send([Int]?.self, .json("null")) == nil)
+  }
+
+  @Test("a raw Optional takes a body of null as it is, and a null Decodable still fails")
+  func jsonNullTwin() async throws {
+    #expect(try await send(String?.self, StubResponse(text: "null")) == "null")
+    #expect(try await send(Data?.self, .json("null")) == Data("null".utf8))
+    #expect(
+      try await send(Movie?.self, .json(#"{"id":1,"title":"Up"}"#)) == Movie(id: 1, title: "Up"))
+    let error = await #expect(throws: HTTPError.self) { try await send(Movie.self, .json("null")) }
+    guard case .decodingFailed(let reason, _) = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(reason.contains("null where"), "\(reason)")
+  }
+
   @Test("optionals of raw types decode as the wrapped type when a body is present")
   func optionalRawTypes() async throws {
     #expect(try await send(String?.self, StubResponse(text: "hello")) == "hello")

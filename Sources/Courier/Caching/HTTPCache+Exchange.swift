@@ -138,7 +138,7 @@ extension HTTPCache {
     }
     var response = response
     response.cacheStatus = .miss
-    if !redirected,
+    if !redirected, response.bodyCutPast == nil,
       let entry = storable(response, for: request, key: key, requestTime: requestTime, now: now)
     {
       store(entry, rules: key.rules)

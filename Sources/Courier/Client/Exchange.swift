@@ -51,6 +51,7 @@ struct Exchange: Sendable {
     transport = TransportOptions(
       idleTimeout: idleTimeout, collectsBody: collects,
       bufferSize: collects ? maximumBytes ?? .max : bufferSize)
+    transport.wantedStatuses = acceptable
   }
 
   /// Refuses a `timeout` or `idleTimeout` of zero or less, a negative `maximumBytes` or
@@ -101,8 +102,8 @@ struct Exchange: Sendable {
   /// the size limit (a `Content-Length` over it fails at once), counting what the reader of
   /// an acceptable one takes for ``received``, and returns the response: with its body
   /// when collected, with the start of it when the status is not acceptable (for the error
-  /// it becomes), with none when it went to a file, and with the body still to come in
-  /// ``HTTPResponse/bodyStream`` for a reader. `permits` are released once the body has
+  /// it becomes; a collected one whole when within the limit), with none when it went to a
+  /// file, and with the body still to come in ``HTTPResponse/bodyStream`` for a reader. `permits` are released once the body has
   /// ended: at once, or, for a reader's, once the reader has read it or let it go (on the
   /// reader's side: a waiting request never starts on a transport's thread, under its lock).
   ///
@@ -114,10 +115,13 @@ struct Exchange: Sendable {
     holding permits: RequestLimiter.Permits?
   ) async throws(HTTPError) -> HTTPResponse {
     var head = response.head
-    var body = response.body.limited(to: maximumBytes)
+    // The limit is the wanted body's: an error answer's is cut to its start instead (below),
+    // so a status the caller acts on is never hidden behind `responseTooLarge`.
+    let accepted = acceptable.contains(head.status)
+    var body = accepted ? response.body.limited(to: maximumBytes) : response.body
     let expected = head.announcedBodyLength(for: request.method)
     var refusal: HTTPError?
-    if let maximumBytes, let expected, expected > Int64(maximumBytes) {
+    if accepted, let maximumBytes, let expected, expected > Int64(maximumBytes) {
       refusal = .responseTooLarge(limit: maximumBytes)
     } else if head.status == 206, acceptable.contains(206),
       let partial = Self.unaskedPartial(
@@ -147,7 +151,11 @@ struct Exchange: Sendable {
       return head
     }
     defer { permits?.release() }
-    if case .collect = use {
+    if !accepted, collects {
+      let (data, cut) = try await Self.errorBody(body, within: maximumBytes, announced: expected)
+      head.body = data
+      if cut { head.bodyCutPast = maximumBytes }
+    } else if case .collect = use {
       // A body in memory (a transport's collected one) is taken without an async call.
       if let data = try body.inMemory() {
         head.body = data
@@ -161,6 +169,25 @@ struct Exchange: Sendable {
       try await file.write(body, head: head)
     }
     return head
+  }
+
+  /// A collected answer's error body: whole within `maximumBytes`, as any collected body;
+  /// past it (or announced past it), its first ``errorBodyLimit`` bytes, the rest not read
+  /// (`cut`).
+  private static func errorBody(
+    _ body: TransportResponseBody, within maximumBytes: Int?, announced: Int64?
+  ) async throws(HTTPError) -> (Data, cut: Bool) {
+    guard let maximumBytes else { return (try await body.collect(), false) }
+    if let announced, announced > Int64(maximumBytes) { return (try await start(of: body), true) }
+    var data = Data()
+    for try await chunk in body {
+      data.append(chunk)
+      if data.count > maximumBytes, data.count >= errorBodyLimit {
+        body.cancel()
+        break
+      }
+    }
+    return data.count > maximumBytes ? (data.prefix(errorBodyLimit), true) : (data, false)
   }
 
   /// The first ``errorBodyLimit`` bytes of `body`; the rest is not read.

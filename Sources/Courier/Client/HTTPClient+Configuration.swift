@@ -48,7 +48,9 @@ extension HTTPClient {
     /// The status codes that count as success; `200..<300` by default.
     public var acceptableStatusCodes: StatusCodes
     /// The largest response body accepted, in bytes; larger ones fail with
-    /// ``HTTPError/responseTooLarge(limit:)``. 16 MiB by default; `nil` for no limit (a
+    /// ``HTTPError/responseTooLarge(limit:)``, but for an answer of a status the endpoint
+    /// does not accept: that is ``HTTPError/unacceptableStatus(_:)``, with its body whole
+    /// within the limit and its first 64 KiB past it. 16 MiB by default; `nil` for no limit (a
     /// negative limit fails every request with ``HTTPError/invalidRequest(reason:)``).
     /// Transports enforce it as bytes arrive (decoded bytes, after gzip): a `Content-Length`
     /// over it fails before the body is read, and a longer body is cut off at the limit; the

@@ -107,6 +107,8 @@ public actor HTTPClient {
     guard acceptableStatusCodes(for: endpoint).contains(response.status) else {
       throw .unacceptableStatus(response)
     }
+    // The start of an error body, cut for a caller that did not accept its status.
+    if let limit = response.bodyCutPast { throw .responseTooLarge(limit: limit) }
     do {
       let value = try endpoint.decode(response, using: configuration.decoder)
       return DecodedResponse(value: value, response: response)

@@ -43,6 +43,11 @@ public struct HTTPResponse: Sendable, Equatable {
   /// that URL). Set by the loop itself, not read from ``url``, which a platform's URL
   /// loading may spell otherwise (a host lowercased, a `/` added to an empty path).
   var redirected = false
+  /// The size limit the body passed, when ``body`` is only the start of it: an error
+  /// answer's, kept for the error. Such an incomplete response is never stored
+  /// (``HTTPCache``; RFC 9111 §3.3), nor decoded for a caller that accepts its status (one
+  /// that shared the request): that caller gets `responseTooLarge`.
+  var bodyCutPast: Int?
 
   /// A response with this status, headers, body and URL (a transport's answer, or a test's).
   public init(

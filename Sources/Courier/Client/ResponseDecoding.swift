@@ -9,6 +9,12 @@ enum ResponseDecoding {
     let isEmpty = response.body.isEmpty || response.status == 204 || response.status == 205
     if let optional = Value.self as? any OptionalConvertible.Type {
       if isEmpty { return optional.none as! Value }
+      // An optional read as JSON is the decoder's to read whole: JSON's `null` is `nil`.
+      if acceptedMediaType(for: Value.self) != nil,
+        let decodable = Value.self as? any Decodable.Type
+      {
+        return try decodeJSON(decodable, from: response.body, using: decoder) as! Value
+      }
       return optional.wrapping(try decode(optional.wrappedType, from: response, using: decoder))
         as! Value
     }

@@ -29,7 +29,8 @@ public enum HTTPError: Error, Sendable, Equatable {
   /// status, headers and body, so an API's error payload can be decoded (``decodeBody(as:using:)``).
   case unacceptableStatus(HTTPResponse)
   /// The body could not be decoded into the response type. The reason names the failing
-  /// key or path; the response is kept.
+  /// key or path, with the request's credential values scrubbed (a body may echo one as a
+  /// key); the response is kept.
   case decodingFailed(reason: String, response: HTTPResponse)
   /// The response body was larger than the client's `maximumResponseBytes`.
   case responseTooLarge(limit: Int)

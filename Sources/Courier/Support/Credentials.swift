@@ -73,8 +73,8 @@ struct Credentials: Sendable {
   }
 
   /// `error` made safe to print: a response it carries learns these rules (so its
-  /// description redacts and scrubs them); a transport error's failing URL loses its
-  /// user-info and credential values.
+  /// description redacts and scrubs them); a decoding failure's reason loses the credential
+  /// values; a transport error's failing URL loses its user-info and credential values.
   func applied(to error: HTTPError) -> HTTPError {
     switch error {
     case .unacceptableStatus(var response):
@@ -82,7 +82,9 @@ struct Credentials: Sendable {
       return .unacceptableStatus(response)
     case .decodingFailed(let reason, var response):
       response.credentials = response.credentials.merging(self)
-      return .decodingFailed(reason: reason, response: response)
+      // The reason is text to show (a coding path may be a key the body echoed): scrubbed
+      // itself, as a transport error's URL is, not only where the error is described.
+      return .decodingFailed(reason: response.credentials.scrub(reason), response: response)
     case .transport(let urlError):
       guard let url = urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL,
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)

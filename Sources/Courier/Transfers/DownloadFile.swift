@@ -180,13 +180,23 @@ final class DownloadFile: Sendable {
   /// - Throws: ``HTTPError/transport(_:)`` (`badServerResponse`) when its size is not the
   ///   length the server announced (`Content-Length`, or the total of a `Content-Range`), or
   ///   does not end where the `Content-Range` of the `206` that continued it ends: never a
-  ///   silently wrong file.
+  ///   silently wrong file. ``HTTPError/transport(_:)`` (`cannotWriteToFile`, naming the file)
+  ///   when the file was deleted while it was written, or its directory removed (not the
+  ///   server's doing); `cannotMoveFile` when it cannot be put in place.
   func commit() throws(HTTPError) {
     // Discarded already: the download's loop went away.
     if state.withLock({ $0.closed }) { throw .cancelled }
     if !FileManager.default.fileExists(atPath: temporaryURL.path) {
-      // An empty body that never made a file.
-      _ = FileManager.default.createFile(atPath: temporaryURL.path, contents: nil)
+      // An empty body that never made a file, or a file that went away under the download.
+      let written = state.withLock { $0.kept + $0.attemptBytes }
+      guard written == 0, FileManager.default.createFile(atPath: temporaryURL.path, contents: nil)
+      else {
+        discard()
+        throw .transport(
+          .cannotWriteToFile,
+          reason: "the download's file \(temporaryURL.path) was deleted, or its directory "
+            + "removed, before the body was complete")
+      }
     }
     let size = Self.size(of: temporaryURL)
     let (last, announced) = state.withLock { state -> (TransferProgress?, Int64?) in
@@ -208,8 +218,10 @@ final class DownloadFile: Sendable {
     }
     if let last { progress(last) }
     guard rename(temporaryURL.path, destination.path) == 0 else {
+      let why = String(cString: strerror(errno))
       discard()
-      throw .transport(URLError(.cannotMoveFile))
+      throw .transport(
+        .cannotMoveFile, reason: "the downloaded file cannot be put at \(destination.path): \(why)")
     }
   }
 

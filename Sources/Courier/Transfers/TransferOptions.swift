@@ -22,8 +22,10 @@ public struct TransferOptions: Sendable {
   /// fails with ``HTTPError/responseTooLarge(limit:)`` before the body is read, and a longer
   /// body is cut off at the limit as it arrives: a stream's transfer stops as soon as more has
   /// come than the limit, read or not, and its reader gets the error after the bytes before
-  /// it. Downloads and streams default to no limit (their bodies
-  /// never sit in memory whole); uploads default to the client's
+  /// it. It holds the body asked for: an answer whose status the endpoint does not accept
+  /// is ``HTTPError/unacceptableStatus(_:)`` with the start of its body, whatever its length.
+  /// Downloads and streams default to no limit (their bodies never sit in memory whole);
+  /// uploads default to the client's
   /// ``HTTPClient/Configuration/maximumResponseBytes``, since their answer is kept in memory.
   public var maximumBytes: Int?
   /// For ``HTTPClient/bytes(_:options:)`` and ``HTTPClient/events(_:reconnection:options:)``:

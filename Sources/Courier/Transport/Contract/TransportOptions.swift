@@ -43,6 +43,12 @@ public struct TransportOptions: Sendable {
   /// neither a `responseTooLarge` nor read whole. `package`: a transport of your own collects
   /// it, within ``bufferSize``.
   package var followedRedirects: RedirectPolicy = .never
+  /// The statuses whose collected body the caller wants (the endpoint's acceptable ones);
+  /// `nil` for every status. An answer of another status is handed over with its body as a
+  /// stream even when the body is collected (``collects(_:)``): the client keeps an error
+  /// body past the size limit as its start, so the status is not hidden behind a
+  /// `responseTooLarge`. `package`: a transport of your own collects it, within ``bufferSize``.
+  package var wantedStatuses: StatusCodes?
 
   /// Options; by default no limits at all, and a streamed body's reader may fall 1 MiB
   /// behind.
@@ -61,17 +67,26 @@ public struct TransportOptions: Sendable {
 
 extension TransportOptions {
   /// Whether the body of the response `head` is collected (``collectsBody``): not when it is
-  /// a redirect the client follows (``followedRedirects``), whose body it drains and cuts.
+  /// a redirect the client follows (``followedRedirects``), whose body it drains and cuts, or
+  /// of a status not wanted (``wantedStatuses``), whose body it keeps within its own limit.
   package func collects(_ head: HTTPResponse) -> Bool {
-    collectsBody && !followedRedirects.follows(head)
+    collectsBody && !drains(head)
+  }
+
+  /// Whether the client reads only the start of `head`'s body, or all of it within its own
+  /// limit: a redirect it follows, an answer of a status not wanted (an interim `1xx` head,
+  /// which FoundationNetworking may hand over before the answer, is not one).
+  private func drains(_ head: HTTPResponse) -> Bool {
+    followedRedirects.follows(head)
+      || (head.status >= 200 && wantedStatuses?.contains(head.status) == false)
   }
 
   /// The most bytes of `head`'s streamed body that wait for its reader: ``bufferSize``, but
-  /// for a redirect the client follows and drains, at most a streamed body's default 1 MiB (a
+  /// for a redirect the client follows and drains, or an answer of a status not wanted, at most a streamed body's default 1 MiB (a
   /// collected exchange's buffer is its size limit, perhaps none, and the transport would
   /// read on into it before the client has cut it).
   package func streamBufferSize(for head: HTTPResponse) -> Int {
-    guard followedRedirects.follows(head) else { return bufferSize }
+    guard drains(head) else { return bufferSize }
     return min(bufferSize, 1 << 20)
   }
 
