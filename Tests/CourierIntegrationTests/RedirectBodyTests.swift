@@ -54,15 +54,6 @@ struct RedirectBodyTests {
     }
   }
 
-  /// Whether `client` sends through `CurlTransport` (Linux only).
-  func isCurl(_ client: HTTPClient) -> Bool {
-    #if canImport(FoundationNetworking)
-      client.transport is CurlTransport
-    #else
-      false
-    #endif
-  }
-
   /// A hostile redirect: `/start` answers 302 with a body of `length` bytes, or chunked and
   /// without end until the client leaves, counting the bytes it got out in `written`.
   func redirecting(length: Int?, written: Locked<Int>) throws -> LoopbackServer {
@@ -100,7 +91,7 @@ struct RedirectBodyTests {
     let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
     // FoundationNetworking reads a redirect's whole body itself before it hands its head over
     // (the deadline bounds it): only CurlTransport, Linux's default, shows the client's rule.
-    guard isCurl(client) else { return }
+    guard sendsOverCurl(client) else { return }
     #expect(try await client.send(Request<String>(path: "start")) == "landed")
     // What the socket buffers took on the way is all that went: far from the 256 MiB sent
     // to a client that reads it whole.

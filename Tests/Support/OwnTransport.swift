@@ -17,3 +17,13 @@ public func ownTransport() -> any HTTPTransport {
     return URLSessionTransport()
   #endif
 }
+
+/// Whether `client` sends through ``CurlTransport`` (Linux only): for the tests whose answer
+/// differs by transport.
+public func sendsOverCurl(_ client: HTTPClient) -> Bool {
+  #if canImport(FoundationNetworking)
+    client.transport is CurlTransport
+  #else
+    false
+  #endif
+}

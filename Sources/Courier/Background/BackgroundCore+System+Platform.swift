@@ -116,9 +116,13 @@
       guard let description = description(of: downloadTask) else { return }
       let transfer = description.transfer
       if let limit = description.maximumBytes, totalBytesWritten > Int64(limit) {
-        state.withLock {
-          $0.failures[downloadTask.taskIdentifier] = .responseTooLarge(limit: limit)
-        }
+        // An error answer keeps its status, as in the process (its body goes with the file
+        // the system deletes on cancelling).
+        let response = Self.response(of: downloadTask)
+        let failure: HTTPError =
+          (200..<300).contains(response.status)
+          ? .responseTooLarge(limit: limit) : .unacceptableStatus(response)
+        state.withLock { $0.failures[downloadTask.taskIdentifier] = failure }
         downloadTask.cancel()
         return
       }
@@ -143,12 +147,19 @@
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
       let limit = description(of: dataTask)?.maximumBytes
+      let response = Self.response(of: dataTask)
+      let accepted = (200..<300).contains(response.status)
       let over = state.withLock { state -> Bool in
         var body = state.bodies[dataTask.taskIdentifier] ?? Data()
         body.append(data)
         state.bodies[dataTask.taskIdentifier] = body
         guard let limit, body.count > limit else { return false }
-        state.failures[dataTask.taskIdentifier] = .responseTooLarge(limit: limit)
+        // An error answer over the limit keeps its status and the start of its body, as in
+        // the process.
+        var error = response
+        error.body = body.prefix(Exchange.errorBodyLimit).withUnsafeBytes { Data($0) }
+        state.failures[dataTask.taskIdentifier] =
+          accepted ? .responseTooLarge(limit: limit) : .unacceptableStatus(error)
         return true
       }
       if over { dataTask.cancel() }
@@ -168,15 +179,16 @@
       // comes from the task's description), so the limit is checked here too.
       let limit = description.maximumBytes
       let size = (try? FileManager.default.attributesOfItem(atPath: location.path)[.size]) as? Int
-      if let limit, let size, size > limit {
-        state.withLock { $0.failures[id] = .responseTooLarge(limit: limit) }
-        return
-      }
+      // An error answer keeps its status whatever its length, with the start of its body.
       guard (200..<300).contains(response.status) else {
         let handle = try? FileHandle(forReadingFrom: location)
-        response.body = (try? handle?.read(upToCount: 64 * 1024)) ?? Data()
+        response.body = (try? handle?.read(upToCount: Exchange.errorBodyLimit)) ?? Data()
         try? handle?.close()
         state.withLock { $0.failures[id] = .unacceptableStatus(response) }
+        return
+      }
+      if let limit, let size, size > limit {
+        state.withLock { $0.failures[id] = .responseTooLarge(limit: limit) }
         return
       }
       if let refusal = description.refusal(of: response, received: size ?? 0) {

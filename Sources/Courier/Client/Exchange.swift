@@ -187,7 +187,10 @@ struct Exchange: Sendable {
         break
       }
     }
-    return data.count > maximumBytes ? (data.prefix(errorBodyLimit), true) : (data, false)
+    // A copy of the start: a slice would keep the whole buffer read so far alive with the
+    // error (the Apple reader's point on probe11).
+    guard data.count > maximumBytes else { return (data, false) }
+    return (data.prefix(errorBodyLimit).withUnsafeBytes { Data($0) }, true)
   }
 
   /// The first ``errorBodyLimit`` bytes of `body`; the rest is not read.

@@ -16,6 +16,9 @@ final class DataTaskCall: Sendable {
     var body = Data()
     /// Bytes to reserve for the body once it takes more than one chunk.
     var capacity = 0
+    /// Whether the head went to the caller with the body as a stream: once the stream is
+    /// over (read, or cut), bytes URLSession still delivers are dropped, not collected.
+    var streams = false
     /// The error to report when the task completes, whatever it completes with.
     var failure: HTTPError?
     /// The 401 whose authentication challenge Courier declined: the answer, whatever the
@@ -79,6 +82,7 @@ final class DataTaskCall: Sendable {
       // Room for the announced body (within the buffer, and at most 64 MiB ahead of the bytes:
       // a length is a claim), taken when the second chunk comes.
       state.capacity = announced > 0 ? min(announced, options.bufferSize, 1 << 26) : 0
+      state.streams = !collects
     }
     guard !collects else { return }
     _ = call.receivedHead(head, bufferSize: options.streamBufferSize(for: head))
@@ -92,6 +96,9 @@ final class DataTaskCall: Sendable {
     guard let writer = call.writer else {
       let limit = options.bufferSize
       let tooLarge = state.withLock { state -> Bool in
+        // A stream cut or read to its end: what a cancelled task still delivers (Apple's
+        // `cancel()` allows a few chunks, FoundationNetworking many) goes nowhere.
+        guard !state.streams else { return false }
         guard state.body.count + data.count <= limit else { return true }
         if state.body.isEmpty {
           state.body = data  // the first chunk is adopted, not copied
