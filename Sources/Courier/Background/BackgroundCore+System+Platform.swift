@@ -118,10 +118,9 @@
       if let limit = description.maximumBytes, totalBytesWritten > Int64(limit) {
         // An error answer keeps its status, as in the process (its body goes with the file
         // the system deletes on cancelling).
-        let response = Self.response(of: downloadTask)
-        let failure: HTTPError =
-          (200..<300).contains(response.status)
-          ? .responseTooLarge(limit: limit) : .unacceptableStatus(response)
+        let failure =
+          Self.errorStatus(of: downloadTask).map(HTTPError.unacceptableStatus)
+          ?? .responseTooLarge(limit: limit)
         state.withLock { $0.failures[downloadTask.taskIdentifier] = failure }
         downloadTask.cancel()
         return
@@ -146,23 +145,30 @@
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-      let limit = description(of: dataTask)?.maximumBytes
-      let response = Self.response(of: dataTask)
-      let accepted = (200..<300).contains(response.status)
-      let over = state.withLock { state -> Bool in
-        var body = state.bodies[dataTask.taskIdentifier] ?? Data()
-        body.append(data)
-        state.bodies[dataTask.taskIdentifier] = body
-        guard let limit, body.count > limit else { return false }
-        // An error answer over the limit keeps its status and the start of its body, as in
-        // the process.
-        var error = response
-        error.body = body.prefix(Exchange.errorBodyLimit).withUnsafeBytes { Data($0) }
-        state.failures[dataTask.taskIdentifier] =
-          accepted ? .responseTooLarge(limit: limit) : .unacceptableStatus(error)
-        return true
+      guard let limit = description(of: dataTask)?.maximumBytes else {
+        state.withLock { $0.bodies[dataTask.taskIdentifier, default: Data()].append(data) }
+        return
       }
-      if over { dataTask.cancel() }
+      let id = dataTask.taskIdentifier
+      // Appended in place (a copy taken out and put back copied the whole body each time).
+      let start = state.withLock { state -> Data? in
+        guard state.failures[id] == nil else { return nil }  // over already: dropped
+        state.bodies[id, default: Data()].append(data)
+        guard let body = state.bodies[id], body.count > limit else { return nil }
+        state.bodies[id] = nil
+        return body.prefix(Exchange.errorBodyLimit).withUnsafeBytes { Data($0) }
+      }
+      guard let start else { return }
+      // An error answer over the limit keeps its status and the start of its body, as in
+      // the process.
+      let failure =
+        Self.errorStatus(of: dataTask).map { response in
+          var response = response
+          response.body = start
+          return HTTPError.unacceptableStatus(response)
+        } ?? .responseTooLarge(limit: limit)
+      state.withLock { $0.failures[id] = failure }
+      dataTask.cancel()
     }
 
     /// The file must be moved before this returns (the system deletes it after): to the
@@ -267,6 +273,14 @@
     ) {
       if TLSChallenge(challenge) != nil { return completionHandler(.performDefaultHandling, nil) }
       completionHandler(ChallengeAnswer.answer(to: challenge).disposition, nil)
+    }
+
+    /// The task's answer when the server sent one with a status outside `200..<300`; `nil`
+    /// for a success, or when no answer has come (never taken for an error of status 0).
+    static func errorStatus(of task: URLSessionTask) -> HTTPResponse? {
+      guard let head = task.response as? HTTPURLResponse, !(200..<300).contains(head.statusCode)
+      else { return nil }
+      return HTTPResponse(head: head)
     }
 
     static func response(of task: URLSessionTask) -> HTTPResponse {
