@@ -125,3 +125,90 @@ struct LimitTests {
     #expect(serverB.maximumActiveRequests == 2)
   }
 }
+
+extension LimitTests {
+  /// Two origins that redirect every request to a third, held there until the test lets it
+  /// go: with one request per host, the third never has two at once. The second request is
+  /// let go when it has queued for the third's place, or when the third saw it (the bug).
+  @Test("a redirect to another origin counts there: it gives its place back and queues anew")
+  func perHostAcrossRedirects() async throws {
+    let letGo = Gate()
+    let arrived = Signal()
+    let target = try LoopbackServer { request, response in
+      if request.path == "/first" {
+        arrived.fire()
+        await letGo.wait()
+      } else {
+        letGo.open()
+      }
+      try await response.send(text: request.path)
+    }
+    let origins = try (0..<2).map { _ in
+      try LoopbackServer { request, response in
+        let next = target.baseURL.appendingPathComponent(String(request.path.dropFirst()))
+        try await response.send(status: 302, headers: ["Location": next.absoluteString])
+      }
+    }
+    defer { for server in [target] + origins { server.stop() } }
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumConcurrentRequestsPerHost = 1
+    configuration.observer = { event in
+      if case .waiting(let request, for: .concurrencyLimit) = event,
+        request.url.hasSuffix("second")
+      {
+        letGo.open()
+      }
+    }
+    let client = HTTPClient(baseURL: origins[0].baseURL, configuration: configuration)
+    async let held = client.send(Request<String>(path: "first"))
+    await watched { await arrived.wait() }
+    let second = try await client.send(
+      Request<String>(path: origins[1].baseURL.appendingPathComponent("second").absoluteString))
+    #expect(try await held == "/first" && second == "/second")
+    #expect(target.maximumActiveRequests == 1)
+    // Both origins' places were given back, and the target's.
+    #expect(
+      client.limiter.queue(forHost: URLOrigin(target.baseURL)!.description)?.availablePermits == 1)
+  }
+}
+
+extension LimitTests {
+  /// With one request overall and one per host, a request queued for the overall place holds
+  /// its host's: a redirect into that host must not wait for it while keeping the overall
+  /// place, or neither request could ever move.
+  @Test("a redirect into a host whose place a queued request holds: both requests finish")
+  func redirectIntoQueuedHost() async throws {
+    let queued = Signal()
+    let target = try LoopbackServer { request, response in
+      try await response.send(text: request.path)
+    }
+    let arrived = Signal()
+    let origin = try LoopbackServer { _, response in
+      arrived.fire()  // the first request holds the origin's place and the overall one
+      await queued.wait()  // the second request holds the target's place, waiting overall
+      let next = target.baseURL.appendingPathComponent("redirected")
+      try await response.send(status: 302, headers: ["Location": next.absoluteString])
+    }
+    defer { for server in [target, origin] { server.stop() } }
+    var configuration = HTTPClient.Configuration()
+    configuration.maximumConcurrentRequests = 1
+    configuration.maximumConcurrentRequestsPerHost = 1
+    configuration.observer = { event in
+      if case .waiting(let request, for: .concurrencyLimit) = event,
+        request.url.hasSuffix("direct")
+      {
+        queued.fire()
+      }
+    }
+    let client = HTTPClient(baseURL: origin.baseURL, configuration: configuration)
+    async let redirected = client.send(Request<String>(path: "first"))
+    await watched { await arrived.wait() }
+    let direct = await watched {
+      try? await client.send(
+        Request<String>(path: target.baseURL.appendingPathComponent("direct").absoluteString))
+    }
+    #expect(direct == "/direct")
+    #expect(try await redirected == "/redirected")
+    #expect(client.limiter.availablePermits == 1)
+  }
+}

@@ -66,7 +66,10 @@ extension HTTPClient {
     public var maximumConcurrentRequests: Int?
     /// The most requests in flight to one origin (scheme, host and port) at once, however
     /// its URLs spell it (`https://h`, `HTTPS://H:443`); `nil` (the default) for no limit;
-    /// below 1, every request fails with ``HTTPError/invalidRequest(reason:)``.
+    /// below 1, every request fails with ``HTTPError/invalidRequest(reason:)``. A request
+    /// counts against the origin it is talking to: when a redirect sends it to another, it
+    /// gives its place back and waits its turn there (that wait, unlike the first, counts
+    /// against its timeout).
     public var maximumConcurrentRequestsPerHost: Int?
     /// Whether identical concurrent `GET` and `HEAD` requests (same URL, headers and
     /// timeout) share one network call; on by default. Never applies to other methods.

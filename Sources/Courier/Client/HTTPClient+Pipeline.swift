@@ -221,9 +221,10 @@ extension HTTPClient {
   ) -> Fetch {
     { () async throws(HTTPError) -> HTTPResponse in
       var permits: RequestLimiter.Permits?
-      if self.limiter.isLimiting {
+      let limiter = self.limiter
+      if limiter.isLimiting {
         let origin = URLOrigin(request.url)?.description ?? ""
-        permits = try await self.limiter.acquire(
+        permits = try await limiter.acquire(
           host: origin, whenWaiting: { events?.waiting(for: .concurrencyLimit) })
       }
       let configuration = self.configuration
@@ -237,7 +238,7 @@ extension HTTPClient {
           return try await tracing.send(
             request, options: options, credentialNames: outgoing.credentialNames,
             cookies: jar, ownCookie: outgoing.ownCookie, redirects: redirects, transport: transport,
-            exchange: exchange, holding: permits)
+            exchange: exchange, holding: permits, limiter: limiter, events: events)
         }
       #endif
       var response: TransportResponse
@@ -251,7 +252,12 @@ extension HTTPClient {
           response = try await redirects.following(
             from: response, to: request, options: options,
             credentialNames: outgoing.credentialNames, cookies: jar, ownCookie: outgoing.ownCookie
-          ) { hop, options throws(HTTPError) in try await transport.send(hop, options: options) }
+          ) { hop, options throws(HTTPError) in
+            try await limiter.follow(&permits, to: hop.head.url) {
+              events?.waiting(for: .concurrencyLimit)
+            }
+            return try await transport.send(hop, options: options)
+          }
         }
       } catch {
         // The first hop's timings, when it failed (once answered, they are reported already).

@@ -1,8 +1,12 @@
+import Foundation
+
 /// The client's limits on requests in flight, overall and per host, served first come,
 /// first served.
 ///
 /// A request takes its host's permit before the overall one, so a request waiting for a
-/// busy host never holds an overall permit that requests to other hosts could use.
+/// busy host never holds an overall permit that requests to other hosts could use. It counts
+/// against the origin it is talking to: a redirect to another origin moves it there
+/// (``follow(_:to:whenWaiting:)``).
 final class RequestLimiter: Sendable {
   let overall: PermitQueue?
   private let perHostLimit: Int?
@@ -57,11 +61,30 @@ final class RequestLimiter: Sendable {
       hostQueue?.release()
       throw error
     }
-    return Permits(host: hostQueue, overall: overall)
+    return Permits(origin: host, host: hostQueue, overall: overall)
+  }
+
+  /// Moves `permits` to the origin of `url`, a redirect's next hop, when a per-host limit
+  /// applies and the origin is another: what is held is given back, and the request waits
+  /// its turn for the new origin as a new request would. Both permits go back, the overall
+  /// one too: waiting for a host while holding an overall permit could wait for ever on a
+  /// request that holds the host's and waits for an overall one. On a throw (cancelled while
+  /// waiting), `permits` is `nil` and nothing is held.
+  func follow(_ permits: inout Permits?, to url: URL?, whenWaiting: () -> Void = {})
+    async throws(HTTPError)
+  {
+    guard perHostLimit != nil, let held = permits else { return }
+    let origin = URLOrigin(url)?.description ?? ""
+    guard origin != held.origin else { return }
+    held.release()
+    permits = nil
+    permits = try await acquire(host: origin, whenWaiting: whenWaiting)
   }
 
   /// The permits one request holds.
   struct Permits: Sendable {
+    /// The origin whose permit it holds (as ``URLOrigin`` describes it).
+    fileprivate let origin: String
     fileprivate let host: PermitQueue?
     fileprivate let overall: PermitQueue?
 

@@ -36,7 +36,8 @@
       _ request: TransportRequest, options: TransportOptions, credentialNames: Set<String>,
       cookies: CookieJar?, ownCookie: String?, redirects: RedirectPolicy,
       transport: any HTTPTransport,
-      exchange: Exchange, holding permits: RequestLimiter.Permits?
+      exchange: Exchange, holding permits: RequestLimiter.Permits?, limiter: RequestLimiter,
+      events: EventReporter?
     ) async throws(HTTPError) -> HTTPResponse {
       // The span of the hop whose answer came last, until its body has been dealt with.
       var answered: (any Span)?
@@ -49,6 +50,9 @@
           // A redirect's body was drained before the next hop leaves.
           answered?.end()
           answered = nil
+          try await limiter.follow(&permits, to: hop.head.url) {
+            events?.waiting(for: .concurrencyLimit)
+          }
           var hop = hop
           let span = start(&hop, credentialNames: credentialNames)
           do throws(HTTPError) {
