@@ -132,6 +132,11 @@ extension LimitTests {
   /// let go when it has queued for the third's place, or when the third saw it (the bug).
   @Test("a redirect to another origin counts there: it gives its place back and queues anew")
   func perHostAcrossRedirects() async throws {
+    try await perHostAcrossRedirects(HTTPClient.Configuration())
+  }
+
+  /// The test above with `configuration` (TracingLoopbackTests runs it with a tracer).
+  func perHostAcrossRedirects(_ configuration: HTTPClient.Configuration) async throws {
     let letGo = Gate()
     let arrived = Signal()
     let target = try LoopbackServer { request, response in
@@ -150,7 +155,7 @@ extension LimitTests {
       }
     }
     defer { for server in [target] + origins { server.stop() } }
-    var configuration = HTTPClient.Configuration()
+    var configuration = configuration
     configuration.maximumConcurrentRequestsPerHost = 1
     configuration.observer = { event in
       if case .waiting(let request, for: .concurrencyLimit) = event,

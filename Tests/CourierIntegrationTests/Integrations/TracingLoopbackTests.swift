@@ -184,6 +184,13 @@
       #expect(spans.map { $0["http.request.resend_count"] } == [nil, 1, 2, 3])
     }
 
+    @Test("a redirect under a per-host limit: each hop a span, each counted where it goes")
+    func perHostAcrossRedirects() async throws {
+      let tracer = W3CTestTracer()
+      try await LimitTests().perHostAcrossRedirects(configuration(tracer))
+      #expect(tracer.clientSpans.count == 4)
+    }
+
     @Test("a 404: the span is an error, its error.type the status, and no exception recorded")
     func notFound() async throws {
       let tracer = W3CTestTracer()
