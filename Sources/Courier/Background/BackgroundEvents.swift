@@ -2,7 +2,9 @@ import Foundation
 
 /// The events of a ``BackgroundSession``, as an `AsyncSequence` that never ends by itself:
 /// events that came while no loop was reading (a relaunched app that had not started reading
-/// yet) wait for the first loop that does. Each event goes to one reader.
+/// yet) wait for the first loop that does. Each event goes to one reader. Of the progress
+/// that waits so, each transfer's latest is kept in place of the earlier: a session nobody
+/// reads holds an event or two per transfer, not one per chunk.
 public struct BackgroundEvents: AsyncSequence, Sendable {
   /// An event.
   public typealias Element = BackgroundEvent
@@ -35,7 +37,7 @@ public struct BackgroundEvents: AsyncSequence, Sendable {
 /// Where a session's events wait for a reader, and readers for an event.
 final class BackgroundEventHub: Sendable {
   private struct State: Sendable {
-    var pending: [BackgroundEvent] = []
+    var pending = UnreadEvents()
     var readers: [(id: UInt64, waiter: CheckedContinuation<BackgroundEvent?, Never>)] = []
     var nextReader: UInt64 = 0
     /// Transfers that have not posted their last event yet.
@@ -46,6 +48,9 @@ final class BackgroundEventHub: Sendable {
   }
 
   private let state = Locked(State())
+
+  /// The events waiting for a reader (tests).
+  var unreadCount: Int { state.withLock { $0.pending.count } }
 
   /// A transfer starts: the hand-off waits for its last event.
   func started() {
@@ -64,7 +69,7 @@ final class BackgroundEventHub: Sendable {
         if state.active == 0 { swap(&settled, &state.settled) }
       }
       guard !state.readers.isEmpty else {
-        state.pending.append(event)
+        state.pending.append(event, last: last)
         return (nil, settled)
       }
       return (state.readers.removeFirst().waiter, settled)
@@ -83,7 +88,7 @@ final class BackgroundEventHub: Sendable {
       await withCheckedContinuation { continuation in
         let event = state.withLock { state -> BackgroundEvent?? in
           if Task.isCancelled { return .some(nil) }
-          guard state.pending.isEmpty else { return .some(state.pending.removeFirst()) }
+          if let event = state.pending.popFirst() { return .some(event) }
           state.readers.append((id, continuation))
           return nil
         }
@@ -109,5 +114,52 @@ final class BackgroundEventHub: Sendable {
       }
       if now { continuation.resume() }
     }
+  }
+}
+
+/// The events that wait for a reader, first in first out, read in constant time; a transfer's
+/// progress that is still unread is replaced by its newer progress, in its place (before the
+/// transfer's end, which comes last).
+struct UnreadEvents: Sendable {
+  private var events: [BackgroundEvent] = []
+  /// The index of the next event to read.
+  private var head = 0
+  /// Where each transfer's unread progress stands in `events`.
+  private var progress: [UUID: Int] = [:]
+
+  /// The number of unread events.
+  var count: Int { events.count - head }
+
+  /// Adds `event`, in place of its transfer's unread progress when it is progress; `last`
+  /// when it is its transfer's last.
+  mutating func append(_ event: BackgroundEvent, last: Bool) {
+    let id = event.transfer.id
+    if case .progress = event {
+      if let index = progress[id] {
+        events[index] = event
+        return
+      }
+      progress[id] = events.count
+    } else if last {
+      progress[id] = nil
+    }
+    events.append(event)
+  }
+
+  /// Takes the next event, if any.
+  mutating func popFirst() -> BackgroundEvent? {
+    guard head < events.count else { return nil }
+    let event = events[head]
+    if progress[event.transfer.id] == head { progress[event.transfer.id] = nil }
+    head += 1
+    if head == events.count {
+      events.removeAll(keepingCapacity: events.count <= 64)
+      head = 0
+    } else if head >= 64 && head * 2 >= events.count {
+      events.removeFirst(head)
+      for (id, index) in progress { progress[id] = index - head }
+      head = 0
+    }
+    return event
   }
 }

@@ -25,7 +25,8 @@ import Foundation
 ///   its endpoint's `.file` body.
 /// - Sessions with the same identifier share their transfers within a process: one made
 ///   later (a screen reopened, a relaunched flow) lists the transfers an earlier one started
-///   and reads their events. Events that come while nothing reads wait for the first reader.
+///   and reads their events. Events that come while nothing reads wait for the first reader
+///   (of a transfer's progress, only the latest waits).
 /// - **Platforms.** On Apple platforms the session is a background `URLSession`: the system
 ///   carries the transfers on while the app is suspended or terminated, the middleware only
 ///   shapes each request before the system takes it, and redirects follow URLSession's own

@@ -395,3 +395,83 @@ struct BackgroundEventHubTests {
     #expect(await hub.next().map { if case .finished = $0 { true } else { false } } == true)
   }
 }
+
+extension BackgroundEventHubTests {
+  /// A session whose events nobody reads (a user who only wants the files) while a large
+  /// download reports its progress: the unread events stay a handful, not one a chunk, and a
+  /// later reader gets each transfer's latest progress before its end.
+  @Test("Unread progress is kept as each transfer's latest, not every report")
+  func unreadProgressKeptLatest() async throws {
+    let hub = BackgroundEventHub()
+    let transfers = ["a", "b"].map {
+      BackgroundTransfer(
+        kind: .download, url: "https://api.test/\($0)", file: URL(fileURLWithPath: "/tmp/\($0)"))
+    }
+    for _ in transfers { hub.started() }
+    for step in 1...100_000 {
+      for transfer in transfers {
+        hub.post(
+          .progress(transfer, TransferProgress(completedBytes: Int64(step), expectedBytes: nil)))
+      }
+    }
+    hub.post(.finished(transfers[0], HTTPResponse(status: 200)), last: true)
+    hub.post(.progress(transfers[1], TransferProgress(completedBytes: 100_001, expectedBytes: nil)))
+    hub.post(.finished(transfers[1], HTTPResponse(status: 200)), last: true)
+    #expect(hub.unreadCount == 4)
+    var read: [String] = []
+    for _ in 0..<4 {
+      switch await hub.next() {
+      case .progress(let transfer, let progress)?:
+        read.append("\(transfer.url.suffix(1)) \(progress.completedBytes)")
+      case .finished(let transfer, _)?: read.append("\(transfer.url.suffix(1)) done")
+      default: read.append("?")
+      }
+    }
+    #expect(read == ["a 100000", "b 100001", "a done", "b done"])
+    #expect(hub.unreadCount == 0)
+  }
+
+  @Test("A progress waiting behind many read events is still replaced by the next one")
+  func unreadProgressAfterReads() async throws {
+    let hub = BackgroundEventHub()
+    let make = { (name: String) in
+      BackgroundTransfer(
+        kind: .download, url: "https://api.test/\(name)", file: URL(fileURLWithPath: "/tmp/x"))
+    }
+    let running = make("running")
+    hub.started()
+    for index in 0..<150 {
+      hub.started()
+      hub.post(.finished(make("\(index)"), HTTPResponse(status: 200)), last: true)
+    }
+    hub.post(.progress(running, TransferProgress(completedBytes: 1, expectedBytes: nil)))
+    for _ in 0..<100 { _ = await hub.next() }
+    hub.post(.progress(running, TransferProgress(completedBytes: 2, expectedBytes: nil)))
+    #expect(hub.unreadCount == 51)
+    for _ in 0..<50 { _ = await hub.next() }
+    guard case .progress(let transfer, let progress)? = await hub.next() else {
+      Issue.record("no progress last")
+      return
+    }
+    #expect(transfer == running && progress.completedBytes == 2)
+    hub.post(.progress(running, TransferProgress(completedBytes: 3, expectedBytes: nil)))
+    #expect(hub.unreadCount == 1)
+  }
+
+  @Test("Events read as they come are each delivered, progress included (the path beside it)")
+  func readProgressDelivered() async throws {
+    let hub = BackgroundEventHub()
+    let transfer = BackgroundTransfer(
+      kind: .download, url: "https://api.test/a", file: URL(fileURLWithPath: "/tmp/a"))
+    hub.started()
+    var seen: [Int64] = []
+    for step in 1...3 {
+      hub.post(
+        .progress(transfer, TransferProgress(completedBytes: Int64(step), expectedBytes: nil)))
+      if case .progress(_, let progress)? = await hub.next() {
+        seen.append(progress.completedBytes)
+      }
+    }
+    #expect(seen == [1, 2, 3])
+  }
+}
