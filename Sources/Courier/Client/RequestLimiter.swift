@@ -10,7 +10,10 @@ import Foundation
 final class RequestLimiter: Sendable {
   let overall: PermitQueue?
   private let perHostLimit: Int?
-  private let hosts = Locked<[String: PermitQueue]>([:])
+  /// Each origin's line and how many requests use it (hold its permit or wait for it): a
+  /// line nobody uses is forgotten, so a client that talks to many hosts over its life keeps
+  /// the lines of those it is talking to, not of every host it ever reached.
+  private let hosts = Locked<[String: (queue: PermitQueue, users: Int)]>([:])
   /// What every request gets instead of a permit when a limit is below 1: no request could
   /// run within it (`nil` is the way to ask for no limit).
   private let refusal: HTTPError?
@@ -36,14 +39,32 @@ final class RequestLimiter: Sendable {
   /// Permits free overall right now, or `nil` without an overall limit.
   var availablePermits: Int? { overall?.availablePermits }
 
-  /// The queue for `host`, created on first use.
+  /// The line of `host` while a request uses it (tests).
   func queue(forHost host: String) -> PermitQueue? {
-    guard let perHostLimit else { return nil }
-    return hosts.withLock { queues in
-      if let queue = queues[host] { return queue }
-      let queue = PermitQueue(limit: perHostLimit)
-      queues[host] = queue
+    hosts.withLock { $0[host]?.queue }
+  }
+
+  /// The number of hosts whose lines are in use (tests).
+  var hostsInUse: Int { hosts.withLock { $0.count } }
+
+  /// Joins the users of `host`'s line, made on first use.
+  private func checkOut(_ host: String, limit: Int) -> PermitQueue {
+    hosts.withLock { lines in
+      if let line = lines[host] {
+        lines[host]?.users += 1
+        return line.queue
+      }
+      let queue = PermitQueue(limit: limit)
+      lines[host] = (queue, 1)
       return queue
+    }
+  }
+
+  /// Leaves the users of `host`'s line; the last one forgets it.
+  fileprivate func checkIn(_ host: String) {
+    hosts.withLock { lines in
+      guard let users = lines[host]?.users else { return }
+      if users <= 1 { lines[host] = nil } else { lines[host]?.users = users - 1 }
     }
   }
 
@@ -53,15 +74,22 @@ final class RequestLimiter: Sendable {
   /// below 1 it throws ``HTTPError/invalidRequest(reason:)`` at once.
   func acquire(host: String, whenWaiting: () -> Void = {}) async throws(HTTPError) -> Permits {
     if let refusal { throw refusal }
-    let hostQueue = queue(forHost: host)
-    if let hostQueue { try await hostQueue.acquire(whenWaiting: whenWaiting) }
+    let hostQueue = perHostLimit.map { checkOut(host, limit: $0) }
+    do throws(HTTPError) {
+      if let hostQueue { try await hostQueue.acquire(whenWaiting: whenWaiting) }
+    } catch {
+      checkIn(host)
+      throw error
+    }
+    let permits = Permits(
+      origin: host, host: hostQueue, overall: overall, lines: hostQueue == nil ? nil : self)
     do throws(HTTPError) {
       if let overall { try await overall.acquire(whenWaiting: whenWaiting) }
     } catch {
-      hostQueue?.release()
+      permits.release(overall: false)
       throw error
     }
-    return Permits(origin: host, host: hostQueue, overall: overall)
+    return permits
   }
 
   /// Moves `permits` to the origin of `url`, a redirect's next hop, when a per-host limit
@@ -87,11 +115,18 @@ final class RequestLimiter: Sendable {
     fileprivate let origin: String
     fileprivate let host: PermitQueue?
     fileprivate let overall: PermitQueue?
+    /// The limiter whose line `host` is, to leave its users.
+    fileprivate let lines: RequestLimiter?
 
     /// Gives them back, the overall one first.
     func release() {
-      overall?.release()
+      release(overall: true)
+    }
+
+    fileprivate func release(overall: Bool) {
+      if overall { self.overall?.release() }
       host?.release()
+      lines?.checkIn(origin)
     }
   }
 }
