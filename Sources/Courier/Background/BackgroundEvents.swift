@@ -69,7 +69,7 @@ final class BackgroundEventHub: Sendable {
         if state.active == 0 { swap(&settled, &state.settled) }
       }
       guard !state.readers.isEmpty else {
-        state.pending.append(event, last: last)
+        state.pending.append(event)
         return (nil, settled)
       }
       return (state.readers.removeFirst().waiter, settled)
@@ -130,19 +130,19 @@ struct UnreadEvents: Sendable {
   /// The number of unread events.
   var count: Int { events.count - head }
 
-  /// Adds `event`, in place of its transfer's unread progress when it is progress; `last`
-  /// when it is its transfer's last.
-  mutating func append(_ event: BackgroundEvent, last: Bool) {
+  /// Adds `event`, in place of its transfer's unread progress when it is progress. An end
+  /// (finished or failed) is its transfer's last: no progress after it replaces one before.
+  mutating func append(_ event: BackgroundEvent) {
     let id = event.transfer.id
-    if case .progress = event {
-      if let index = progress[id] {
-        events[index] = event
-        return
-      }
-      progress[id] = events.count
-    } else if last {
+    guard case .progress = event else {
       progress[id] = nil
+      return events.append(event)
     }
+    if let index = progress[id] {
+      events[index] = event
+      return
+    }
+    progress[id] = events.count
     events.append(event)
   }
 

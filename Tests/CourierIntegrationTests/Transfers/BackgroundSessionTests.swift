@@ -458,6 +458,27 @@ extension BackgroundEventHubTests {
     #expect(hub.unreadCount == 1)
   }
 
+  /// Apple's background sessions post a transfer's end without `last` (the hand-off count is
+  /// the in-process runner's): an end still closes its transfer's unread progress.
+  @Test("Progress never takes the place of one before its transfer's end")
+  func progressNeverCrossesAnEnd() async throws {
+    let hub = BackgroundEventHub()
+    let transfer = BackgroundTransfer(
+      kind: .download, url: "https://api.test/a", file: URL(fileURLWithPath: "/tmp/a"))
+    hub.post(.progress(transfer, TransferProgress(completedBytes: 1, expectedBytes: nil)))
+    hub.post(.finished(transfer, HTTPResponse(status: 200)))
+    hub.post(.progress(transfer, TransferProgress(completedBytes: 2, expectedBytes: nil)))
+    var read: [String] = []
+    for _ in 0..<hub.unreadCount {
+      switch await hub.next() {
+      case .progress(_, let progress)?: read.append("\(progress.completedBytes)")
+      case .finished?: read.append("done")
+      default: read.append("?")
+      }
+    }
+    #expect(read == ["1", "done", "2"])
+  }
+
   @Test("Events read as they come are each delivered, progress included (the path beside it)")
   func readProgressDelivered() async throws {
     let hub = BackgroundEventHub()
