@@ -77,6 +77,14 @@ public enum HTTPError: Error, Sendable, Equatable {
     where urlError.localizedDescription.hasPrefix("Too large response headers")
       || urlError.localizedDescription.contains("chunked-encod"):
       self = .transport(URLError(.badServerResponse, userInfo: urlError.userInfo))
+    // It reports a body cut short (libcurl's CURLE_PARTIAL_FILE: "transfer closed with 900
+    // bytes remaining to read", or "… with outstanding read data remaining" when chunked) as
+    // an unknown error: the connection was lost, as CurlTransport and Apple's URLSession say,
+    // and a RetryPolicy takes it so.
+    case .unknown where urlError.localizedDescription.hasPrefix("transfer closed with "):
+      var info = urlError.userInfo
+      info[Self.reasonKey] = urlError.localizedDescription
+      self = .transport(URLError(.networkConnectionLost, userInfo: info))
     // It reports a connection closed before a byte of the answer as a bad response; it is
     // the empty reply CurlTransport reports, which may pass.
     case .badServerResponse where urlError.localizedDescription == "Empty reply from server":
