@@ -208,4 +208,28 @@ struct ResponseDecodingTests {
       return
     }
   }
+
+  @Test("an HTTPError an endpoint's decode throws reaches the caller as it is")
+  func customDecodeThrowsHTTPError() async throws {
+    // An API that answers 200 with an error payload: the endpoint says it is a refusal.
+    struct Guarded: Endpoint {
+      var path: String { "x" }
+      func decode(_ response: HTTPResponse, using decoder: JSONDecoder) throws -> String {
+        let text = response.text ?? ""
+        guard !text.hasPrefix("error:") else { throw HTTPError.unacceptableStatus(response) }
+        return text
+      }
+    }
+    let refused = StubTransport().on(.get, "/x", StubResponse(text: "error: no quota"))
+    let error = await #expect(throws: HTTPError.self) {
+      try await makeClient(transport: refused).send(Guarded())
+    }
+    #expect(error?.response?.text == "error: no quota")
+    guard case .unacceptableStatus = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    let good = StubTransport().on(.get, "/x", StubResponse(text: "ok"))
+    #expect(try await makeClient(transport: good).send(Guarded()) == "ok")
+  }
 }
