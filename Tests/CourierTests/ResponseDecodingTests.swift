@@ -88,11 +88,12 @@ struct ResponseDecodingTests {
     }
   }
 
-  @Test("EmptyResponse ignores any body; an Optional is nil for 204 and empty bodies")
+  @Test("EmptyResponse ignores any body; an Optional is nil for 204, 205 and empty bodies")
   func emptyBodies() async throws {
     #expect(try await send(EmptyResponse.self, .status(204)) == EmptyResponse())
     #expect(try await send(EmptyResponse.self, StubResponse(text: "ok")) == EmptyResponse())
     #expect(try await send(Movie?.self, .status(204)) == nil)
+    #expect(try await send(Movie?.self, .status(205)) == nil)
     #expect(try await send(Movie?.self, .status(200)) == nil)
     #expect(
       try await send(Movie?.self, .json(#"{"id":1,"title":"Up"}"#)) == Movie(id: 1, title: "Up"))
