@@ -93,6 +93,12 @@ public enum HTTPError: Error, Sendable, Equatable {
       "SSL: certificate subject name",
     ].contains(where: urlError.localizedDescription.hasPrefix):
       self = .relabelled(urlError, as: .serverCertificateUntrusted)
+    // It reports a body whose content coding libcurl could not undo (CURLE_BAD_CONTENT_ENCODING:
+    // "Error while processing content unencoding: incorrect header check") as an unknown
+    // error, as CurlTransport does not.
+    case .unknown
+    where urlError.localizedDescription.hasPrefix("Error while processing content unencoding"):
+      self = .relabelled(urlError, as: .cannotDecodeContentData)
     // It reports a connection closed before a byte of the answer as a bad response; it is
     // the empty reply CurlTransport reports, which may pass.
     case .badServerResponse where urlError.localizedDescription == "Empty reply from server":
