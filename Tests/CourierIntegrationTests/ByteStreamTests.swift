@@ -126,6 +126,22 @@ struct ByteStreamTests {
     #expect(stream.response.status == 200)
   }
 
+  @Test("a stream dropped without being read closes the connection")
+  func dropCloses() async throws {
+    let disconnected = Signal()
+    let loopback = try Loopback { _, response in
+      try await response.writeHead()
+      try await response.write(Data("one".utf8))
+      await response.clientDisconnected()
+      disconnected.fire()
+    }
+    defer { loopback.stop() }
+    // The head only: the caller looks at the status and lets the stream go.
+    let status = try await loopback.client.bytes(Request<Data>(path: "endless")).response.status
+    #expect(status == 200)
+    #expect(await watched { await disconnected.wait() } != nil)
+  }
+
   @Test("as a hurried user: a middleware's stream read one chunk, let go; the next call runs")
   func hurriedThroughMiddleware() async throws {
     struct Counting: Middleware {

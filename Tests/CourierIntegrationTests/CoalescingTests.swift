@@ -121,6 +121,44 @@ struct CoalescingTests {
     #expect(loopback.server.requestCount == 2)
   }
 
+  @Test("requests differing only in their timeout are not shared")
+  func timeoutMatters() async throws {
+    let arrived = ArrivalGate(count: 2)  // both must reach the server, or neither is answered
+    let loopback = try Loopback { _, response in
+      await arrived.arrive()
+      try await response.send(text: "ok")
+    }
+    defer { loopback.stop() }
+    let client = loopback.client
+    let outcome = await watched {
+      async let short = client.send(Request<String>(path: "me", timeout: .seconds(30)))
+      async let long = client.send(Request<String>(path: "me", timeout: .seconds(40)))
+      return (try? await [short, long]) ?? []
+    }
+    #expect(outcome == ["ok", "ok"])
+    #expect(loopback.server.requestCount == 2)
+  }
+
+  @Test("identical HEAD requests share one call too")
+  func headShared() async throws {
+    let release = Gate()
+    let (configuration, allJoined) = joining(3)
+    let loopback = try heldServer(configuration: configuration, release: release)
+    defer { loopback.stop() }
+    let client = loopback.client
+    let callers = (0..<3).map { _ in
+      Task {
+        try await client.response(for: Request<EmptyResponse>(method: .head, path: "popular"))
+      }
+    }
+    await watched { await allJoined.wait() }
+    release.open()
+    for caller in callers {
+      #expect(try await caller.value.response.status == 200)
+    }
+    #expect(loopback.server.requestCount == 1)
+  }
+
   @Test("a caller that cancels leaves at once; the call goes on for the others")
   func oneCallerCancels() async throws {
     let release = Gate()

@@ -90,6 +90,14 @@ struct IdleTimeoutTests {
     await expectTimedOut("send") { _ = try await client.send(Request<Data>(path: "x")) }
   }
 
+  @Test("a server that never sends its head: send with no deadline ends timedOut")
+  func headNeverComes() async throws {
+    let server = try LoopbackServer { _, response in await response.clientDisconnected() }
+    defer { server.stop() }
+    let client = Self.client(server)
+    await expectTimedOut("head") { _ = try await client.send(Request<Data>(path: "x")) }
+  }
+
   @Test("a session of your own: ended too, from the task's byte counters")
   func borrowedSession() async throws {
     let server = try Self.stalling()

@@ -88,11 +88,12 @@ struct ResponseDecodingTests {
     }
   }
 
-  @Test("EmptyResponse ignores any body; an Optional is nil for 204 and empty bodies")
+  @Test("EmptyResponse ignores any body; an Optional is nil for 204, 205 and empty bodies")
   func emptyBodies() async throws {
     #expect(try await send(EmptyResponse.self, .status(204)) == EmptyResponse())
     #expect(try await send(EmptyResponse.self, StubResponse(text: "ok")) == EmptyResponse())
     #expect(try await send(Movie?.self, .status(204)) == nil)
+    #expect(try await send(Movie?.self, .status(205)) == nil)
     #expect(try await send(Movie?.self, .status(200)) == nil)
     #expect(
       try await send(Movie?.self, .json(#"{"id":1,"title":"Up"}"#)) == Movie(id: 1, title: "Up"))
@@ -207,5 +208,29 @@ struct ResponseDecodingTests {
       Issue.record("\(String(describing: error))")
       return
     }
+  }
+
+  @Test("an HTTPError an endpoint's decode throws reaches the caller as it is")
+  func customDecodeThrowsHTTPError() async throws {
+    // An API that answers 200 with an error payload: the endpoint says it is a refusal.
+    struct Guarded: Endpoint {
+      var path: String { "x" }
+      func decode(_ response: HTTPResponse, using decoder: JSONDecoder) throws -> String {
+        let text = response.text ?? ""
+        guard !text.hasPrefix("error:") else { throw HTTPError.unacceptableStatus(response) }
+        return text
+      }
+    }
+    let refused = StubTransport().on(.get, "/x", StubResponse(text: "error: no quota"))
+    let error = await #expect(throws: HTTPError.self) {
+      try await makeClient(transport: refused).send(Guarded())
+    }
+    #expect(error?.response?.text == "error: no quota")
+    guard case .unacceptableStatus = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    let good = StubTransport().on(.get, "/x", StubResponse(text: "ok"))
+    #expect(try await makeClient(transport: good).send(Guarded()) == "ok")
   }
 }

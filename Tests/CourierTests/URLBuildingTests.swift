@@ -52,6 +52,17 @@ struct URLBuildingTests {
     #expect(joined == "https://cdn.example.com/next?cursor=x%2By&page=2")
   }
 
+  @Test("the base URL's query items (an API key) do not go to an absolute URL; to a path they do")
+  func baseQueryStaysWithBase() throws {
+    let base = "https://api.example.com/3?api_key=secret"
+    #expect(
+      try url(base: base, path: "https://cdn.example.com/next", query: ["page": 2])
+        == "https://cdn.example.com/next?page=2")
+    #expect(
+      try url(base: base, path: "movie/1", query: ["page": 2])
+        == "https://api.example.com/3/movie/1?api_key=secret&page=2")
+  }
+
   @Test(
     "a scheme in capitals, in the base URL or an absolute path, goes out in lower case",
     arguments: [

@@ -20,8 +20,9 @@ extension HTTPClient {
   public struct Configuration: Sendable {
     /// Headers sent with every request; an endpoint's headers of the same name win.
     public var headers: HTTPHeaders
-    /// How long a whole request may take, from the call until the body has arrived; `nil`
-    /// for no deadline (``idleTimeout`` still applies).
+    /// How long a whole request may take, from the call until the body has arrived (the wait
+    /// for a permit of ``maximumConcurrentRequests`` is not counted); `nil` for no deadline
+    /// (``idleTimeout`` still applies).
     /// 60 seconds by default. Enforced by the client, so fractions of a second work on
     /// every platform. With ``RetryPolicy``, each attempt has its own timeout. Zero or less
     /// (here or an endpoint's) fails every request with ``HTTPError/invalidRequest(reason:)``,
@@ -75,7 +76,7 @@ extension HTTPClient {
     /// timeout) share one network call; on by default. Never applies to other methods.
     public var coalescesRequests: Bool
     /// The middleware every request passes through, outermost first; none by default.
-    /// Usually: logging, then retries, then authentication (see ``Middleware``).
+    /// Usually: retries, then authentication, then logging (see <doc:UsingMiddleware>).
     public var middleware: [any Middleware]
     /// Receives every request's ``HTTPEvent``s (started, retrying, finished, failed) — sends,
     /// pages, downloads, uploads, and each connection of a byte or event stream (finished

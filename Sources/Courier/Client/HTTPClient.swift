@@ -43,7 +43,8 @@ public actor HTTPClient {
   ///
   /// - Parameters:
   ///   - baseURL: An absolute `http` or `https` URL, possibly with a path (`…/3`). Query
-  ///     items in it (`…/3?api_key=…`) are sent with every request, before the endpoint's.
+  ///     items in it (`…/3?api_key=…`) are sent with every request made from a path, before
+  ///     the endpoint's (not to an endpoint's absolute URL).
   ///   - configuration: Headers, timeout, coders and limits for every request.
   ///   - transport: What sends requests. By default the process's one transport, shared by
   ///     every client given none, so that a client made for each request still reuses

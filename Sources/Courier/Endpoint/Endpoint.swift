@@ -77,7 +77,8 @@ public protocol Endpoint: Sendable {
   var cachePolicy: HTTPCache.Policy { get }
 
   /// Turns a successful response into the answer. Errors thrown here reach the caller as
-  /// ``HTTPError/decodingFailed(reason:response:)``.
+  /// ``HTTPError/decodingFailed(reason:response:)``, but an ``HTTPError``, which reaches it as
+  /// it is (`throw HTTPError.unacceptableStatus(response)` for an error payload sent with 200).
   func decode(_ response: HTTPResponse, using decoder: JSONDecoder) throws -> Response
 }
 

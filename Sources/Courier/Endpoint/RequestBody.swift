@@ -83,8 +83,8 @@ public struct RequestBody: Sendable {
   ///
   /// ``CurlTransport`` and ``URLSessionTransport`` on Apple platforms send the chunks as they
   /// come, and the response can be read while the body is still being sent; on Linux,
-  /// ``URLSessionTransport`` gathers the body into a temporary file first (README's platform
-  /// notes say why).
+  /// ``URLSessionTransport`` gathers the body into a temporary file first (<doc:PlatformNotes>
+  /// says why).
   public static func stream<Chunks: AsyncSequence & Sendable>(
     _ chunks: Chunks, length: Int64? = nil, contentType: String = "application/octet-stream"
   ) -> RequestBody where Chunks.Element: DataProtocol {

@@ -77,12 +77,42 @@ public enum HTTPError: Error, Sendable, Equatable {
     where urlError.localizedDescription.hasPrefix("Too large response headers")
       || urlError.localizedDescription.contains("chunked-encod"):
       self = .transport(URLError(.badServerResponse, userInfo: urlError.userInfo))
+    // It reports a body cut short (libcurl's CURLE_PARTIAL_FILE: "transfer closed with 900
+    // bytes remaining to read", or "… with outstanding read data remaining" when chunked) as
+    // an unknown error: the connection was lost, as CurlTransport and Apple's URLSession say,
+    // and a RetryPolicy takes it so.
+    case .unknown where urlError.localizedDescription.hasPrefix("transfer closed with "):
+      self = .relabelled(urlError, as: .networkConnectionLost)
+    // It reports a server certificate libcurl refused (CURLE_PEER_FAILED_VERIFICATION: "SSL
+    // certificate problem: unable to get local issuer certificate", or a name that does not
+    // match) as an unknown error: the server is not trusted, as CurlTransport and Apple's
+    // URLSession say.
+    case .unknown
+    where [
+      "SSL certificate problem", "SSL: no alternative certificate subject name",
+      "SSL: certificate subject name",
+    ].contains(where: urlError.localizedDescription.hasPrefix):
+      self = .relabelled(urlError, as: .serverCertificateUntrusted)
+    // It reports a body whose content coding libcurl could not undo (CURLE_BAD_CONTENT_ENCODING:
+    // "Error while processing content unencoding: incorrect header check") as an unknown
+    // error, as CurlTransport does not.
+    case .unknown
+    where urlError.localizedDescription.hasPrefix("Error while processing content unencoding"):
+      self = .relabelled(urlError, as: .cannotDecodeContentData)
     // It reports a connection closed before a byte of the answer as a bad response; it is
     // the empty reply CurlTransport reports, which may pass.
     case .badServerResponse where urlError.localizedDescription == "Empty reply from server":
       self = .transport(URLError(.zeroByteResource, userInfo: urlError.userInfo))
     default: self = .transport(urlError)
     }
+  }
+
+  /// `error` under the code `code` says it is, with its words as the reason its description
+  /// gives.
+  private static func relabelled(_ error: URLError, as code: URLError.Code) -> HTTPError {
+    var info = error.userInfo
+    info[reasonKey] = error.localizedDescription
+    return .transport(URLError(code, userInfo: info))
   }
 
   /// The error for anything URLSession's completion handler reports.

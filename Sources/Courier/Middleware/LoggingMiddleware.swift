@@ -63,7 +63,7 @@ public struct LoggingMiddleware: Middleware {
   public var level: Level
   /// Extra header and query names whose values are credentials (compared lowercased).
   public var redactedNames: Set<String>
-  /// The most body bytes written at `.bodies`; zero or less writes none.
+  /// The most body bytes written at `.bodies`, 1,024 by default; zero or less writes none.
   public var bodyLimit: Int
   /// Receives each line, with its severity.
   public var sink: @Sendable (Severity, String) -> Void

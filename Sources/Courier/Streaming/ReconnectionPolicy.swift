@@ -3,9 +3,9 @@
 public struct ReconnectionPolicy: Sendable {
   /// Whether to reconnect at all.
   public var reconnects: Bool
-  /// How long to wait before reconnecting, until the stream names its own time (`retry:`).
-  /// After a connection that gave no event, an event stream waits at least this long
-  /// whatever `retry:` said.
+  /// How long to wait before reconnecting (3 seconds by default), until the stream names its
+  /// own time (`retry:`). After a connection that gave no event, an event stream waits at
+  /// least this long whatever `retry:` said.
   public var delay: Duration
   /// How many reconnections in a row may fail (or, for an event stream, end before any
   /// event) before the sequence gives up with the last error; `nil` for no limit. A

@@ -44,9 +44,7 @@ public struct TransferOptions: Sendable {
   /// cancelled after part of its body reached the disk, and keeps its partial file for
   /// ``HTTPClient/download(_:to:resumingFrom:options:)``; `nil` (the default) keeps
   /// nothing. Called before the download throws, and only when there is something to
-  /// resume (bytes and a validator). (``CurlTransport`` writes a download to a file of its
-  /// own and hands a cancelled one's bytes over after the cancellation: such a download
-  /// gives none.)
+  /// resume (bytes and a validator), on every transport.
   public var resumeData: (@Sendable (DownloadResumeData) -> Void)?
 
   /// Options with the given limits.

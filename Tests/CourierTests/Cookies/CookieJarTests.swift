@@ -137,6 +137,24 @@ struct CookieJarTests {
     #expect(!jar.cookies.contains { $0.name == "c0" })
   }
 
+  @Test("past 3,000 cookies in all, the oldest goes")
+  func overallLimit() {
+    var moment = now
+    let clock = Locked(moment)
+    let jar = CookieJar(today: { clock.withLock { $0 } })
+    // 50 to each host, each within its own limit, until one more than the jar holds.
+    for index in 0...CookieJar.maximumCount {
+      moment += 1
+      clock.withLock { $0 = moment }
+      let host = "h\(index / CookieJar.maximumPerDomain).example"
+      jar.store(["c\(index)=1"], from: URL(string: "http://\(host)/")!)
+    }
+    #expect(jar.cookies.count == CookieJar.maximumCount)
+    #expect(!jar.cookies.contains { $0.name == "c0" })
+    #expect(jar.cookies.contains { $0.name == "c1" })
+    #expect(jar.cookies.contains { $0.name == "c\(CookieJar.maximumCount)" })
+  }
+
   @Test("fields URLSession joined with \", \" part again; a comma in an Expires date stays")
   func partedFields() {
     #expect(

@@ -27,6 +27,26 @@ struct ArticleEssentialsTests {
     #expect(answer.response.status == 200)
   }
 
+  @Test("getting started: one-off calls with Request, an absolute URL among them")
+  func oneOffCalls() async throws {
+    let stub = StubTransport()
+      .on(.get, "/v1/movie/550", .json(#"{"id":550,"title":"Fight Club"}"#))
+      .on(.post, "/v1/movie/550/rating", .status(201))
+      .fallback { request throws(HTTPError) in StubResponse(text: "\(request.url!)") }
+    let client = HTTPClient(baseURL: URL(string: "https://shelf.example/v1")!, transport: stub)
+    let movie = try await client.send(Request<Movie>(path: "movie/550"))
+    try await client.send(
+      Request<EmptyResponse>(
+        method: .post, path: "movie/550/rating", body: .json(Rating(value: 8.5))))
+    // an absolute URL works too
+    let html = try await client.send(Request<String>(path: "https://example.com/"))
+    #expect(movie.title == "Fight Club")
+    #expect(html == "https://example.com/")
+    let rating = try #require(stub.requests.dropFirst().first)
+    #expect(rating.httpBody.map { String(decoding: $0, as: UTF8.self) } == #"{"value":8.5}"#)
+    #expect(rating.httpMethod == "POST")
+  }
+
   @Test("describing endpoints: a body, and the request without sending it")
   func describingEndpoints() async throws {
     let client = client()

@@ -286,7 +286,7 @@ public final class URLSessionTransport: HTTPTransport {
           sentHead.setValue(String(length), forHTTPHeaderField: "Content-Length")
         }
       } else {
-        upload = try await body.wholeFile()
+        upload = try await Self.gathered(body, by: options.deadline, clock: deadlines.clock)
       }
     }
     // Again once the body is ready (a copy of it may have taken a while): a session

@@ -95,4 +95,42 @@ struct ClockRulesTests {
     #expect(clock.now - start == .seconds(13))
     #expect(attempts.withLock { $0 } == 2)
   }
+
+  @Test("the timeout starts once a request holds its permits, not while it waits for one")
+  func deadlineAfterPermit() async throws {
+    let stub = StubTransport(clock: clock)
+      .on(.get, "/first") { _ throws(HTTPError) in
+        try await takes(.seconds(8))
+        return StubResponse(status: 200, text: "first")
+      }
+      .on(.get, "/second") { _ throws(HTTPError) in
+        try await takes(.seconds(6))
+        return StubResponse(status: 200, text: "second")
+      }
+    let (events, observer) = HTTPEvent.makeStream()
+    var configuration = HTTPClient.Configuration(
+      timeout: .seconds(10), idleTimeout: nil, maximumConcurrentRequests: 1)
+    configuration.observer = observer
+    configuration.clock = clock
+    let client = HTTPClient(
+      baseURL: URL(string: "https://api.test")!, configuration: configuration, transport: stub)
+    let start = clock.now
+    let first = Task { try await client.send(Request<String>(path: "first")) }
+    await clock.sleepers(atLeast: 2)  // the first request's deadline and its 8 s
+    let second = Task { try await client.send(Request<String>(path: "second")) }
+    for await event in events {
+      if case .waiting(_, for: .concurrencyLimit) = event { break }  // the second queues
+    }
+    clock.advance(by: .seconds(8))
+    #expect(try await first.value == "first")
+    // The second holds the permit from 8 s, and is sent: its answer comes at 14 s, past 10 s
+    // from its call but within 10 s of its permit.
+    await clock.sleepers(atLeast: 1, until: start + .seconds(14))
+    clock.advance(by: .seconds(3))  // 11 s: past 10 s from its call
+    // Still waiting for its answer, with its deadline's timer set for 18 s.
+    await clock.sleepers(atLeast: 2, until: start + .seconds(14))
+    clock.advance(by: .seconds(3))
+    #expect(try await second.value == "second")
+    #expect(clock.now - start == .seconds(14))  // 14 s after its call, within its 10 s
+  }
 }
