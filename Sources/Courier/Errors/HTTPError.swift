@@ -70,19 +70,50 @@ public enum HTTPError: Error, Sendable, Equatable {
     switch urlError.code {
     case .timedOut: self = .timedOut
     case .cancelled: self = .cancelled
-    // FoundationNetworking (Linux) reports a head over libcurl's 300 KiB limit, and a
-    // malformed chunked body, as unknown errors in libcurl's words: the server sent what it
-    // must not, as CurlTransport says.
-    case .unknown
-    where urlError.localizedDescription.hasPrefix("Too large response headers")
-      || urlError.localizedDescription.contains("chunked-encod"):
-      self = .transport(URLError(.badServerResponse, userInfo: urlError.userInfo))
+    case .unknown:
+      self = .transport(Self.named(urlError))
     // It reports a connection closed before a byte of the answer as a bad response; it is
     // the empty reply CurlTransport reports, which may pass.
     case .badServerResponse where urlError.localizedDescription == "Empty reply from server":
       self = .transport(URLError(.zeroByteResource, userInfo: urlError.userInfo))
     default: self = .transport(urlError)
     }
+  }
+
+  /// `error`, an `unknown` one, with the code CurlTransport gives the same failure when its
+  /// words are libcurl's and say which, and those words as its reason (its description shows
+  /// them; on Linux, for every `unknown` failure); otherwise `error` itself.
+  ///
+  /// FoundationNetworking (Linux) reports many of libcurl's failures as `unknown`, in
+  /// libcurl's words: a head over libcurl's 300 KiB limit or a malformed chunked body (the
+  /// server sent what it must not: `badServerResponse`), a body cut short
+  /// (`networkConnectionLost`, which ``RetryPolicy`` retries), a certificate the check refused
+  /// (`serverCertificateUntrusted`: its authority unknown, its dates, another host's name),
+  /// and a TLS handshake that failed (`secureConnectionFailed`).
+  static func named(_ error: URLError) -> URLError {
+    guard let words = error.userInfo[NSLocalizedDescriptionKey] as? String else { return error }
+    let code: URLError.Code
+    if words.hasPrefix("Too large response headers") || words.contains("chunked-encod") {
+      code = .badServerResponse
+    } else if words.hasPrefix("transfer closed with") {
+      code = .networkConnectionLost
+    } else if words.hasPrefix("SSL certificate problem:")
+      || words.hasPrefix("SSL: no alternative certificate subject name")
+      || words.hasPrefix("SSL: certificate subject name")
+    {
+      code = .serverCertificateUntrusted
+    } else if words.hasPrefix("OpenSSL") {
+      code = .secureConnectionFailed
+    } else {
+      #if canImport(FoundationNetworking)
+        code = .unknown  // still libcurl's words, which say more than "unknown"
+      #else
+        return error
+      #endif
+    }
+    var userInfo = error.userInfo
+    userInfo[reasonKey] = Redaction.libcurlWords(words)
+    return URLError(code, userInfo: userInfo)
   }
 
   /// The error for anything URLSession's completion handler reports.

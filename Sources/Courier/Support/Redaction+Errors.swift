@@ -32,6 +32,12 @@ extension Redaction {
     return secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
   }
 
+  /// libcurl's words about a failure (its error buffer), made fit to be an error's reason:
+  /// without the environment's proxy credentials, which it quotes when it cannot use them.
+  static func libcurlWords(_ words: String) -> String {
+    scrub(words, secrets: proxyCredentials())
+  }
+
   /// An error's user info with every secret scrubbed from its texts (its description, the
   /// reason Courier or libcurl gave) and from those of the errors under it
   /// (`NSUnderlyingErrorKey`), which a `dump` or an error's own description shows. Other

@@ -87,6 +87,14 @@
         for text in texts {
           #expect(!text.contains("s3cret"), "\(type(of: transport)): \(text)")
         }
+        // A transport used on its own: its error's description shows libcurl's words, but
+        // not the password in them.
+        let direct = await #expect(throws: HTTPError.self) {
+          try await transport.send(URLRequest(url: URL(string: "http://\(ProxyTests.host)/")!))
+        }
+        #expect(direct?.urlErrorCode != nil)
+        #expect(
+          !"\(String(describing: direct))".contains("s3cret"), "\(String(describing: direct))")
       }
     }
   }

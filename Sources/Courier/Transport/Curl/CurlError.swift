@@ -16,7 +16,8 @@
     /// reason: which certificate check failed (an unknown authority, another host's name, an
     /// expired certificate), how the connection failed, how much of the body was missing, or
     /// how an HTTP/2 stream ended. It names hosts and ports, never a request's path, query or
-    /// credentials.
+    /// credentials, nor the environment's proxy credentials libcurl quotes when it cannot use
+    /// a proxy URL.
     init(
       curlCode code: Int32, url: URL? = nil, offline: OfflineProbe = .system,
       detail: String? = nil
@@ -65,7 +66,7 @@
       if [5, 6, 7, 16, 18, 35, 55, 56, 58, 60, 77, 83, 90, 92].contains(code), let detail,
         !detail.isEmpty
       {
-        info[Self.reasonKey] = detail
+        info[Self.reasonKey] = Redaction.libcurlWords(detail)
       }
       self = .transport(URLError(urlCode, userInfo: info))
     }
