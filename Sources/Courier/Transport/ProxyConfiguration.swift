@@ -19,9 +19,10 @@ import Foundation
 /// ``CurlTransport``, fails with ``HTTPError/transport(_:)`` naming its status: a `407` as
 /// `URLError.userAuthenticationRequired` (the credentials are missing or wrong), another
 /// `4xx` as `resourceUnavailable`, neither of which ``RetryPolicy`` retries, and a `5xx` as
-/// `cannotConnectToHost`, which it does. A SOCKS5 proxy's refusal fails the same way: its
-/// login refused as `userAuthenticationRequired`, a connection its rules forbid as
-/// `resourceUnavailable`, a host it cannot reach as `cannotConnectToHost`.
+/// `cannotConnectToHost`, which it does; an answer to `CONNECT` whose head is over libcurl's
+/// limits (300 KiB) with `badServerResponse`, not retried either. A SOCKS5 proxy's refusal
+/// fails the same way: its login refused as `userAuthenticationRequired`, a connection its
+/// rules forbid as `resourceUnavailable`, a host it cannot reach as `cannotConnectToHost`.
 public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomReflectable {
   /// What kind of proxy it is.
   public enum Kind: Sendable, Hashable {

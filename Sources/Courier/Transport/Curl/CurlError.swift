@@ -38,6 +38,11 @@
       // CURLE_GOT_NOTHING: the connection closed before a byte of the answer, which
       // ``RetryPolicy`` takes for a failure that may pass (a server restarting).
       case 52: urlCode = .zeroByteResource
+      // CURLE_RECV_ERROR in libcurl's words for a head over its limits: a proxy's answer to
+      // CONNECT, whose head the transfer never sees (``oversizedHead(curlCode:bytes:url:)``
+      // counts an origin's), broke HTTP's rules; no lost connection to retry.
+      case 56 where detail?.hasPrefix("Too large response headers") == true:
+        urlCode = .badServerResponse
       case 16, 18, 55, 56, 92: urlCode = .networkConnectionLost  // HTTP/2, partial, send, recv
       // CURLE_SEND_FAIL_REWIND: a reused connection closed with no answer, and the body, a
       // stream sent once, cannot be sent again on a fresh one.
