@@ -102,7 +102,9 @@ public enum HTTPError: Error, Sendable, Equatable {
       || words.hasPrefix("SSL: certificate subject name")
     {
       code = .serverCertificateUntrusted
-    } else if words.hasPrefix("OpenSSL") {
+    } else if words.hasPrefix("OpenSSL/") || words.hasPrefix("OpenSSL SSL_connect") {
+      // The handshake's failure (CURLE_SSL_CONNECT_ERROR); a TLS read or write failing
+      // after it (SSL_read, SSL_write) is a lost connection, which it reports as such.
       code = .secureConnectionFailed
     } else {
       #if canImport(FoundationNetworking)
