@@ -41,7 +41,7 @@ extension Redaction {
   /// An error's user info with every secret scrubbed from its texts (its description, the
   /// reason Courier or libcurl gave) and from those of the errors under it
   /// (`NSUnderlyingErrorKey`), which a `dump` or an error's own description shows. Other
-  /// values are kept as they are.
+  /// values are kept as they are, and so is an error under it that holds no secret.
   static func scrub(userInfo: [String: Any], secrets: [String], depth: Int = 0) -> [String: Any] {
     guard !secrets.isEmpty else { return userInfo }
     var scrubbed = userInfo
@@ -50,9 +50,10 @@ extension Redaction {
         scrubbed[key] = scrub(text, secrets: secrets)
       } else if key == NSUnderlyingErrorKey, let error = value as? any Error, depth < 4 {
         let error = error as NSError
-        scrubbed[key] = NSError(
-          domain: error.domain, code: error.code,
-          userInfo: scrub(userInfo: error.userInfo, secrets: secrets, depth: depth + 1))
+        let inner = scrub(userInfo: error.userInfo, secrets: secrets, depth: depth + 1)
+        if !NSDictionary(dictionary: inner).isEqual(to: error.userInfo) {
+          scrubbed[key] = NSError(domain: error.domain, code: error.code, userInfo: inner)
+        }
       }
     }
     return scrubbed

@@ -49,5 +49,9 @@ struct ProxyCredentialsTests {
     #expect(under?.code == -1)
     #expect(under?.userInfo[NSLocalizedDescriptionKey] as? String == redacted)
     #expect(info[NSURLErrorFailingURLErrorKey] as? URL == url)
+    // An error under it that holds no secret is the same error, not a copy.
+    let plain = NSError(domain: "Other", code: 7, userInfo: [NSLocalizedDescriptionKey: "fine"])
+    let kept = Redaction.scrub(userInfo: [NSUnderlyingErrorKey: plain], secrets: ["svc:pw-1"])
+    #expect((kept[NSUnderlyingErrorKey] as? NSError) === plain)
   }
 }
