@@ -109,5 +109,54 @@
       #expect(try await client.send(Request<String>(path: "x")) == "ok")
       #expect(proxy.lines == ["\(user) \(password) origin.courier-test.invalid:9090"])
     }
+
+    /// libcurl URL-decodes the user name and password it is given: `%2F` went as `/`, and the
+    /// proxy refused a password it was never sent.
+    @Test("a password with @ : % / reaches the proxy whole: a request, a tunnel, SOCKS5")
+    func specialPassword() async throws {
+      let server = try LoopbackServer { _, response in try await response.send(text: "ok") }
+      defer { server.stop() }
+      let proxy = try await ScriptedProxy.http(upstream: server.port)
+      defer { proxy.stop() }
+      let password = "p@ss:w%2Frd/#?-s3cret"
+      let configured = ProxyConfiguration.http(
+        host: "127.0.0.1", port: proxy.port, username: "svc", password: password)
+      let plain = client(URL(string: "http://origin.courier-test.invalid:8080")!, proxy: configured)
+      #expect(try await plain.send(Request<String>(path: "a")) == "ok")
+      // A WebSocket opens a tunnel (CONNECT) to its host.
+      let tunnel = try LoopbackServer { _, response in
+        try await response.upgradeToWebSocket().echoUntilClosed()
+      }
+      defer { tunnel.stop() }
+      let tunnelProxy = try await ScriptedProxy.http(upstream: tunnel.port)
+      defer { tunnelProxy.stop() }
+      let socket = try await client(
+        URL(string: "ws://chat.courier-test.invalid/")!,
+        proxy: .http(host: "127.0.0.1", port: tunnelProxy.port, username: "svc", password: password)
+      ).webSocket(Request<Data>(path: "room"), settings: .init(pingInterval: nil))
+      await socket.close()
+      let basic = "Basic " + Data("svc:\(password)".utf8).base64EncodedString()
+      #expect(proxy.lines == ["GET http://origin.courier-test.invalid:8080/a HTTP/1.1 | \(basic)"])
+      #expect(tunnelProxy.lines == ["CONNECT chat.courier-test.invalid:80 HTTP/1.1 | \(basic)"])
+      // And a SOCKS5 proxy gets them as they are, the user name's % too.
+      let socks = try await ScriptedProxy.socks5(upstream: server.port)
+      defer { socks.stop() }
+      let viaSocks = client(
+        URL(string: "http://origin.courier-test.invalid:9090")!,
+        proxy: .socks5(host: "127.0.0.1", port: socks.port, username: "svc%41", password: password))
+      #expect(try await viaSocks.send(Request<String>(path: "b")) == "ok")
+      #expect(socks.lines == ["svc%41 \(password) origin.courier-test.invalid:9090"])
+      // Refused by a proxy that cannot be reached, the error shows none of it.
+      let closed = try LoopbackServer.closedPort()
+      let error = await #expect(throws: HTTPError.self) {
+        try await client(
+          URL(string: "https://origin.courier-test.invalid")!,
+          proxy: .http(host: "127.0.0.1", port: closed, username: "svc", password: password)
+        ).send(Request<String>(path: "x"))
+      }
+      var dumped = ""
+      dump(error, to: &dumped)
+      #expect(!"\(String(describing: error)) \(dumped)".contains("s3cret"))
+    }
   }
 #endif
