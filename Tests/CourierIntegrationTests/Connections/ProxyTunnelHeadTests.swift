@@ -46,7 +46,11 @@
       arguments: [false, true])
     func oversized(webSocket: Bool) async throws {
       let (server, relay, proxy) = try await route(padding: 400)
-      defer { (server.stop(), relay.stop(), proxy.stop()) }
+      defer {
+        proxy.stop()
+        relay.stop()
+        server.stop()
+      }
       let client = client(
         URL(string: webSocket ? "wss://127.0.0.1/" : "https://127.0.0.1/")!, proxy: proxy,
         relay: relay)
@@ -67,7 +71,11 @@
       arguments: [false, true])
     func withinLimits(webSocket: Bool) async throws {
       let (server, relay, proxy) = try await route(padding: 150)
-      defer { (server.stop(), relay.stop(), proxy.stop()) }
+      defer {
+        proxy.stop()
+        relay.stop()
+        server.stop()
+      }
       let client = client(
         URL(string: webSocket ? "wss://127.0.0.1/" : "https://127.0.0.1/")!, proxy: proxy,
         relay: relay)
