@@ -293,11 +293,17 @@ struct MalformedResponseTests {
           .send(Request<Data>(path: "x"))
       }
       #expect(error?.urlErrorCode == .unknown)
+      // The description shows FoundationNetworking's words, which say more than "unknown".
+      #expect(
+        "\(String(describing: error))".contains("(URLError -1): Failed writing header"),
+        "\(String(describing: error))")
     }
 
-    /// libcurl says what it found; the error said only "network connection lost".
+    /// libcurl says what it found; the error said only "network connection lost". Over
+    /// URLSessionTransport, FoundationNetworking reported the same as `unknown`, which no
+    /// retry policy takes for a lost connection, saying nothing.
     @Test(
-      "a body cut short is a lost connection that says how much was missing",
+      "a body cut short is a lost connection that says how much was missing, on both transports",
       arguments: [
         (
           "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + String(repeating: "a", count: 40),
@@ -306,9 +312,31 @@ struct MalformedResponseTests {
         ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n", "outstanding"),
       ])
     func bodyCutShort(wire: String, says: String) async throws {
-      let error = await curlFailure(sendingAndClosing: wire)
-      #expect(error?.urlErrorCode == .networkConnectionLost)
-      #expect("\(String(describing: error))".contains(says), "\(String(describing: error))")
+      for transport in [CurlTransport() as any HTTPTransport, URLSessionTransport()] {
+        let error = await failure(sendingAndClosing: wire, over: transport)
+        let text = "\(type(of: transport)): \(String(describing: error))"
+        #expect(error?.urlErrorCode == .networkConnectionLost, "\(text)")
+        #expect(text.contains(says), "\(text)")
+        #expect(error.map(RetryPolicy.isTransient) == true, "\(text)")
+      }
+    }
+
+    /// The good path beside ``bodyCutShort(wire:says:)``: the same bodies, whole.
+    @Test("the same bodies, whole, are read on both transports")
+    func bodyWhole() async throws {
+      let wires = [
+        "HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n" + String(repeating: "a", count: 40),
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+      ]
+      for wire in wires {
+        let server = try raw(wire)
+        defer { server.stop() }
+        for transport in [CurlTransport() as any HTTPTransport, URLSessionTransport()] {
+          let client = HTTPClient(baseURL: server.baseURL, transport: transport)
+          let body = try await client.send(Request<String>(path: "x"))
+          #expect(body == String(repeating: "a", count: 40) || body == "abc")
+        }
+      }
     }
 
     /// Over URLSessionTransport on Linux the same responses crash the process inside
@@ -324,6 +352,14 @@ struct MalformedResponseTests {
     /// The error of a request over CurlTransport to a server that writes `wire` and closes
     /// the connection.
     func curlFailure(sendingAndClosing wire: String) async -> HTTPError? {
+      await failure(sendingAndClosing: wire, over: CurlTransport())
+    }
+
+    /// The error of a request over `transport` to a server that writes `wire` and closes the
+    /// connection.
+    func failure(sendingAndClosing wire: String, over transport: any HTTPTransport) async
+      -> HTTPError?
+    {
       guard
         let server = try? LoopbackServer(handler: { _, response in
           try await response.sendRaw(Data(wire.utf8))
@@ -331,7 +367,7 @@ struct MalformedResponseTests {
         })
       else { return nil }
       defer { server.stop() }
-      let client = HTTPClient(baseURL: server.baseURL, transport: CurlTransport())
+      let client = HTTPClient(baseURL: server.baseURL, transport: transport)
       return await #expect(throws: HTTPError.self) {
         try await client.send(Request<String>(path: "x"))
       }

@@ -81,7 +81,7 @@ extension HTTPError: CustomStringConvertible {
     case .dnsLookupFailed: "DNS lookup failed"
     case .userAuthenticationRequired: "authentication required"
     case .resourceUnavailable: "resource unavailable"
-    case .unknown: "unknown error (on Linux also a TLS failure)"
+    case .unknown: "unknown error"
     default: "URL loading failed"
     }
   }

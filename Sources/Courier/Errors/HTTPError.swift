@@ -70,35 +70,8 @@ public enum HTTPError: Error, Sendable, Equatable {
     switch urlError.code {
     case .timedOut: self = .timedOut
     case .cancelled: self = .cancelled
-    // FoundationNetworking (Linux) reports a head over libcurl's 300 KiB limit, and a
-    // malformed chunked body, as unknown errors in libcurl's words: the server sent what it
-    // must not, as CurlTransport says.
-    case .unknown
-    where urlError.localizedDescription.hasPrefix("Too large response headers")
-      || urlError.localizedDescription.contains("chunked-encod"):
-      self = .transport(URLError(.badServerResponse, userInfo: urlError.userInfo))
-    // It reports a body cut short (libcurl's CURLE_PARTIAL_FILE: "transfer closed with 900
-    // bytes remaining to read", or "… with outstanding read data remaining" when chunked) as
-    // an unknown error: the connection was lost, as CurlTransport and Apple's URLSession say,
-    // and a RetryPolicy takes it so.
-    case .unknown where urlError.localizedDescription.hasPrefix("transfer closed with "):
-      self = .relabelled(urlError, as: .networkConnectionLost)
-    // It reports a server certificate libcurl refused (CURLE_PEER_FAILED_VERIFICATION: "SSL
-    // certificate problem: unable to get local issuer certificate", or a name that does not
-    // match) as an unknown error: the server is not trusted, as CurlTransport and Apple's
-    // URLSession say.
-    case .unknown
-    where [
-      "SSL certificate problem", "SSL: no alternative certificate subject name",
-      "SSL: certificate subject name",
-    ].contains(where: urlError.localizedDescription.hasPrefix):
-      self = .relabelled(urlError, as: .serverCertificateUntrusted)
-    // It reports a body whose content coding libcurl could not undo (CURLE_BAD_CONTENT_ENCODING:
-    // "Error while processing content unencoding: incorrect header check") as an unknown
-    // error, as CurlTransport does not.
-    case .unknown
-    where urlError.localizedDescription.hasPrefix("Error while processing content unencoding"):
-      self = .relabelled(urlError, as: .cannotDecodeContentData)
+    case .unknown:
+      self = .transport(Self.named(urlError))
     // It reports a connection closed before a byte of the answer as a bad response; it is
     // the empty reply CurlTransport reports, which may pass.
     case .badServerResponse where urlError.localizedDescription == "Empty reply from server":
@@ -107,12 +80,45 @@ public enum HTTPError: Error, Sendable, Equatable {
     }
   }
 
-  /// `error` under the code `code` says it is, with its words as the reason its description
-  /// gives.
-  private static func relabelled(_ error: URLError, as code: URLError.Code) -> HTTPError {
-    var info = error.userInfo
-    info[reasonKey] = error.localizedDescription
-    return .transport(URLError(code, userInfo: info))
+  /// `error`, an `unknown` one, with the code CurlTransport gives the same failure when its
+  /// words are libcurl's and say which, and those words as its reason (its description shows
+  /// them; on Linux, for every `unknown` failure); otherwise `error` itself.
+  ///
+  /// FoundationNetworking (Linux) reports many of libcurl's failures as `unknown`, in
+  /// libcurl's words: a head over libcurl's 300 KiB limit or a malformed chunked body (the
+  /// server sent what it must not: `badServerResponse`), a body cut short
+  /// (`networkConnectionLost`, which ``RetryPolicy`` retries), a certificate the check refused
+  /// (`serverCertificateUntrusted`: its authority unknown, its dates, another host's name),
+  /// a body whose content coding could not be undone (`cannotDecodeContentData`), and a TLS
+  /// handshake that failed (`secureConnectionFailed`).
+  static func named(_ error: URLError) -> URLError {
+    guard let words = error.userInfo[NSLocalizedDescriptionKey] as? String else { return error }
+    let code: URLError.Code
+    if words.hasPrefix("Too large response headers") || words.contains("chunked-encod") {
+      code = .badServerResponse
+    } else if words.hasPrefix("transfer closed with") {
+      code = .networkConnectionLost
+    } else if words.hasPrefix("SSL certificate problem:")
+      || words.hasPrefix("SSL: no alternative certificate subject name")
+      || words.hasPrefix("SSL: certificate subject name")
+    {
+      code = .serverCertificateUntrusted
+    } else if words.hasPrefix("Error while processing content unencoding") {
+      code = .cannotDecodeContentData  // a corrupt gzip or deflate body
+    } else if words.hasPrefix("OpenSSL/") || words.hasPrefix("OpenSSL SSL_connect") {
+      // The handshake's failure (CURLE_SSL_CONNECT_ERROR); a TLS read or write failing
+      // after it (SSL_read, SSL_write) is a lost connection, which it reports as such.
+      code = .secureConnectionFailed
+    } else {
+      #if canImport(FoundationNetworking)
+        code = .unknown  // still libcurl's words, which say more than "unknown"
+      #else
+        return error
+      #endif
+    }
+    var userInfo = error.userInfo
+    userInfo[reasonKey] = Redaction.libcurlWords(words)
+    return URLError(code, userInfo: userInfo)
   }
 
   /// The error for anything URLSession's completion handler reports.

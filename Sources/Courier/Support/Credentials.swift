@@ -74,7 +74,9 @@ struct Credentials: Sendable {
 
   /// `error` made safe to print: a response it carries learns these rules (so its
   /// description redacts and scrubs them); a decoding failure's reason loses the credential
-  /// values; a transport error's failing URL loses its user-info and credential values.
+  /// values; a transport error's failing URL loses its user-info and credential values, and
+  /// its texts (and those of the errors under it) lose those values and the environment's
+  /// proxy credentials (``Redaction/proxyCredentials(in:)``).
   func applied(to error: HTTPError) -> HTTPError {
     switch error {
     case .unacceptableStatus(var response):
@@ -86,21 +88,27 @@ struct Credentials: Sendable {
       // itself, as a transport error's URL is, not only where the error is described.
       return .decodingFailed(reason: response.credentials.scrub(reason), response: response)
     case .transport(let urlError):
-      guard let url = urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL,
+      // The URLError itself may be printed (its userInfo shows the URL and the texts), so
+      // its texts, and those of the errors under it, lose the request's credential values
+      // and the environment's proxy credentials (which libcurl quotes when it cannot use
+      // them); its URL loses user-info, credential query (and fragment) values, and
+      // credential values anywhere else in it.
+      let secrets = self.secrets
+      var userInfo = Redaction.scrub(
+        userInfo: urlError.userInfo,
+        secrets: (secrets + Redaction.proxyCredentials()).sorted { $0.count > $1.count })
+      if let url = urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL,
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-      else { return error }
-      // The URLError itself may be printed (its userInfo shows the URL), so its URL loses
-      // user-info, credential query (and fragment) values, and credential values anywhere
-      // else in it.
-      components.user = nil
-      components.password = nil
-      Redaction.redactParameters(of: &components, extra: names)
-      let text = secrets.reduce(components.string ?? "") {
-        $0.replacingOccurrences(of: $1, with: "REDACTED")
+      {
+        components.user = nil
+        components.password = nil
+        Redaction.redactParameters(of: &components, extra: names)
+        let text = secrets.reduce(components.string ?? "") {
+          $0.replacingOccurrences(of: $1, with: "REDACTED")
+        }
+        userInfo[NSURLErrorFailingURLErrorKey] = URL(string: text)
+        userInfo["NSErrorFailingURLStringKey"] = nil  // the deprecated string form
       }
-      var userInfo = urlError.userInfo
-      userInfo[NSURLErrorFailingURLErrorKey] = URL(string: text)
-      userInfo["NSErrorFailingURLStringKey"] = nil  // the deprecated string form
       return .transport(URLError(urlError.code, userInfo: userInfo))
     default:
       return error

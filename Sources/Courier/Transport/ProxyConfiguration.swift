@@ -19,9 +19,10 @@ import Foundation
 /// ``CurlTransport``, fails with ``HTTPError/transport(_:)`` naming its status: a `407` as
 /// `URLError.userAuthenticationRequired` (the credentials are missing or wrong), another
 /// `4xx` as `resourceUnavailable`, neither of which ``RetryPolicy`` retries, and a `5xx` as
-/// `cannotConnectToHost`, which it does. A SOCKS5 proxy's refusal fails the same way: its
-/// login refused as `userAuthenticationRequired`, a connection its rules forbid as
-/// `resourceUnavailable`, a host it cannot reach as `cannotConnectToHost`.
+/// `cannotConnectToHost`, which it does; an answer to `CONNECT` whose head is over libcurl's
+/// limits (300 KiB) with `badServerResponse`, not retried either. A SOCKS5 proxy's refusal
+/// fails the same way: its login refused as `userAuthenticationRequired`, a connection its
+/// rules forbid as `resourceUnavailable`, a host it cannot reach as `cannotConnectToHost`.
 public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomReflectable {
   /// What kind of proxy it is.
   public enum Kind: Sendable, Hashable {
@@ -42,12 +43,17 @@ public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomRefle
   public var port: Int
   /// The user name the proxy asks for, if any (Basic for HTTP, RFC 1929 for SOCKS5).
   public var username: String?
-  /// The password the proxy asks for, if any: a credential, never shown.
+  /// The password the proxy asks for, if any: a credential, never shown. A SOCKS5 proxy's
+  /// user name and password are at most 255 bytes each (RFC 1929); a longer one fails every
+  /// request with ``HTTPError/invalidRequest(reason:)``, nothing sent.
   var password: String?
   /// Hosts reached directly, not through the proxy: a name matches itself and its
   /// subdomains (`example.com` matches `api.example.com`), `.example.com` and
   /// `*.example.com` match its subdomains (with ``CurlTransport``, as curl does, the name
-  /// itself too), `*` matches every host. An IP address matches itself.
+  /// itself too), `*` matches every host. An IP address matches itself (an IPv6 one with or
+  /// without brackets). An entry matches its host on every port: one with a port written into
+  /// it (`localhost:8080`) fails every request with ``HTTPError/invalidRequest(reason:)``,
+  /// nothing sent, since neither transport can exclude one port alone.
   public var excludedHosts: [String]
 
   /// An HTTP proxy at `host` and `port`.
@@ -106,15 +112,34 @@ public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomRefle
     guard (1...65535).contains(port) else {
       return .invalidRequest(reason: "the proxy's port \(port) is not in 1...65535")
     }
+    if let entry = exclusions.first(where: Self.hasPort) {
+      return .invalidRequest(
+        reason: "the proxy's excluded host \"\(entry)\" has a port: an exclusion matches its "
+          + "host on every port, so give the host alone")
+    }
+    if kind == .socks5, [username, password].contains(where: { ($0?.utf8.count ?? 0) > 255 }) {
+      return .invalidRequest(
+        reason: "a SOCKS5 proxy's user name and password are at most 255 bytes each (RFC 1929)")
+    }
     return nil
   }
 
-  /// ``excludedHosts`` without spaces or line breaks around an entry, and without entries
-  /// left empty: what both transports' exclusion lists are made from.
+  /// Whether an excluded host has a port written into it: `host:port`, or `[address]:port`
+  /// (an IPv6 address without brackets has more than one colon, and no port).
+  private static func hasPort(_ entry: String) -> Bool {
+    entry.hasPrefix("[") || entry.filter { $0 == ":" }.count == 1
+  }
+
+  /// ``excludedHosts`` without spaces or line breaks around an entry, without entries left
+  /// empty, and an IPv6 address without its brackets (`[::1]` as `::1`, the form libcurl
+  /// compares; it took the brackets for part of a name, and sent the request through the
+  /// proxy): what both transports' exclusion lists are made from.
   var exclusions: [String] {
     excludedHosts.compactMap { entry in
       let host = entry.trimmingCharacters(in: .whitespacesAndNewlines)
-      return host.isEmpty ? nil : host
+      let bare =
+        host.hasPrefix("[") && host.hasSuffix("]") ? host.dropFirst().dropLast() : host[...]
+      return bare.isEmpty ? nil : String(bare)
     }
   }
 

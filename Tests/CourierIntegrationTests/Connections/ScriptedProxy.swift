@@ -26,7 +26,8 @@
           with open(sys.argv[2], "a") as log:
               log.write(lines[0] + " | " + (auth[0] if auth else "-") + "\\n")
           if lines[0].startswith("CONNECT "):
-              client.sendall(b"HTTP/1.1 200 Connection established\\r\\n\\r\\n")
+              padding = (b"X-Padding: " + b"p" * 1000 + b"\\r\\n") * int(sys.argv[4])
+              client.sendall(b"HTTP/1.1 200 Connection established\\r\\n" + padding + b"\\r\\n")
               relay(client, int(sys.argv[1]), head.split(b"\\r\\n\\r\\n", 1)[1])
           else:
               relay(client, int(sys.argv[1]), head)
@@ -81,9 +82,10 @@
               client.close()
       """
 
-    /// An HTTP proxy to `upstream`.
-    static func http(upstream: Int) async throws -> ScriptedProxy {
-      try await start(http, upstream: upstream)
+    /// An HTTP proxy to `upstream`, whose answer to `CONNECT` carries `padding` fields of a
+    /// kilobyte each.
+    static func http(upstream: Int, padding: Int = 0) async throws -> ScriptedProxy {
+      try await start(http, upstream: upstream, extra: ["-", "\(padding)"])
     }
 
     /// A SOCKS5 proxy to `upstream` that asks for a user and password: any are taken, or only

@@ -98,7 +98,7 @@
 
     /// Runs `script` (`sh`, with `openssl`) in a directory of its own, and keeps `files` and
     /// the pins of the certificates in `pinning`.
-    private static func make(_ script: String, files: [String], pinning: [String]) async throws
+    static func make(_ script: String, files: [String], pinning: [String]) async throws
       -> TestCertificates
     {
       let directory = FileManager.default.temporaryDirectory.appendingPathComponent(

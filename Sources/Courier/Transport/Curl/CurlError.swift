@@ -16,7 +16,8 @@
     /// reason: which certificate check failed (an unknown authority, another host's name, an
     /// expired certificate), how the connection failed, how much of the body was missing, or
     /// how an HTTP/2 stream ended. It names hosts and ports, never a request's path, query or
-    /// credentials.
+    /// credentials, nor the environment's proxy credentials libcurl quotes when it cannot use
+    /// a proxy URL.
     init(
       curlCode code: Int32, url: URL? = nil, offline: OfflineProbe = .system,
       detail: String? = nil
@@ -37,6 +38,11 @@
       // CURLE_GOT_NOTHING: the connection closed before a byte of the answer, which
       // ``RetryPolicy`` takes for a failure that may pass (a server restarting).
       case 52: urlCode = .zeroByteResource
+      // CURLE_RECV_ERROR in libcurl's words for a head over its limits: a proxy's answer to
+      // CONNECT, whose head the transfer never sees (``oversizedHead(curlCode:bytes:url:)``
+      // counts an origin's), broke HTTP's rules; no lost connection to retry.
+      case 56 where detail?.hasPrefix("Too large response headers") == true:
+        urlCode = .badServerResponse
       case 16, 18, 55, 56, 92: urlCode = .networkConnectionLost  // HTTP/2, partial, send, recv
       // CURLE_SEND_FAIL_REWIND: a reused connection closed with no answer, and the body, a
       // stream sent once, cannot be sent again on a fresh one.
@@ -65,7 +71,7 @@
       if [5, 6, 7, 16, 18, 35, 55, 56, 58, 60, 77, 83, 90, 92].contains(code), let detail,
         !detail.isEmpty
       {
-        info[Self.reasonKey] = detail
+        info[Self.reasonKey] = Redaction.libcurlWords(detail)
       }
       self = .transport(URLError(urlCode, userInfo: info))
     }

@@ -75,7 +75,7 @@
       }
 
       /// Sets `proxy` on `easy`: `socks5h` (the proxy resolves names) or `http`, its
-      /// credentials, and the hosts it excludes (none: the environment's `no_proxy` is not
+      /// credentials (as they are: see ``literal(_:)``), and the hosts it excludes (none: the environment's `no_proxy` is not
       /// read then).
       static func apply(_ proxy: ProxyConfiguration, to easy: UnsafeMutableRawPointer) -> [Int32] {
         let scheme = proxy.kind == .socks5 ? "socks5h" : "http"
@@ -85,12 +85,21 @@
           courier_curl_easy_setopt_pointer(easy, Curl.Option.noProxy, noProxy(proxy.exclusions)),
         ]
         if let username = proxy.username {
-          codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.proxyUsername, username))
+          codes.append(
+            courier_curl_easy_setopt_pointer(easy, Curl.Option.proxyUsername, literal(username)))
         }
         if let password = proxy.password {
-          codes.append(courier_curl_easy_setopt_pointer(easy, Curl.Option.proxyPassword, password))
+          codes.append(
+            courier_curl_easy_setopt_pointer(easy, Curl.Option.proxyPassword, literal(password)))
         }
         return codes
+      }
+
+      /// `text` as libcurl's proxy user name and password options take it: libcurl URL-decodes
+      /// them (a password's `%2F` went to the proxy as `/`), so each `%` is given as `%25`,
+      /// which it decodes back. Nothing else is decoded.
+      static func literal(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25")
       }
 
       /// `hosts` as libcurl's `NOPROXY` list. libcurl knows a name (and its subdomains), a

@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension Redaction {
+  /// The user info (user and password) of the proxies the environment names — `http_proxy`,
+  /// `https_proxy`, `all_proxy` and every other `…_proxy` but `no_proxy`, in any case — as
+  /// written and percent-decoded, the whole and the password alone. libcurl (CurlTransport's,
+  /// and FoundationNetworking's under URLSessionTransport) reads these variables itself, and
+  /// when it cannot use one (a password with an `@`, `/` or space left unencoded, a scheme it
+  /// does not know) fails the transfer with words that quote it whole. The user info ends at
+  /// the value's last `@`, as URLs have it; before it, after any `scheme://`, all is secret.
+  static func proxyCredentials(
+    in environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> [String] {
+    var secrets: [String] = []
+    for (name, value) in environment {
+      let name = name.lowercased()
+      guard name.hasSuffix("_proxy"), name != "no_proxy", let at = value.lastIndex(of: "@")
+      else { continue }
+      let start = value.range(of: "://").map { $0.upperBound } ?? value.startIndex
+      guard start <= at else { continue }
+      let userInfo = String(value[start..<at])
+      let password = userInfo.firstIndex(of: ":").map { String(userInfo[$0...].dropFirst()) }
+      for secret in [userInfo, password].compactMap({ $0 }) {
+        secrets.append(secret)
+        if let decoded = secret.removingPercentEncoding { secrets.append(decoded) }
+      }
+    }
+    return secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+  }
+
+  /// libcurl's words about a failure (its error buffer), made fit to be an error's reason:
+  /// without the environment's proxy credentials, which it quotes when it cannot use them.
+  static func libcurlWords(_ words: String) -> String {
+    scrub(words, secrets: proxyCredentials())
+  }
+
+  /// An error's user info with every secret scrubbed from its texts (its description, the
+  /// reason Courier or libcurl gave) and from those of the errors under it
+  /// (`NSUnderlyingErrorKey`), which a `dump` or an error's own description shows. Other
+  /// values are kept as they are, and so is an error under it that holds no secret.
+  static func scrub(userInfo: [String: Any], secrets: [String], depth: Int = 0) -> [String: Any] {
+    guard !secrets.isEmpty else { return userInfo }
+    var scrubbed = userInfo
+    for (key, value) in userInfo {
+      if let text = value as? String {
+        scrubbed[key] = scrub(text, secrets: secrets)
+      } else if key == NSUnderlyingErrorKey, let error = value as? any Error, depth < 4 {
+        let error = error as NSError
+        let inner = scrub(userInfo: error.userInfo, secrets: secrets, depth: depth + 1)
+        if !NSDictionary(dictionary: inner).isEqual(to: error.userInfo) {
+          scrubbed[key] = NSError(domain: error.domain, code: error.code, userInfo: inner)
+        }
+      }
+    }
+    return scrubbed
+  }
+}
