@@ -67,3 +67,49 @@ extension Clock where Duration == Swift.Duration {
     (self as? any TransportClock) ?? ClockAdapter(self)
   }
 }
+
+extension TransportClock {
+  /// `work`'s outcome, or ``HTTPError/timedOut`` once `deadline` passes first, when `work`
+  /// is cancelled; what it made after all (its result came too late) goes to `discard`. A
+  /// caller cancelled meanwhile gets ``HTTPError/cancelled``. For waits before an exchange
+  /// starts, which its deadline bounds as it bounds the exchange.
+  package func within<T: Sendable>(
+    _ deadline: ContinuousClock.Instant, discarding discard: @escaping @Sendable (T) -> Void,
+    _ work: @escaping @Sendable () async throws(HTTPError) -> T
+  ) async throws(HTTPError) -> T {
+    typealias Outcome = Result<T, HTTPError>
+    let outcome = await withTaskGroup(of: Outcome?.self) { group -> Outcome? in
+      group.addTask {
+        do throws(HTTPError) {
+          return .success(try await work())
+        } catch {
+          return .failure(error)
+        }
+      }
+      group.addTask {
+        do {
+          try await self.wait(until: deadline)
+        } catch {
+          return nil  // cancelled: the work came first, or the caller left
+        }
+        return .failure(.timedOut)
+      }
+      var first: Outcome?
+      while let next = await group.next() {
+        guard let next else { continue }
+        guard first == nil else {
+          if case .success(let late) = next { discard(late) }
+          continue
+        }
+        first = next
+        group.cancelAll()
+      }
+      return first
+    }
+    guard !Task.isCancelled, let outcome else {
+      if case .success(let made)? = outcome { discard(made) }
+      throw .cancelled
+    }
+    return try outcome.get()
+  }
+}

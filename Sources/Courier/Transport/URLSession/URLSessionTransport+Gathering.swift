@@ -12,29 +12,9 @@ extension URLSessionTransport {
     clock: any TransportClock
   ) async throws(HTTPError) -> SessionTransfer.Upload {
     guard let deadline, body.file == nil else { return try await body.wholeFile() }
-    typealias Outcome = Result<SessionTransfer.Upload, HTTPError>
-    let outcome = await withTaskGroup(of: Outcome?.self) { group -> Outcome? in
-      group.addTask {
-        do throws(HTTPError) {
-          return .success(try await body.wholeFile())
-        } catch {
-          return .failure(error)
-        }
-      }
-      group.addTask {
-        do {
-          try await clock.wait(until: deadline)
-        } catch {
-          return nil  // cancelled: the body came first, or the caller left
-        }
-        return .failure(.timedOut)
-      }
-      defer { group.cancelAll() }
-      return await group.next() ?? nil
+    // What was gathered too late goes with its spool.
+    return try await clock.within(deadline, discarding: { _ in }) { () async throws(HTTPError) in
+      try await body.wholeFile()
     }
-    // A caller that left meanwhile cut the body's stream short: nothing of it is sent.
-    guard !Task.isCancelled else { throw .cancelled }
-    guard let outcome else { throw .cancelled }
-    return try outcome.get()
   }
 }
