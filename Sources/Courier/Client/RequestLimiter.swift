@@ -112,10 +112,10 @@ final class RequestLimiter: Sendable {
       permits = try await acquire(host: origin, whenWaiting: whenWaiting)
       return
     }
-    permits = try await clock.within(deadline, discarding: { $0.release() }) {
-      () async throws(HTTPError) in
+    let acquiring: @Sendable () async throws(HTTPError) -> Permits = {
       try await self.acquire(host: origin, whenWaiting: whenWaiting)
     }
+    permits = try await clock.within(deadline, discarding: { $0.release() }, doing: acquiring)
   }
 
   /// The permits one request holds.

@@ -75,7 +75,7 @@ extension TransportClock {
   /// starts, which its deadline bounds as it bounds the exchange.
   package func within<T: Sendable>(
     _ deadline: ContinuousClock.Instant, discarding discard: @escaping @Sendable (T) -> Void,
-    _ work: @escaping @Sendable () async throws(HTTPError) -> T
+    doing work: @escaping @Sendable () async throws(HTTPError) -> T
   ) async throws(HTTPError) -> T {
     typealias Outcome = Result<T, HTTPError>
     let outcome = await withTaskGroup(of: Outcome?.self) { group -> Outcome? in

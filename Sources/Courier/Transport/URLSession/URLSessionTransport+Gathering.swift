@@ -13,8 +13,6 @@ extension URLSessionTransport {
   ) async throws(HTTPError) -> SessionTransfer.Upload {
     guard let deadline, body.file == nil else { return try await body.wholeFile() }
     // What was gathered too late goes with its spool.
-    return try await clock.within(deadline, discarding: { _ in }) { () async throws(HTTPError) in
-      try await body.wholeFile()
-    }
+    return try await clock.within(deadline, discarding: { _ in }, doing: body.wholeFile)
   }
 }
