@@ -210,6 +210,32 @@ struct HTTPErrorTests {
     #expect(redacted.code == .cannotConnectToHost)
   }
 
+  /// Apple's URLSession puts a CFNetwork error under its own, which carries a failing URL
+  /// of its own: it loses its credentials as the top one does.
+  @Test("a URL in an error under the transport error is redacted as the top one is")
+  func underlyingURL() {
+    let inner = NSError(
+      domain: "kCFErrorDomainCFNetwork", code: -1202,
+      userInfo: [
+        NSURLErrorFailingURLErrorKey: secretURL, "NSErrorFailingURLStringKey": "\(secretURL)",
+        "_kCFStreamErrorCodeKey": -9813,
+      ])
+    let failing = URLError(
+      .serverCertificateUntrusted,
+      userInfo: [NSURLErrorFailingURLErrorKey: secretURL, NSUnderlyingErrorKey: inner])
+    guard case .transport(let redacted) = Credentials().applied(to: HTTPError.transport(failing))
+    else {
+      Issue.record("expected a transport error")
+      return
+    }
+    let under = redacted.userInfo[NSUnderlyingErrorKey] as? NSError
+    let url = under?.userInfo[NSURLErrorFailingURLErrorKey] as? URL
+    #expect(url != nil && url?.user == nil && url?.password == nil, "\(String(describing: url))")
+    #expect(!"\(String(describing: under))".contains("s3cret"), "\(String(describing: under))")
+    #expect(!"\(String(describing: under))".contains("hunter2"))
+    #expect(under?.code == -1202 && under?.userInfo["_kCFStreamErrorCodeKey"] as? Int == -9813)
+  }
+
   @Test("credential fields in JSON and form bodies are redacted, others kept")
   func bodies() {
     let json = Redaction.body(

@@ -91,7 +91,18 @@ public enum HTTPError: Error, Sendable, Equatable {
   /// (`serverCertificateUntrusted`: its authority unknown, its dates, another host's name),
   /// a body whose content coding could not be undone (`cannotDecodeContentData`), and a TLS
   /// handshake that failed (`secureConnectionFailed`).
+  /// Elsewhere (Apple's URLSession, a `URLProtocol`, a stub) an `unknown` error keeps its
+  /// code and words, whatever they say.
   static func named(_ error: URLError) -> URLError {
+    #if canImport(FoundationNetworking)
+      libcurlNamed(error)
+    #else
+      error
+    #endif
+  }
+
+  /// ``named(_:)`` on Linux.
+  private static func libcurlNamed(_ error: URLError) -> URLError {
     guard let words = error.userInfo[NSLocalizedDescriptionKey] as? String else { return error }
     let code: URLError.Code
     if words.hasPrefix("Too large response headers") || words.contains("chunked-encod") {
@@ -110,11 +121,7 @@ public enum HTTPError: Error, Sendable, Equatable {
       // after it (SSL_read, SSL_write) is a lost connection, which it reports as such.
       code = .secureConnectionFailed
     } else {
-      #if canImport(FoundationNetworking)
-        code = .unknown  // still libcurl's words, which say more than "unknown"
-      #else
-        return error
-      #endif
+      code = .unknown  // still libcurl's words, which say more than "unknown"
     }
     var userInfo = error.userInfo
     userInfo[reasonKey] = Redaction.libcurlWords(words)

@@ -74,9 +74,9 @@ struct Credentials: Sendable {
 
   /// `error` made safe to print: a response it carries learns these rules (so its
   /// description redacts and scrubs them); a decoding failure's reason loses the credential
-  /// values; a transport error's failing URL loses its user-info and credential values, and
-  /// its texts (and those of the errors under it) lose those values and the environment's
-  /// proxy credentials (``Redaction/proxyCredentials(in:)``).
+  /// values; a transport error's failing URL (and any URL in the errors under it) loses its
+  /// user-info and credential values, and its texts (and those of the errors under it) lose
+  /// those values and the environment's proxy credentials (``Redaction/proxyCredentials(in:)``).
   func applied(to error: HTTPError) -> HTTPError {
     switch error {
     case .unacceptableStatus(var response):
@@ -94,20 +94,21 @@ struct Credentials: Sendable {
       // them); its URL loses user-info, credential query (and fragment) values, and
       // credential values anywhere else in it.
       let secrets = self.secrets
-      var userInfo = Redaction.scrub(
+      let names = self.names
+      let userInfo = Redaction.scrub(
         userInfo: urlError.userInfo,
-        secrets: (secrets + Redaction.proxyCredentials()).sorted { $0.count > $1.count })
-      if let url = urlError.userInfo[NSURLErrorFailingURLErrorKey] as? URL,
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-      {
+        secrets: (secrets + Redaction.proxyCredentials()).sorted { $0.count > $1.count }
+      ) { url in
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+          return nil
+        }
         components.user = nil
         components.password = nil
         Redaction.redactParameters(of: &components, extra: names)
         let text = secrets.reduce(components.string ?? "") {
           $0.replacingOccurrences(of: $1, with: "REDACTED")
         }
-        userInfo[NSURLErrorFailingURLErrorKey] = URL(string: text)
-        userInfo["NSErrorFailingURLStringKey"] = nil  // the deprecated string form
+        return URL(string: text)
       }
       return .transport(URLError(urlError.code, userInfo: userInfo))
     default:

@@ -40,21 +40,32 @@ extension Redaction {
 
   /// An error's user info with every secret scrubbed from its texts (its description, the
   /// reason Courier or libcurl gave) and from those of the errors under it
-  /// (`NSUnderlyingErrorKey`), which a `dump` or an error's own description shows. Other
-  /// values are kept as they are, and so is an error under it that holds no secret.
-  static func scrub(userInfo: [String: Any], secrets: [String], depth: Int = 0) -> [String: Any] {
-    guard !secrets.isEmpty else { return userInfo }
+  /// (`NSUnderlyingErrorKey`), which a `dump` or an error's own description shows; a URL
+  /// value, at any depth (an Apple error under another carries its own failing URL), is
+  /// given to `url` (and its deprecated string form dropped). Other values are kept as they
+  /// are, and so is an error under it that holds no secret.
+  static func scrub(
+    userInfo: [String: Any], secrets: [String], url redact: ((URL) -> URL?)? = nil,
+    depth: Int = 0
+  ) -> [String: Any] {
+    guard !secrets.isEmpty || redact != nil else { return userInfo }
     var scrubbed = userInfo
     for (key, value) in userInfo {
       if let text = value as? String {
         scrubbed[key] = scrub(text, secrets: secrets)
+      } else if let url = value as? URL, let redact {
+        scrubbed[key] = redact(url)
       } else if key == NSUnderlyingErrorKey, let error = value as? any Error, depth < 4 {
         let error = error as NSError
-        let inner = scrub(userInfo: error.userInfo, secrets: secrets, depth: depth + 1)
+        let inner = scrub(
+          userInfo: error.userInfo, secrets: secrets, url: redact, depth: depth + 1)
         if !NSDictionary(dictionary: inner).isEqual(to: error.userInfo) {
           scrubbed[key] = NSError(domain: error.domain, code: error.code, userInfo: inner)
         }
       }
+    }
+    if redact != nil, userInfo[NSURLErrorFailingURLErrorKey] is URL {
+      scrubbed["NSErrorFailingURLStringKey"] = nil  // the deprecated string form
     }
     return scrubbed
   }

@@ -43,7 +43,8 @@ struct URLSessionConnectionSettingsTests {
   }
 
   @Test(
-    "excluded hosts become exception patterns: a name and its subdomains, addresses as they are")
+    "excluded hosts become exception patterns: a name and its subdomains, addresses as they are (IPv6 also in brackets)"
+  )
   func exceptions() {
     let proxy = ProxyConfiguration.http(
       host: "proxy.internal", port: 3128,
@@ -51,7 +52,7 @@ struct URLSessionConnectionSettingsTests {
     #expect(
       proxy.connectionProxyDictionary["ExceptionsList"] as? [String] == [
         "localhost", "*.localhost", "example.com", "*.example.com", "*.internal", "127.0.0.1",
-        "::1", "*",
+        "::1", "[::1]", "*",
       ])
     #expect(
       ProxyConfiguration.http(host: "p", port: 1).connectionProxyDictionary["ExceptionsList"]
@@ -88,6 +89,10 @@ struct URLSessionConnectionSettingsTests {
       excluding: ["*.corp.example", " .internal", "lan\r\n", " ", ""])
     #expect(
       proxy.exceptionPatterns == ["*.corp.example", "*.internal", "lan", "*.lan"])
+    // An IPv6 address, written either way, in both forms; an IPv4 one as it is.
+    let addresses = ProxyConfiguration.http(
+      host: "proxy.internal", port: 3128, excluding: ["[::1]", "fe80::2", "10.0.0.1"])
+    #expect(addresses.exceptionPatterns == ["::1", "[::1]", "fe80::2", "[fe80::2]", "10.0.0.1"])
   }
 
   @Test("the proxy's credential goes to its own host and port, only before a failure")

@@ -57,13 +57,16 @@ extension ProxyConfiguration {
   /// (developer.apple.com/documentation/cfnetwork/kcfnetworkproxiesexceptionslist: "host name
   /// patterns that should bypass the proxy"): a name stands for itself and, as
   /// ``excludedHosts`` says, its subdomains (`*.name`); a leading dot for the subdomains; `*`,
-  /// `*.name` and addresses as they are (``exclusions``: spaces and line breaks around an entry
-  /// dropped, empty entries too).
+  /// `*.name` and addresses as they are, an IPv6 one also in brackets (``exclusions``: spaces
+  /// and line breaks around an entry dropped, empty entries too).
   var exceptionPatterns: [String] {
     exclusions.flatMap { host -> [String] in
       if host == "*" || host.hasPrefix("*.") { return [host] }
       if host.hasPrefix(".") { return ["*\(host)"] }
-      if host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) { return [host] }
+      // An IPv6 address both bare and in brackets: which form CFNetwork compares is not
+      // documented.
+      if host.contains(":") { return [host, "[\(host)]"] }
+      if host.allSatisfy({ $0.isNumber || $0 == "." }) { return [host] }
       return [host, "*.\(host)"]
     }
   }
