@@ -238,8 +238,7 @@ extension HTTPClient {
           return try await tracing.send(
             request, options: options, credentialNames: outgoing.credentialNames,
             cookies: jar, ownCookie: outgoing.ownCookie, redirects: redirects, transport: transport,
-            exchange: exchange, holding: permits, limiter: limiter, clock: configuration.clock,
-            events: events)
+            exchange: exchange, holding: permits, limiter: limiter, events: events)
         }
       #endif
       var response: TransportResponse
@@ -254,9 +253,9 @@ extension HTTPClient {
             from: response, to: request, options: options,
             credentialNames: outgoing.credentialNames, cookies: jar, ownCookie: outgoing.ownCookie
           ) { hop, options throws(HTTPError) in
-            try await limiter.follow(
-              &permits, to: hop.head.url, by: options.deadline, clock: configuration.clock
-            ) { events?.waiting(for: .concurrencyLimit) }
+            try await limiter.follow(&permits, to: hop.head.url) {
+              events?.waiting(for: .concurrencyLimit)
+            }
             return try await transport.send(hop, options: options)
           }
         }

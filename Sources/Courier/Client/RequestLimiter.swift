@@ -6,7 +6,7 @@ import Foundation
 /// A request takes its host's permit before the overall one, so a request waiting for a
 /// busy host never holds an overall permit that requests to other hosts could use. It counts
 /// against the origin it is talking to: a redirect to another origin moves it there
-/// (``follow(_:to:by:clock:whenWaiting:)``).
+/// (``follow(_:to:whenWaiting:)``).
 final class RequestLimiter: Sendable {
   let overall: PermitQueue?
   private let perHostLimit: Int?
@@ -94,28 +94,22 @@ final class RequestLimiter: Sendable {
 
   /// Moves `permits` to the origin of `url`, a redirect's next hop, when a per-host limit
   /// applies and the origin is another: what is held is given back, and the request waits
-  /// its turn for the new origin as a new request would, until `deadline` (on `clock`) at
-  /// the latest: the exchange's deadline runs by then, so a wait past it is
-  /// ``HTTPError/timedOut``. Both permits go back, the overall one too: waiting for a host
+  /// its turn for the new origin as a new request would (the exchange's deadline runs
+  /// meanwhile). Both permits go back, the overall one too: waiting for a host
   /// while holding an overall permit could wait for ever on a request that holds the host's
   /// and waits for an overall one. On a throw, `permits` is `nil` and nothing is held.
   func follow(
-    _ permits: inout Permits?, to url: URL?, by deadline: ContinuousClock.Instant?,
-    clock: any TransportClock, whenWaiting: @escaping @Sendable () -> Void
+    _ permits: inout Permits?, to url: URL?, whenWaiting: () -> Void = {}
   ) async throws(HTTPError) {
     guard perHostLimit != nil, let held = permits else { return }
     let origin = URLOrigin(url)?.description ?? ""
     guard origin != held.origin else { return }
     held.release()
     permits = nil
-    guard let deadline else {
-      permits = try await acquire(host: origin, whenWaiting: whenWaiting)
-      return
-    }
-    let acquiring: @Sendable () async throws(HTTPError) -> Permits = {
-      try await self.acquire(host: origin, whenWaiting: whenWaiting)
-    }
-    permits = try await clock.within(deadline, discarding: { $0.release() }, doing: acquiring)
+    // Not raced against the deadline in a task group: cancelling the caller while the
+    // group's child waited crashed the Swift 6.3.1 runtime (a task freed while its status
+    // lock was held). A wait that ends past the deadline fails at once with timedOut.
+    permits = try await acquire(host: origin, whenWaiting: whenWaiting)
   }
 
   /// The permits one request holds.

@@ -37,7 +37,7 @@
       cookies: CookieJar?, ownCookie: String?, redirects: RedirectPolicy,
       transport: any HTTPTransport,
       exchange: Exchange, holding permits: RequestLimiter.Permits?, limiter: RequestLimiter,
-      clock: any TransportClock, events: EventReporter?
+      events: EventReporter?
     ) async throws(HTTPError) -> HTTPResponse {
       // The span of the hop whose answer came last, until its body has been dealt with.
       var answered: (any Span)?
@@ -50,7 +50,7 @@
           // A redirect's body was drained before the next hop leaves.
           answered?.end()
           answered = nil
-          try await limiter.follow(&permits, to: hop.head.url, by: options.deadline, clock: clock) {
+          try await limiter.follow(&permits, to: hop.head.url) {
             events?.waiting(for: .concurrencyLimit)
           }
           var hop = hop
