@@ -165,8 +165,7 @@
       let driver = try curl.driver.get()
       let url = server.baseURL.appendingPathComponent("never")
       let transfer = CurlTransfer(
-        request: .get(url), url: url, options: TransportOptions(), driver: driver,
-        timer: curl.deadlines)
+        request: .get(url), url: url, options: TransportOptions(), driver: driver)
       try transfer.prepare(upload: nil, settings: curl.settings)
       // The stop's command can reach the driver before the start's (other threads).
       driver.remove(transfer)

@@ -29,7 +29,8 @@ extension ExchangeTransfer {
 
 /// One exchange as every transport runs it: the ``RequestMachine`` and the exchange's
 /// ``TransportDeadlines`` under one lock, fed by the transport's callbacks, the caller's cancellation,
-/// the body's reader and the ``DeadlineTimer``; the actions they return are performed after
+/// the body's reader and the ``DeadlineTimer`` (or the transport's own loop, which keeps the
+/// deadlines of libcurl's transfers); the actions they return are performed after
 /// the lock is released.
 package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   package typealias Continuation = CheckedContinuation<Result<TransportResponse, HTTPError>, Never>
@@ -48,7 +49,10 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   private let core: Locked<Core>
   /// The exchange's deadline and idle timeout as they were made (for scheduling the start).
   private let rules: TransportDeadlines
-  private let timer: DeadlineTimer
+  /// The timer that wakes the call, or `nil` when its transport's own loop does
+  /// (``init(options:clock:resumer:)``).
+  private let timer: DeadlineTimer?
+  private let clock: any TransportClock
   /// Whether the exchange has an idle timeout, so that moving bytes must be recorded.
   package let watchesActivity: Bool
   /// Resumes the caller: at once, or once a lock of the transport's is let go.
@@ -62,14 +66,45 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// callbacks run under a lock of its own passes `resumer`, which runs what it is given
   /// once that lock is let go: resuming the caller may run client code at once (a task that
   /// prefers an inline executor), and none may run under a transport's lock.
-  package init(options: TransportOptions, timer: DeadlineTimer, resumer: Resumer? = nil) {
+  package convenience init(
+    options: TransportOptions, timer: DeadlineTimer, resumer: Resumer? = nil
+  ) {
+    self.init(options: options, clock: timer.clock, timer: timer, resumer: resumer)
+  }
+
+  /// A call whose transport keeps its deadline in a loop of its own, under a lock it takes
+  /// anyway, rather than in a ``DeadlineTimer`` (whose lock would be taken twice more per
+  /// exchange): the transport asks ``firstLook(at:)`` when the transfer begins, calls
+  /// ``timerFired(now:)`` when that comes (and again when it names a next look), and
+  /// forgets the deadline when the transfer ends.
+  package convenience init(
+    options: TransportOptions, clock: any TransportClock, resumer: Resumer? = nil
+  ) {
+    self.init(options: options, clock: clock, timer: nil, resumer: resumer)
+  }
+
+  private init(
+    options: TransportOptions, clock: any TransportClock, timer: DeadlineTimer?,
+    resumer: Resumer?
+  ) {
     let deadlines = TransportDeadlines(
-      deadline: options.deadline, idleTimeout: options.idleTimeout, startingAt: timer.clock.now)
+      deadline: options.deadline, idleTimeout: options.idleTimeout, startingAt: clock.now)
     core = Locked(Core(deadlines: deadlines))
     rules = deadlines
     self.timer = timer
+    self.clock = clock
     self.resumer = resumer
     watchesActivity = deadlines.watchesActivity
+  }
+
+  /// When a transport that keeps the deadline itself first looks at the call, whose transfer
+  /// begins at `now`: the deadline, or the idle period's end, whichever is sooner. Read
+  /// without the call's lock (from the rules as made), so a look may come a little after
+  /// the idle period that began at the start: then the call is overdue.
+  package func firstLook(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    var atStart = rules
+    atStart.touch(at: now)
+    return atStart.due
   }
 
   // MARK: - Events
@@ -92,10 +127,8 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// lock is taken once. A timer that fires before the start finds the exchange not started:
   /// it ends it when it is overdue (the start is then refused), or looks again later.
   package func start(_ continuation: Continuation, transfer: Transfer) {
-    let now = timer.clock.now
-    var atStart = rules
-    atStart.touch(at: now)
-    let token = atStart.due.map { timer.schedule(self, at: $0) }
+    let now = clock.now
+    let token = timer.flatMap { timer in firstLook(at: now).map { timer.schedule(self, at: $0) } }
     let step = core.withLock { core -> Step in
       let action = core.machine.start(continuation, transfer)
       // Refused (ended meanwhile): the unstarted transfer is let go at once, and the deadline.
@@ -146,7 +179,7 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// A byte moved: the idle period starts again.
   package func touch() {
     guard watchesActivity else { return }
-    let now = timer.clock.now
+    let now = clock.now
     core.withLock { $0.deadlines.touch(at: now) }
   }
 
@@ -159,7 +192,7 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// The reader took bytes again, or body bytes came: the idle period starts afresh once no
   /// other pause holds.
   package func resumedByCaller() {
-    let now = timer.clock.now
+    let now = clock.now
     core.withLock { $0.deadlines.resume(at: now) }
   }
 
@@ -223,7 +256,7 @@ package final class TransportCall<Transfer: ExchangeTransfer>: DeadlineTimed {
   /// its deadline and tells its transfer first, so that a caller resumed with the end finds
   /// everything let go (a temporary upload file deleted).
   private func perform(_ step: Step) {
-    if let token = step.timerToken { timer.cancel(token) }
+    if let token = step.timerToken { timer?.cancel(token) }
     step.ended?.exchangeEnded()
     switch step.action {
     case .none:

@@ -14,8 +14,12 @@
   /// it. So the thread that submits a request usually takes the lock at once and has libcurl
   /// send the request right there, instead of waking the driver's thread to do it: a
   /// sequential request costs one thread wake-up fewer, and the driver wakes only when the
-  /// response arrives or libcurl's timer is due. (Deadlines and idle timeouts are the
-  /// transport's ``DeadlineTimer``'s.)
+  /// response arrives, libcurl's timer is due, or a transfer's deadline or idle period is.
+  ///
+  /// The driver keeps its transfers' deadlines (``keepDeadline(of:)``): one goes in when the
+  /// transfer does and out when it comes out, under the lock those take anyway, so that a
+  /// request's deadline costs no lock of its own; due ones are looked at once the lock is
+  /// let go.
   ///
   /// Requests from other threads (add, remove, resume) are run at once by a thread that finds
   /// the lock free, and otherwise go through `commands`, which whoever holds the lock runs
@@ -37,6 +41,7 @@
       case add(CurlTransfer)
       case remove(CurlTransfer)
       case resume(CurlTransfer, receiving: Bool)
+      case look(CurlTransfer, at: ContinuousClock.Instant)
       case connect(CurlByteChannel)
       case turn(CurlByteChannel)
       case shutdown
@@ -57,6 +62,8 @@
     // Under `lock`:
     /// The transfers in the multi handle, by easy handle.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// The deadlines (or ends of idle periods) of the transfers in the multi handle.
+    private var deadlines = DeadlineSchedule<CurlTransfer>()
     private var stopping = false
     /// The connections libcurl keeps open, idle or not (see ``sizeConnectionCache()``).
     private var connectionCacheSize = 0
@@ -143,6 +150,13 @@
         lock.unlock()
         if closed { continuation.resume() } else { courier_curl_loop_wake(loop) }
       }
+    }
+
+    /// How many transfers' deadlines the driver keeps (tests).
+    var deadlineCount: Int {
+      lock.lock()
+      defer { lock.unlock() }
+      return deadlines.count
     }
 
     /// Ends the loop once the transfers under way have finished; the multi handle is freed.
@@ -235,6 +249,7 @@
       timerFired(multi, owner: 0)
       timerFired(sockets, owner: 1)
       finishDone()
+      lookAtDue()
       var again: [CurlByteChannel] = []
       swap(&again, &runnable)
       for socket in again { socket.link.pump() }
@@ -297,6 +312,7 @@
           return
         }
         active[easy] = transfer
+        keepDeadline(of: transfer, at: transfer.call.firstLook(at: .now))
         sizeConnectionCache()
       case .remove(let transfer):
         // Taking a handle out mid-transfer closes its connection at once. One not in yet is
@@ -308,6 +324,10 @@
         taken.release(recycling: false)
       case .resume(let transfer, let receiving):
         unpause(transfer, receiving: receiving)
+      case .look(let transfer, let next):
+        // Unless it has come out meanwhile.
+        guard let easy = transfer.easy, active[easy] === transfer else { return }
+        keepDeadline(of: transfer, at: next)
       case .connect(let socket):
         channels += 1
         do throws(HTTPError) {
@@ -358,17 +378,47 @@
       _ = courier_curl_multi_setopt_long(multi, Curl.MultiOption.maxConnects, size)
     }
 
-    /// Takes `transfer` out of the multi handle, if it is in; returns it then.
+    /// Takes `transfer` out of the multi handle, if it is in, and forgets its deadline;
+    /// returns it then.
     private func take(_ transfer: CurlTransfer) -> CurlTransfer? {
       guard let easy = transfer.easy, active.removeValue(forKey: easy) != nil else { return nil }
       _ = courier_curl_multi_remove_handle(multi, easy)
+      if let deadline = transfer.deadline.take() { deadlines.remove(deadline) }
       return transfer
     }
 
-    /// When libcurl's timer is due (at most a second away).
+    // MARK: - Deadlines
+
+    /// Keeps `transfer`'s next look at `instant` (its deadline or the end of its idle
+    /// period), while it is in the multi handle; `nil`: neither runs.
+    private func keepDeadline(of transfer: CurlTransfer, at instant: ContinuousClock.Instant?) {
+      guard let instant else { return }
+      transfer.deadline = deadlines.add(transfer, at: instant)
+    }
+
+    /// Has the transfers whose look is due looked at once the lock is let go: each call ends
+    /// its exchange when it is overdue (stopping the transfer through a command), or names
+    /// its next look, kept unless the transfer has come out meanwhile.
+    private func lookAtDue() {
+      guard let earliest = deadlines.earliest else { return }
+      let now = ContinuousClock.now
+      guard earliest <= now else { return }
+      for (_, transfer) in deadlines.popDue(now: now) {
+        transfer.deadline = nil
+        later { [self] in
+          guard let next = transfer.call.timerFired(now: now) else { return }
+          submit(.look(transfer, at: next), here: false)
+        }
+      }
+    }
+
+    /// When libcurl's timer is due (at most a second away), or a transfer's deadline, if
+    /// sooner.
     private func nextDue(now: ContinuousClock.Instant) -> ContinuousClock.Instant {
       let timer = courier_curl_loop_timer(loop)
-      return now + .milliseconds(timer >= 0 ? min(timer, 1000) : 1000)
+      let due = now + .milliseconds(timer >= 0 ? min(timer, 1000) : 1000)
+      guard let deadline = deadlines.earliest else { return due }
+      return min(due, deadline)
     }
 
     // MARK: - The driver's thread

@@ -86,18 +86,23 @@
     /// exchange ended first): then it is not put in. Under the driver's lock.
     var removedEarly = false
 
-    init(
-      request: TransportRequest, url: URL, options: TransportOptions, driver: CurlDriver,
-      timer: DeadlineTimer
-    ) {
+    /// The token of the transfer's deadline among the driver's, while it is in the multi
+    /// handle. Under the driver's lock.
+    var deadline: UInt64?
+
+    /// A transfer whose deadline and idle timeout the driver keeps (see
+    /// ``CurlDriver/keepDeadline(of:)``): under the lock it takes anyway to add the transfer
+    /// and to finish it, instead of a timer's lock taken twice more.
+    init(request: TransportRequest, url: URL, options: TransportOptions, driver: CurlDriver) {
       self.request = request
       self.url = url
       self.options = options
       self.driver = driver
-      call = TransportCall(options: options, timer: timer) { driver.outsideLock($0) }
+      let clock = ContinuousClock()
+      call = TransportCall(options: options, clock: clock) { driver.outsideLock($0) }
       startedAt = .now
-      clock = timer.clock
-      madeAt = timer.clock.now
+      self.clock = clock
+      madeAt = clock.now
     }
 
     // MARK: - The caller's side

@@ -44,7 +44,7 @@
   public final class CurlTransport: HTTPTransport {
     let settings: Settings
     let driver: Result<CurlDriver, HTTPError>
-    /// Times every request's deadline and idle timeout.
+    /// Times the deadlines of byte channels' connects (requests' are the driver's).
     let deadlines = DeadlineTimer()
 
     /// A transport with its own connections and thread.
@@ -115,7 +115,7 @@
         url.host?.isEmpty == false
       else { throw .transport(URLError(.unsupportedURL)) }
       let transfer = CurlTransfer(
-        request: request, url: url, options: options, driver: driver, timer: deadlines)
+        request: request, url: url, options: options, driver: driver)
       try transfer.prepare(upload: request.body.map(CurlUpload.init), settings: settings)
       let result = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
