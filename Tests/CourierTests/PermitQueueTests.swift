@@ -1,4 +1,5 @@
 import CourierTestSupport
+import CourierTesting
 import Testing
 
 @testable import Courier
@@ -35,6 +36,75 @@ struct PermitQueueTests {
       #expect(log.withLock { $0 } == Array(names.prefix(index + 1)))
     }
     for task in tasks { try await task.value }
+    queue.release()
+    #expect(queue.availablePermits == 1)
+  }
+
+  @Test("a waiter still in line at its deadline leaves with timedOut, and the next is served")
+  func deadlineInLine() async throws {
+    let clock = ManualClock()
+    let timer = DeadlineTimer(clock: clock)
+    let queue = PermitQueue(limit: 1)
+    try await queue.acquire()
+    let suspended = Signal()
+    let late = Task {
+      try await queue.acquire(
+        until: clock.now + .seconds(10), on: timer, whenWaiting: { suspended.fire() })
+    }
+    await watched { await suspended.wait() }
+    let behind = queue.enqueue()
+    await clock.sleepers(atLeast: 1)  // the deadline's
+    clock.advance(by: .seconds(10))
+    let outcome = await watched { await late.result }
+    #expect(throws: HTTPError.timedOut) { try outcome?.get() }
+    #expect(queue.waitingCount == 1)  // only `behind`
+    queue.release()  // skips the waiter that left: goes to `behind`
+    try await behind.wait()
+    queue.release()
+    #expect(queue.availablePermits == 1)
+    #expect(timer.count == 0)
+  }
+
+  @Test("a permit handed over before the deadline is kept, and the deadline forgotten")
+  func deadlineNotReached() async throws {
+    let clock = ManualClock()
+    let timer = DeadlineTimer(clock: clock)
+    let queue = PermitQueue(limit: 1)
+    try await queue.acquire()
+    let suspended = Signal()
+    let waiter = Task {
+      try await queue.acquire(
+        until: clock.now + .seconds(10), on: timer, whenWaiting: { suspended.fire() })
+    }
+    await watched { await suspended.wait() }
+    queue.release()
+    try await waiter.value
+    #expect(timer.count == 0)
+    clock.advance(by: .seconds(20))  // the deadline passes with the permit held: kept
+    #expect(queue.availablePermits == 0)
+    queue.release()
+    #expect(queue.availablePermits == 1)
+  }
+
+  @Test("a deadline that comes before the waiter suspends: timedOut when it does, holding nothing")
+  func deadlineBeforeSuspending() async throws {
+    let clock = ManualClock()
+    let timer = DeadlineTimer(clock: clock)
+    let queue = PermitQueue(limit: 1)
+    try await queue.acquire()
+    let ticket = queue.enqueue()
+    // The deadline is past already: the timer takes the ticket out of line at once, before
+    // or after `wait` suspends.
+    let outcome = await watched {
+      do throws(HTTPError) {
+        try await ticket.wait(until: clock.now - .seconds(1), on: timer)
+        return "granted"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(outcome == "\(HTTPError.timedOut)")
+    #expect(queue.waitingCount == 0)
     queue.release()
     #expect(queue.availablePermits == 1)
   }

@@ -70,7 +70,8 @@ extension HTTPClient {
     /// below 1, every request fails with ``HTTPError/invalidRequest(reason:)``. A request
     /// counts against the origin it is talking to: when a redirect sends it to another, it
     /// gives its place back and waits its turn there (that wait, unlike the first, counts
-    /// against its timeout).
+    /// against its timeout: still waiting when the timeout is up, the request throws
+    /// ``HTTPError/timedOut`` and holds nothing).
     public var maximumConcurrentRequestsPerHost: Int?
     /// Whether identical concurrent `GET` and `HEAD` requests (same URL, headers and
     /// timeout) share one network call; on by default. Never applies to other methods.

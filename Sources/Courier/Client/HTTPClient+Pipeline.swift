@@ -253,7 +253,7 @@ extension HTTPClient {
             from: response, to: request, options: options,
             credentialNames: outgoing.credentialNames, cookies: jar, ownCookie: outgoing.ownCookie
           ) { hop, options throws(HTTPError) in
-            try await limiter.follow(&permits, to: hop.head.url) {
+            try await limiter.follow(&permits, to: hop.head.url, until: options.deadline) {
               events?.waiting(for: .concurrencyLimit)
             }
             return try await transport.send(hop, options: options)

@@ -65,7 +65,7 @@ public actor HTTPClient {
     self.redactedNames = Set(configuration.redactedNames.map { $0.lowercased() })
     self.limiter = RequestLimiter(
       maximum: configuration.maximumConcurrentRequests,
-      maximumPerHost: configuration.maximumConcurrentRequestsPerHost)
+      maximumPerHost: configuration.maximumConcurrentRequestsPerHost, clock: configuration.clock)
   }
 
   // MARK: - Sending

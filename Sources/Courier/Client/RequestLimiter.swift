@@ -17,8 +17,13 @@ final class RequestLimiter: Sendable {
   /// What every request gets instead of a permit when a limit is below 1: no request could
   /// run within it (`nil` is the way to ask for no limit).
   private let refusal: HTTPError?
+  /// Ends a redirect's wait for its new origin at the exchange's deadline.
+  private let timer: DeadlineTimer
 
-  init(maximum: Int?, maximumPerHost: Int?) {
+  /// Limits of `maximum` requests in flight and `maximumPerHost` to one origin (`nil`: none),
+  /// whose waits with a deadline are timed on `clock`.
+  init(maximum: Int?, maximumPerHost: Int?, clock: any TransportClock = ContinuousClock()) {
+    timer = DeadlineTimer(clock: clock)
     overall = maximum.map { PermitQueue(limit: $0) }
     perHostLimit = maximumPerHost
     if let maximum, maximum < 1 {
@@ -69,14 +74,19 @@ final class RequestLimiter: Sendable {
   }
 
   /// Takes the permits `host` needs, waiting in line for each; the caller releases them
-  /// however its request ends. A task cancelled while waiting gets ``HTTPError/cancelled``
-  /// and holds nothing. `whenWaiting` runs each time it has to wait in a line. With a limit
-  /// below 1 it throws ``HTTPError/invalidRequest(reason:)`` at once.
-  func acquire(host: String, whenWaiting: () -> Void = {}) async throws(HTTPError) -> Permits {
+  /// however its request ends. A task cancelled while waiting gets ``HTTPError/cancelled``,
+  /// and one still waiting at `deadline` ``HTTPError/timedOut``; either holds nothing.
+  /// `whenWaiting` runs each time it has to wait in a line. With a limit below 1 it throws
+  /// ``HTTPError/invalidRequest(reason:)`` at once.
+  func acquire(
+    host: String, until deadline: ContinuousClock.Instant? = nil, whenWaiting: () -> Void = {}
+  ) async throws(HTTPError) -> Permits {
     if let refusal { throw refusal }
     let hostQueue = perHostLimit.map { checkOut(host, limit: $0) }
     do throws(HTTPError) {
-      if let hostQueue { try await hostQueue.acquire(whenWaiting: whenWaiting) }
+      if let hostQueue {
+        try await hostQueue.acquire(until: deadline, on: timer, whenWaiting: whenWaiting)
+      }
     } catch {
       checkIn(host)
       throw error
@@ -84,7 +94,9 @@ final class RequestLimiter: Sendable {
     let permits = Permits(
       origin: host, host: hostQueue, overall: overall, lines: hostQueue == nil ? nil : self)
     do throws(HTTPError) {
-      if let overall { try await overall.acquire(whenWaiting: whenWaiting) }
+      if let overall {
+        try await overall.acquire(until: deadline, on: timer, whenWaiting: whenWaiting)
+      }
     } catch {
       permits.release(overall: false)
       throw error
@@ -94,22 +106,20 @@ final class RequestLimiter: Sendable {
 
   /// Moves `permits` to the origin of `url`, a redirect's next hop, when a per-host limit
   /// applies and the origin is another: what is held is given back, and the request waits
-  /// its turn for the new origin as a new request would (the exchange's deadline runs
-  /// meanwhile). Both permits go back, the overall one too: waiting for a host
-  /// while holding an overall permit could wait for ever on a request that holds the host's
-  /// and waits for an overall one. On a throw, `permits` is `nil` and nothing is held.
+  /// its turn for the new origin as a new request would, until the exchange's `deadline`
+  /// (then ``HTTPError/timedOut``). Both permits go back, the overall one too: waiting for a
+  /// host while holding an overall permit could wait for ever on a request that holds the
+  /// host's and waits for an overall one. On a throw, `permits` is `nil` and nothing is held.
   func follow(
-    _ permits: inout Permits?, to url: URL?, whenWaiting: () -> Void = {}
+    _ permits: inout Permits?, to url: URL?, until deadline: ContinuousClock.Instant?,
+    whenWaiting: () -> Void = {}
   ) async throws(HTTPError) {
     guard perHostLimit != nil, let held = permits else { return }
     let origin = URLOrigin(url)?.description ?? ""
     guard origin != held.origin else { return }
     held.release()
     permits = nil
-    // Not raced against the deadline in a task group: cancelling the caller while the
-    // group's child waited crashed the Swift 6.3.1 runtime (a task freed while its status
-    // lock was held). A wait that ends past the deadline fails at once with timedOut.
-    permits = try await acquire(host: origin, whenWaiting: whenWaiting)
+    permits = try await acquire(host: origin, until: deadline, whenWaiting: whenWaiting)
   }
 
   /// The permits one request holds.

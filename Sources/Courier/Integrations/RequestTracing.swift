@@ -50,7 +50,7 @@
           // A redirect's body was drained before the next hop leaves.
           answered?.end()
           answered = nil
-          try await limiter.follow(&permits, to: hop.head.url) {
+          try await limiter.follow(&permits, to: hop.head.url, until: options.deadline) {
             events?.waiting(for: .concurrencyLimit)
           }
           var hop = hop

@@ -5,21 +5,30 @@
 /// over. Every ticket must be waited on, and every successful wait matched by one
 /// ``release()``. A released permit goes straight to the first waiter (no barging). A waiter
 /// whose task is cancelled leaves the line at once with ``HTTPError/cancelled`` and never
-/// holds a permit; if cancellation and a hand-over race, the lock decides, and a waiter that
-/// was handed the permit keeps it (and must release it).
+/// holds a permit, and so does one whose deadline comes first, with ``HTTPError/timedOut``;
+/// if either and a hand-over race, the lock decides, and a waiter that was handed the permit
+/// keeps it (and must release it).
 ///
 /// The line is a value (``Line``) under a lock; each transition returns the waiter to
 /// resume once the lock is released, and an impossible transition traps.
 package final class PermitQueue: Sendable {
   /// The permits and the line of waiters.
   struct Line: Sendable {
+    /// How a wait ends: with a permit, or out of line for a reason.
+    enum Outcome: Sendable, Equatable {
+      case granted
+      case left(HTTPError)
+    }
+
     private enum Waiter: Sendable {
       /// In line, not yet suspended.
       case queued
       /// Suspended in `wait`.
-      case suspended(CheckedContinuation<Bool, Never>)
+      case suspended(CheckedContinuation<Outcome, Never>)
       /// Handed a permit before it suspended.
       case granted
+      /// Taken out of line before it suspended (its deadline came): told why when it does.
+      case left(HTTPError)
     }
 
     private(set) var available: Int
@@ -48,21 +57,25 @@ package final class PermitQueue: Sendable {
       return nextID
     }
 
-    /// Waiter `id` is about to suspend with `continuation`: `true` if it holds a permit
-    /// already, `false` if it has left (or its task is cancelled), `nil` once it waits.
+    /// Waiter `id` is about to suspend with `continuation`: how its wait has ended already
+    /// (a permit held, or out of line: its task is cancelled, or it was taken out), or `nil`
+    /// once it waits.
     mutating func suspend(
-      _ id: UInt64, _ continuation: CheckedContinuation<Bool, Never>, isCancelled: Bool
-    ) -> Bool? {
+      _ id: UInt64, _ continuation: CheckedContinuation<Outcome, Never>, isCancelled: Bool
+    ) -> Outcome? {
       switch waiters[id] {
       case .granted:
         waiters[id] = nil
-        return true
+        return .granted
+      case .left(let error):
+        waiters[id] = nil
+        return .left(error)
       case nil:
-        return false
+        return .left(.cancelled)
       case .queued where isCancelled:
         waiters[id] = nil
         pending -= 1
-        return false
+        return .left(.cancelled)
       case .queued:
         waiters[id] = .suspended(continuation)
         return nil
@@ -71,31 +84,30 @@ package final class PermitQueue: Sendable {
       }
     }
 
-    /// Waiter `id`'s task was cancelled: it leaves the line, now, so that a release skips it
-    /// and an enqueue is not held behind it. Returns its continuation to resume when it was
-    /// suspended.
-    mutating func cancel(_ id: UInt64) -> CheckedContinuation<Bool, Never>? {
+    /// Waiter `id` leaves the line now, for `reason` (its task was cancelled, its deadline
+    /// came), so that a release skips it and an enqueue is not held behind it. Returns its
+    /// continuation to resume when it was suspended; one not yet suspended learns the
+    /// reason when it suspends. One already holding a permit keeps it.
+    mutating func leave(_ id: UInt64, because reason: HTTPError) -> CheckedContinuation<
+      Outcome, Never
+    >? {
       switch waiters[id] {
-      case .queued, .suspended:
-        return leave(id)
-      case .granted, nil:
+      case .queued:
+        waiters[id] = .left(reason)
+        pending -= 1
+        return nil
+      case .suspended(let continuation):
+        waiters[id] = nil
+        pending -= 1
+        return continuation
+      case .granted, .left, nil:
         return nil
       }
-    }
-
-    /// Takes waiter `id`, still waiting, out of the line; returns its continuation when it
-    /// was suspended.
-    private mutating func leave(_ id: UInt64) -> CheckedContinuation<Bool, Never>? {
-      defer { pending -= 1 }
-      guard case .suspended(let continuation) = waiters.removeValue(forKey: id) else {
-        return nil
-      }
-      return continuation
     }
 
     /// A permit comes back: to the first waiter in line (returned when it is suspended), or
     /// to the pool.
-    mutating func release() -> CheckedContinuation<Bool, Never>? {
+    mutating func release() -> CheckedContinuation<Outcome, Never>? {
       defer { compact() }
       while head < order.count {
         let id = order[head]
@@ -105,9 +117,11 @@ package final class PermitQueue: Sendable {
           waiters[id] = .granted
           pending -= 1
           return nil
-        case .suspended:
-          return leave(id)
-        case .granted, nil:
+        case .suspended(let continuation):
+          waiters[id] = nil
+          pending -= 1
+          return continuation
+        case .granted, .left, nil:
           continue
         }
       }
@@ -130,11 +144,39 @@ package final class PermitQueue: Sendable {
     fileprivate let id: UInt64?
 
     /// Suspends until this ticket holds a permit; throws ``HTTPError/cancelled`` (holding
-    /// none) if the task is cancelled first. `whenWaiting` runs if it has to wait, once it
-    /// is suspended in line.
-    package func wait(whenWaiting: () -> Void = {}) async throws(HTTPError) {
+    /// none) if the task is cancelled first, and ``HTTPError/timedOut`` if `deadline` comes
+    /// first on `timer`'s clock. `whenWaiting` runs if it has to wait, once it is suspended
+    /// in line.
+    package func wait(
+      until deadline: ContinuousClock.Instant? = nil, on timer: DeadlineTimer? = nil,
+      whenWaiting: () -> Void = {}
+    ) async throws(HTTPError) {
       guard let id else { return }
+      guard let deadline, let timer else {
+        return try await queue.wait(id, whenWaiting: whenWaiting)
+      }
+      // The timer takes the ticket out of line when the deadline comes: no task races the
+      // wait (a task group's child waiting here crashed the Swift 6.3.1 runtime when the
+      // caller was cancelled).
+      let token = timer.schedule(Expiry(queue: queue, id: id), at: deadline)
+      defer { timer.cancel(token) }
       try await queue.wait(id, whenWaiting: whenWaiting)
+    }
+  }
+
+  /// A ticket's deadline, in a ``DeadlineTimer``: takes it out of line when it comes.
+  private final class Expiry: DeadlineTimed {
+    let queue: PermitQueue
+    let id: UInt64
+
+    init(queue: PermitQueue, id: UInt64) {
+      self.queue = queue
+      self.id = id
+    }
+
+    func timerFired(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+      queue.leave(id, because: .timedOut)
+      return nil
     }
   }
 
@@ -159,20 +201,29 @@ package final class PermitQueue: Sendable {
     Ticket(queue: self, id: line.withLock { $0.enqueue() })
   }
 
-  /// Takes a permit, waiting in line as long as it takes; `whenWaiting` runs if it has to
-  /// wait, once it is suspended in line.
-  package func acquire(whenWaiting: () -> Void = {}) async throws(HTTPError) {
-    try await enqueue().wait(whenWaiting: whenWaiting)
+  /// Takes a permit, waiting in line until `deadline` on `timer`'s clock at the latest
+  /// (then ``HTTPError/timedOut``), or as long as it takes without one; `whenWaiting` runs
+  /// if it has to wait, once it is suspended in line.
+  package func acquire(
+    until deadline: ContinuousClock.Instant? = nil, on timer: DeadlineTimer? = nil,
+    whenWaiting: () -> Void = {}
+  ) async throws(HTTPError) {
+    try await enqueue().wait(until: deadline, on: timer, whenWaiting: whenWaiting)
   }
 
   /// Gives a permit back: to the first waiter in line, or to the pool.
   package func release() {
-    line.withLock { $0.release() }?.resume(returning: true)
+    line.withLock { $0.release() }?.resume(returning: .granted)
+  }
+
+  /// Takes ticket `id` out of line for `reason`, unless it holds a permit already.
+  fileprivate func leave(_ id: UInt64, because reason: HTTPError) {
+    line.withLock { $0.leave(id, because: reason) }?.resume(returning: .left(reason))
   }
 
   private func wait(_ id: UInt64, whenWaiting: () -> Void) async throws(HTTPError) {
-    let granted = await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+    let outcome = await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Line.Outcome, Never>) in
         let isCancelled = Task.isCancelled
         if let now = line.withLock({ $0.suspend(id, continuation, isCancelled: isCancelled) }) {
           continuation.resume(returning: now)
@@ -181,8 +232,8 @@ package final class PermitQueue: Sendable {
         }
       }
     } onCancel: {
-      line.withLock { $0.cancel(id) }?.resume(returning: false)
+      leave(id, because: .cancelled)
     }
-    guard granted else { throw .cancelled }
+    if case .left(let reason) = outcome { throw reason }
   }
 }
