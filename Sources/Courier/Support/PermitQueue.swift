@@ -91,18 +91,8 @@ package final class PermitQueue: Sendable {
     mutating func leave(_ id: UInt64, because reason: HTTPError) -> CheckedContinuation<
       Outcome, Never
     >? {
-      switch waiters[id] {
-      case .queued:
-        waiters[id] = .left(reason)
-        pending -= 1
-        return nil
-      case .suspended(let continuation):
-        waiters[id] = nil
-        pending -= 1
-        return continuation
-      case .granted, .left, nil:
-        return nil
-      }
+      guard isWaiting(id) else { return nil }
+      return endWait(id, marking: .left(reason))
     }
 
     /// A permit comes back: to the first waiter in line (returned when it is suspended), or
@@ -112,21 +102,33 @@ package final class PermitQueue: Sendable {
       while head < order.count {
         let id = order[head]
         head += 1
-        switch waiters[id] {
-        case .queued:
-          waiters[id] = .granted
-          pending -= 1
-          return nil
-        case .suspended(let continuation):
-          waiters[id] = nil
-          pending -= 1
-          return continuation
-        case .granted, .left, nil:
-          continue
-        }
+        guard isWaiting(id) else { continue }
+        return endWait(id, marking: .granted)
       }
       available += 1
       return nil
+    }
+
+    /// Whether waiter `id` is still in line (queued or suspended).
+    private func isWaiting(_ id: UInt64) -> Bool {
+      switch waiters[id] {
+      case .queued, .suspended: true
+      case .granted, .left, nil: false
+      }
+    }
+
+    /// Ends the wait of waiter `id`, in line: one not yet suspended is marked `mark` (what it
+    /// finds when it suspends); a suspended one is forgotten, and its continuation returned.
+    private mutating func endWait(_ id: UInt64, marking mark: Waiter) -> CheckedContinuation<
+      Outcome, Never
+    >? {
+      pending -= 1
+      guard case .suspended(let continuation) = waiters[id] else {
+        waiters[id] = mark
+        return nil
+      }
+      waiters[id] = nil
+      return continuation
     }
 
     /// Drops the served part of the line once it dominates, so the line does not grow.
