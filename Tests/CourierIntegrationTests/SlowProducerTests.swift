@@ -66,4 +66,73 @@ struct SlowProducerTests {
     }
     #expect(server.requestCount == 0)
   }
+
+  /// A producer that sends "a" and then waits on a latch that task cancellation does not
+  /// open: a sequence written without a thought for cancellation, as users write them.
+  struct StubbornChunks: AsyncSequence, Sendable {
+    let latch: Latch
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+      let latch: Latch
+      var sent = false
+
+      mutating func next() async -> Data? {
+        guard sent else {
+          sent = true
+          return Data("a".utf8)
+        }
+        await latch.wait()
+        return nil
+      }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(latch: latch) }
+  }
+
+  /// Waiters that only ``open()`` lets go, whatever happens to their tasks.
+  final class Latch: Sendable {
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+      (false, []))
+
+    func wait() async {
+      await withCheckedContinuation { continuation in
+        let open = state.withLock { state in
+          if !state.open { state.waiters.append(continuation) }
+          return state.open
+        }
+        if open { continuation.resume() }
+      }
+    }
+
+    func open() {
+      let waiters = state.withLock { state in
+        state.open = true
+        defer { state.waiters = [] }
+        return state.waiters
+      }
+      for waiter in waiters { waiter.resume() }
+    }
+  }
+
+  /// A hurried user's producer ignores cancellation: the timeout still answers the caller
+  /// at the deadline, rather than when the producer gets round to ending.
+  @Test("the timeout holds against a producer that ignores cancellation, on every transport")
+  func deadlineHoldsAgainstStubbornProducer() async throws {
+    let server = try Self.server()
+    defer { server.stop() }
+    var configuration = HTTPClient.Configuration()
+    configuration.timeout = .milliseconds(300)
+    let client = HTTPClient(baseURL: server.baseURL, configuration: configuration)
+    let latch = Latch()
+    defer { latch.open() }
+    let request = Request<String>(
+      method: .post, path: "up", body: .stream(StubbornChunks(latch: latch)))
+    let outcome = await watched {
+      await Result { () async throws(HTTPError) in try await client.send(request) }
+    }
+    guard case .failure(.timedOut)? = outcome else {
+      Issue.record("expected timedOut, got \(String(describing: outcome))")
+      return
+    }
+  }
 }

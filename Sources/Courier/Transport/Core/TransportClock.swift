@@ -69,47 +69,39 @@ extension Clock where Duration == Swift.Duration {
 }
 
 extension TransportClock {
-  /// `work`'s outcome, or ``HTTPError/timedOut`` once `deadline` passes first, when `work`
-  /// is cancelled; what it made after all (its result came too late) goes to `discard`. A
-  /// caller cancelled meanwhile gets ``HTTPError/cancelled``. For waits before an exchange
-  /// starts, which its deadline bounds as it bounds the exchange.
+  /// `work`'s outcome, or ``HTTPError/timedOut`` once `deadline` passes first; a caller
+  /// cancelled meanwhile gets ``HTTPError/cancelled``. Either way `work` is cancelled and
+  /// not waited for: a producer that ignores cancellation cannot hold the caller. What it
+  /// makes after all (its result came too late) goes to `discard`. For waits before an
+  /// exchange starts, which its deadline bounds as it bounds the exchange.
+  ///
+  /// `work` and the wait for the deadline run in tasks of their own, not a task group's
+  /// children: a group waits for its children however long they take.
   package func within<T: Sendable>(
     _ deadline: ContinuousClock.Instant, discarding discard: @escaping @Sendable (T) -> Void,
     doing work: @escaping @Sendable () async throws(HTTPError) -> T
   ) async throws(HTTPError) -> T {
-    typealias Outcome = Result<T, HTTPError>
-    let outcome = await withTaskGroup(of: Outcome?.self) { group -> Outcome? in
-      group.addTask {
-        do throws(HTTPError) {
-          return .success(try await work())
-        } catch {
-          return .failure(error)
-        }
+    let race = FirstOutcome<Result<T, HTTPError>>()
+    let worker = Task {
+      let outcome: Result<T, HTTPError>
+      do throws(HTTPError) {
+        outcome = .success(try await work())
+      } catch {
+        outcome = .failure(error)
       }
-      group.addTask {
-        do {
-          try await self.wait(until: deadline)
-        } catch {
-          return nil  // cancelled: the work came first, or the caller left
-        }
-        return .failure(.timedOut)
-      }
-      var first: Outcome?
-      while let next = await group.next() {
-        guard let next else { continue }
-        guard first == nil else {
-          if case .success(let late) = next { discard(late) }
-          continue
-        }
-        first = next
-        group.cancelAll()
-      }
-      return first
+      if !race.finish(outcome), case .success(let late) = outcome { discard(late) }
     }
-    guard !Task.isCancelled, let outcome else {
-      if case .success(let made)? = outcome { discard(made) }
-      throw .cancelled
+    let timer = Task {
+      guard (try? await self.wait(until: deadline)) != nil else { return }  // the race is over
+      race.finish(.failure(.timedOut))
     }
+    let outcome = await withTaskCancellationHandler {
+      await race.value()
+    } onCancel: {
+      race.finish(.failure(.cancelled))
+    }
+    worker.cancel()
+    timer.cancel()
     return try outcome.get()
   }
 }
