@@ -20,8 +20,10 @@ extension HTTPClient {
   public struct Configuration: Sendable {
     /// Headers sent with every request; an endpoint's headers of the same name win.
     public var headers: HTTPHeaders
-    /// How long a whole request may take, from the call until the body has arrived (the wait
-    /// for a permit of ``maximumConcurrentRequests`` is not counted); `nil` for no deadline
+    /// How long a whole request may take, redirects included, from the moment it has passed
+    /// the middleware and holds its permits until the body has arrived: the wait for a
+    /// permit of ``maximumConcurrentRequests`` and the time a middleware takes before passing
+    /// the request on (fetching a token, say) are not counted. `nil` for no deadline
     /// (``idleTimeout`` still applies).
     /// 60 seconds by default. Enforced by the client, so fractions of a second work on
     /// every platform. With ``RetryPolicy``, each attempt has its own timeout. Zero or less

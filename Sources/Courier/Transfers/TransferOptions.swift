@@ -6,7 +6,8 @@
 ///   .finished()
 /// ```
 public struct TransferOptions: Sendable {
-  /// How long the whole transfer may take, from the call until the last byte; `nil` (the
+  /// How long the whole transfer may take, from the moment it has passed the middleware and
+  /// holds its permits until the last byte (as ``HTTPClient/Configuration/timeout``); `nil` (the
   /// default) for no deadline: a large download or an event stream may rightly take hours.
   /// The idle timeout still ends a transfer that stops moving (see ``idleTimeout``). Zero or
   /// less, here or in ``idleTimeout``, fails the transfer with

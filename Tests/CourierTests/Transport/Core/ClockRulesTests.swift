@@ -220,4 +220,49 @@ struct ClockRulesTests {
     _ = await holder.result
     #expect(client.limiter.hostsInUse == 0)
   }
+
+  /// A middleware that takes 20 s of the test's clock before passing a request on: an auth
+  /// middleware fetching a token, say.
+  struct SlowBeforeSending: Middleware {
+    let clock: ManualClock
+    func intercept(_ request: OutgoingRequest, next: MiddlewareNext) async throws(HTTPError)
+      -> HTTPResponse
+    {
+      do {
+        try await clock.wait(for: .seconds(20))
+      } catch {
+        throw .cancelled
+      }
+      return try await next(request)
+    }
+  }
+
+  /// What the timeout's docs say: it starts once the request has passed the middleware and
+  /// holds its permits. Time a middleware takes before passing it on is not counted, as a
+  /// ``RetryPolicy``'s backoff is not; a request's own wait for its answer is.
+  @Test(
+    "a middleware's time before passing the request on does not count; the answer's wait does",
+    arguments: [false, true])
+  func middlewareTimeNotCounted(serverSlow: Bool) async throws {
+    let slow = serverSlow
+    let stub = StubTransport(clock: clock)
+      .on(.get, "/a") { _ throws(HTTPError) in
+        if slow { try await takes(.seconds(11)) }
+        return StubResponse(status: 200, text: "ok")
+      }
+    let client = client(stub, middleware: [SlowBeforeSending(clock: clock)])
+    let start = clock.now
+    let call = Task { try await client.send(Request<String>(path: "a")) }
+    await clock.sleepers(atLeast: 1)  // the middleware's 20 s
+    clock.advance(by: .seconds(20))
+    if slow {
+      await clock.sleepers(atLeast: 2)  // the deadline's timer and the server's 11 s
+      clock.advance(by: .seconds(10))
+      let outcome = await watched { await call.result }
+      #expect(throws: HTTPError.timedOut) { try outcome?.get() }
+      #expect(clock.now - start == .seconds(30))  // 10 s after it left the middleware
+    } else {
+      #expect(try await call.value == "ok")  // 20 s after the call, with a 10 s timeout
+    }
+  }
 }
