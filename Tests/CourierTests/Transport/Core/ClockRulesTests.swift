@@ -134,11 +134,12 @@ struct ClockRulesTests {
     #expect(clock.now - start == .seconds(14))  // 14 s after its call, within its 10 s
   }
 
-  /// A redirect to a busy host waits for that host's permit with its deadline running (see
-  /// `maximumConcurrentRequestsPerHost`): the wait ends with timedOut when the deadline
-  /// passes, holding nothing, not when the host is free again.
-  @Test("a redirect waiting for a busy host's permit times out at its deadline")
-  func redirectWaitBounded() async throws {
+  /// A client with a limit of 1 per host and a 10 s timeout, one request holding
+  /// other.test's permit for an hour, and one whose redirect to other.test waits in line for
+  /// it (returned once it does).
+  func redirectIntoBusyHost() async -> (
+    client: HTTPClient, holder: Task<String, any Error>, redirected: Task<String, any Error>
+  ) {
     let stub = StubTransport(clock: clock)
       .on(.get, "/hold") { _ throws(HTTPError) in
         try await takes(.seconds(3600))
@@ -159,7 +160,6 @@ struct ClockRulesTests {
         Request<String>(path: "https://other.test/hold", timeout: .seconds(7200)))
     }
     await clock.sleepers(atLeast: 2)  // the holder's deadline and its hour
-    let start = clock.now
     let redirected = Task { try await client.send(Request<String>(path: "a")) }
     for await event in events {
       if case .waiting(let request, for: .concurrencyLimit) = event,
@@ -168,6 +168,16 @@ struct ClockRulesTests {
         break
       }
     }
+    return (client, holder, redirected)
+  }
+
+  /// A redirect to a busy host waits for that host's permit with its deadline running (see
+  /// `maximumConcurrentRequestsPerHost`): the wait ends with timedOut when the deadline
+  /// passes, holding nothing, not when the host is free again.
+  @Test("a redirect waiting for a busy host's permit times out at its deadline")
+  func redirectWaitBounded() async throws {
+    let start = clock.now
+    let (client, holder, redirected) = await redirectIntoBusyHost()
     // The wait's deadline is in the limiter's timer; if its sleeper comes after this advance,
     // it finds the instant past and fires at once.
     clock.advance(by: .seconds(10))
@@ -184,34 +194,7 @@ struct ClockRulesTests {
   /// once with cancelled, holding nothing, and the host's line goes once the holder is done.
   @Test("a redirect cancelled while it waits for a busy host's permit leaves at once")
   func redirectWaitCancelled() async throws {
-    let stub = StubTransport(clock: clock)
-      .on(.get, "/hold") { _ throws(HTTPError) in
-        try await takes(.seconds(3600))
-        return StubResponse(status: 200, text: "held")
-      }
-      .on(.get, "/a") { _ throws(HTTPError) in
-        StubResponse(status: 302, headers: ["Location": "https://other.test/b"])
-      }
-    let (events, observer) = HTTPEvent.makeStream()
-    var configuration = HTTPClient.Configuration(
-      timeout: .seconds(10), idleTimeout: nil, maximumConcurrentRequestsPerHost: 1)
-    configuration.observer = observer
-    configuration.clock = clock
-    let client = HTTPClient(
-      baseURL: URL(string: "https://api.test")!, configuration: configuration, transport: stub)
-    let holder = Task {
-      try await client.send(
-        Request<String>(path: "https://other.test/hold", timeout: .seconds(7200)))
-    }
-    await clock.sleepers(atLeast: 2)
-    let redirected = Task { try await client.send(Request<String>(path: "a")) }
-    for await event in events {
-      if case .waiting(let request, for: .concurrencyLimit) = event,
-        request.url.hasSuffix("/a")
-      {
-        break
-      }
-    }
+    let (client, holder, redirected) = await redirectIntoBusyHost()
     redirected.cancel()
     let outcome = await watched { await redirected.result }
     #expect(throws: HTTPError.cancelled) { try outcome?.get() }
