@@ -213,6 +213,16 @@ extension RedirectPolicy {
     }
   }
 
+  /// `location` without its scheme when that is `base`'s and no authority follows it
+  /// (`http:landing` from an `http` URL is `landing`); otherwise `location` as it is.
+  private static func relative(_ location: String, to base: URL?) -> String {
+    guard let scheme = base?.scheme, let colon = location.firstIndex(of: ":"),
+      location[..<colon].lowercased() == scheme.lowercased()
+    else { return location }
+    let rest = location[location.index(after: colon)...]
+    return rest.hasPrefix("//") ? location : String(rest)
+  }
+
   /// The fields that describe a request's body, which a request turned into a `GET` drops
   /// with it: its framing, and Fetch's request-body-header names (a `GET` that says
   /// `Content-Encoding: gzip` has no body to decode).
@@ -239,8 +249,13 @@ extension RedirectPolicy {
   /// any other target (`ftp:`, `file:`, `data:`, a custom scheme)
   /// is refused with `HTTPError.transport(URLError(.unsupportedURL))` before anything is
   /// sent to it. Its scheme is written in lower case (`HTTP://h` leads to `http://h`).
+  ///
+  /// A `location` that names the base's own scheme without an authority (`http:landing`,
+  /// `http:/landing`) is the relative reference after the scheme, as RFC 3986 §5.2.2's
+  /// non-strict parser and the WHATWG URL standard (what browsers follow) read it; another
+  /// scheme so written (`https:landing` from an `http` page) names no host, and is refused.
   static func target(_ location: String, from base: URL?) throws(HTTPError) -> URL {
-    let target = URL(string: location, relativeTo: base)?.absoluteURL
+    let target = URL(string: relative(location, to: base), relativeTo: base)?.absoluteURL
     // A Unix domain socket's URL leads on only to the same socket (a relative Location).
     let sameSocket = UnixSocketURL.isUnix(target?.scheme) && URLOrigin.same(target, base)
     guard let target, let scheme = target.scheme?.lowercased(),
