@@ -98,6 +98,54 @@ struct RedirectBodyTests {
     #expect(written.withLock { $0 } < 8 << 20)
   }
 
+  /// A client on `clock`, with no deadline and an idle timeout of an hour: only the drain's
+  /// grace can end a redirect's slow body.
+  func client(_ server: LoopbackServer, clock: ManualClock) -> HTTPClient {
+    var configuration = HTTPClient.Configuration(timeout: nil, idleTimeout: .seconds(3600))
+    configuration.clock = clock
+    return HTTPClient(
+      baseURL: server.baseURL, configuration: configuration, transport: ownTransport())
+  }
+
+  @Test("a redirect whose body trickles is followed after its grace, not at the idle timeout")
+  func redirectBodyTrickling() async throws {
+    let server = try LoopbackServer { request, response in
+      guard request.path == "/start" else { return try await response.send(text: "landed") }
+      try await response.writeHead(status: 302, headers: ["Location": "/landing"])
+      // A first byte, then nothing more for as long as the client stays.
+      try await response.write(Data("<".utf8))
+      await response.clientDisconnected()
+    }
+    defer { server.stop() }
+    let clock = ManualClock()
+    let client = client(server, clock: clock)
+    #if canImport(FoundationNetworking)
+      // FoundationNetworking reads a redirect's whole body itself before it hands its head
+      // over (the idle timeout bounds it): only CurlTransport shows the client's rule here.
+      guard sendsOverCurl(client) else { return }
+    #endif
+    let call = Task { try await client.send(Request<String>(path: "start")) }
+    await clock.sleepers(atLeast: 1)  // the drain's grace, the only wait on the clock
+    clock.advance(by: .milliseconds(250))
+    #expect(try await call.value == "landed")
+    #expect(server.requestCount == 2)
+  }
+
+  @Test("a redirect whose body comes with its head is drained: its connection carries the next hop")
+  func redirectBodyWhole() async throws {
+    let server = try LoopbackServer { request, response in
+      guard request.path == "/start" else { return try await response.send(text: "landed") }
+      try await response.send(
+        status: 302, headers: ["Location": "/landing"], body: Data(count: 20_000))
+    }
+    defer { server.stop() }
+    // No time passes on the clock: the grace never runs out, and the body is read to its end.
+    let client = client(server, clock: ManualClock())
+    #expect(try await client.send(Request<String>(path: "start")) == "landed")
+    #expect(server.requestCount == 2)
+    #expect(server.connectionCount == 1)
+  }
+
   @Test("StubTransport keeps the rule: a redirect's body past the limit is no responseTooLarge")
   func stubRedirectBodyPastLimit() async throws {
     let stub = StubTransport()

@@ -41,6 +41,30 @@ struct RedirectLocationTests {
     #expect(server.requestCount == 1)
   }
 
+  @Test(
+    "a Location repeating the request's scheme without // is the relative reference after it",
+    arguments: [
+      ("Location: http:landing", "/landing"), ("Location: HTTP:/landing?x=1", "/landing?x=1"),
+    ])
+  func schemeRelative(field: String, target: String) async throws {
+    let server = try server([field])
+    defer { server.stop() }
+    let answer = try await HTTPClient(baseURL: server.baseURL).send(Request<String>(path: "start"))
+    #expect(answer == "landed on \(target)")
+    #expect(server.requestCount == 2)
+  }
+
+  @Test("a Location of another scheme without // names no host: refused, nothing more sent")
+  func otherSchemeWithoutAuthority() async throws {
+    let server = try server(["Location: https:landing"])
+    defer { server.stop() }
+    let error = await #expect(throws: HTTPError.self) {
+      try await HTTPClient(baseURL: server.baseURL).send(Request<String>(path: "start"))
+    }
+    #expect(error?.urlErrorCode == .unsupportedURL, "\(String(describing: error))")
+    #expect(server.requestCount == 1)
+  }
+
   @Test("the same Location twice is one target, followed on every transport (the good path)")
   func repeated() async throws {
     let server = try server(["Location: /landing", "Location:  /landing "])

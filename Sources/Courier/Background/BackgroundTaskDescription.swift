@@ -23,14 +23,23 @@ struct BackgroundTaskDescription: Codable, Equatable, Sendable {
   /// wrote, or the body), cannot be taken though its status is acceptable, or `nil` to take
   /// it. A `206` to a request without a `Range` of the caller's is taken only when it holds
   /// the whole body, as the system's stitching of a resumed download does: its
-  /// `Content-Range` names the total, and that many bytes came. Otherwise it is a part (an
-  /// unasked `206`, every download's rule: ``Exchange/unaskedPartial(_:askedForRange:)``; or a
-  /// resumed one whose earlier bytes the system lost), and the file is not moved to its
-  /// destination. A task an earlier Courier started is not judged.
+  /// `Content-Range` names the total, and that many bytes came; or, of an unknown total
+  /// (`bytes a-b/*`, RFC 9110 §14.4), it continues after kept bytes (`a` is not 0) and the
+  /// file ends where it ends (`b + 1` bytes came: the `a` the system kept, then the part).
+  /// Otherwise it is a part (an unasked `206`, every download's rule:
+  /// ``Exchange/unaskedPartial(_:askedForRange:)``; or a resumed one whose earlier bytes the
+  /// system lost), and the file is not moved to its destination. A task an earlier Courier
+  /// started is not judged.
   func refusal(of response: HTTPResponse, received: Int) -> HTTPError? {
     guard let callerRange, !callerRange, response.status == 206 else { return nil }
-    let total = ContentRange(response.headers["Content-Range"])?.total
-    guard total != Int64(received) else { return nil }
+    if let range = ContentRange(response.headers["Content-Range"]) {
+      if let total = range.total, total == Int64(received) { return nil }
+      if range.total == nil, let first = range.first, first > 0,
+        range.last.map({ $0 + 1 }) == Int64(received)
+      {
+        return nil
+      }
+    }
     return Exchange.unaskedPartial(response.status, askedForRange: false)
   }
 

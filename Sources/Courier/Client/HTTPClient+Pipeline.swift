@@ -238,7 +238,8 @@ extension HTTPClient {
           return try await tracing.send(
             request, options: options, credentialNames: outgoing.credentialNames,
             cookies: jar, ownCookie: outgoing.ownCookie, redirects: redirects, transport: transport,
-            exchange: exchange, holding: permits, limiter: limiter, events: events)
+            exchange: exchange, holding: permits, limiter: limiter, events: events,
+            clock: configuration.clock)
         }
       #endif
       var response: TransportResponse
@@ -251,7 +252,8 @@ extension HTTPClient {
         if redirects.follows(response.head) {
           response = try await redirects.following(
             from: response, to: request, options: options,
-            credentialNames: outgoing.credentialNames, cookies: jar, ownCookie: outgoing.ownCookie
+            credentialNames: outgoing.credentialNames, cookies: jar, ownCookie: outgoing.ownCookie,
+            clock: configuration.clock
           ) { hop, options throws(HTTPError) in
             try await limiter.follow(&permits, to: hop.head.url, until: options.deadline) {
               events?.waiting(for: .concurrencyLimit)

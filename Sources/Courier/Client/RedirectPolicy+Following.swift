@@ -44,7 +44,7 @@ extension RedirectPolicy {
   ///   same rule as every other place Courier moves a request (`credentialNames` adds to
   ///   the names Courier recognises), and no `Host` field the caller set.
   ///
-  /// ``following(_:options:credentialNames:cookies:ownCookie:sendOnce:)`` is the whole loop around it.
+  /// ``following(_:options:credentialNames:cookies:ownCookie:clock:sendOnce:)`` is the whole loop around it.
   func request(
     after head: HTTPResponse, to request: TransportRequest, hops: Int,
     credentialNames: Set<String> = []
@@ -88,9 +88,9 @@ extension RedirectPolicy {
   /// that ``request(after:to:hops:credentialNames:)`` makes of it, until a response is the
   /// answer: the client's one redirect loop. With `options.timings`, each hop is measured
   /// (``HopTimings``), with how many redirects came before it. A redirect's own body is read
-  /// and dropped, up to
-  /// ``drainedBodyLimit`` bytes (so that its connection can carry the next request), and
-  /// cancelled past it.
+  /// and dropped (so that its connection can carry the next request) while it ends within
+  /// ``drainedBodyLimit`` bytes and ``drainGrace`` on `clock`; past either, it is cancelled
+  /// and its connection dropped: the next hop never waits on a redirect's slow body.
   ///
   /// With a cookie jar, every response's `Set-Cookie` is stored, and each next hop carries
   /// the jar's cookies for its URL in place of the `Cookie` field the request before had
@@ -100,16 +100,17 @@ extension RedirectPolicy {
   func following(
     _ request: TransportRequest, options: TransportOptions = TransportOptions(),
     credentialNames: Set<String> = [], cookies: CookieJar? = nil, ownCookie: String? = nil,
+    clock: any TransportClock = ContinuousClock(),
     sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
     let response = try await Self.send(request, options, redirects: 0, with: sendOnce)
     Self.store(cookies, from: response, to: request)
     return try await following(
       from: response, to: request, options: options, credentialNames: credentialNames,
-      cookies: cookies, ownCookie: ownCookie, sendOnce: sendOnce)
+      cookies: cookies, ownCookie: ownCookie, clock: clock, sendOnce: sendOnce)
   }
 
-  /// The rest of ``following(_:options:credentialNames:cookies:ownCookie:sendOnce:)`` once `response`
+  /// The rest of ``following(_:options:credentialNames:cookies:ownCookie:clock:sendOnce:)`` once `response`
   /// has answered the first hop, `request` (and its cookies are stored): `response` when it
   /// is the answer, else the answer after the redirects. The client's pipeline sends the
   /// first hop itself and comes here only when ``follows(_:)`` a response, which saves two
@@ -118,6 +119,7 @@ extension RedirectPolicy {
     from response: TransportResponse, to request: TransportRequest,
     options: TransportOptions = TransportOptions(), credentialNames: Set<String> = [],
     cookies: CookieJar? = nil, ownCookie: String? = nil,
+    clock: any TransportClock = ContinuousClock(),
     sendOnce: (TransportRequest, TransportOptions) async throws(HTTPError) -> TransportResponse
   ) async throws(HTTPError) -> TransportResponse {
     var request = request
@@ -133,7 +135,7 @@ extension RedirectPolicy {
         response.head.redirected = hops > 1
         return response
       }
-      await Self.drain(response.body)
+      await Self.drain(response.body, on: clock)
       if let cookies {
         // The credential rule took the field off for another origin: the own cookie with it.
         if next.head.value(forHTTPHeaderField: "Cookie") == nil { ownCookie = nil }
@@ -178,9 +180,28 @@ extension RedirectPolicy {
   /// The most bytes of a redirect's body that are read (and dropped) rather than cancelled.
   static let drainedBodyLimit = 64 * 1024
 
-  /// Reads `body` to its end and drops it, unless it runs past ``drainedBodyLimit`` bytes or
-  /// fails: then it is cancelled.
-  static func drain(_ body: TransportResponseBody) async {
+  /// The longest a redirect's body may take to end before it is cancelled: a body sent with
+  /// its head ends well within it (and its connection carries the next hop); one that
+  /// trickles or stalls does not hold the redirect, whatever the idle timeout (its
+  /// connection is dropped, and the next hop goes on another).
+  static let drainGrace = Duration.milliseconds(250)
+
+  /// Reads `body` to its end and drops it, unless it runs past ``drainedBodyLimit`` bytes,
+  /// has not ended within ``drainGrace`` on `clock`, or fails: then it is cancelled.
+  static func drain(_ body: TransportResponseBody, on clock: any TransportClock) async {
+    // A body that has come whole is read at once: no timer.
+    let grace =
+      body.hasEnded
+      ? nil
+      : Task {
+        do {
+          try await clock.wait(for: drainGrace)
+        } catch {
+          return
+        }
+        body.cancel()
+      }
+    defer { grace?.cancel() }
     var count = 0
     do {
       for try await chunk in body {
@@ -190,6 +211,16 @@ extension RedirectPolicy {
     } catch {
       body.cancel()
     }
+  }
+
+  /// `location` without its scheme when that is `base`'s and no authority follows it
+  /// (`http:landing` from an `http` URL is `landing`); otherwise `location` as it is.
+  private static func relative(_ location: String, to base: URL?) -> String {
+    guard let scheme = base?.scheme, let colon = location.firstIndex(of: ":"),
+      location[..<colon].lowercased() == scheme.lowercased()
+    else { return location }
+    let rest = location[location.index(after: colon)...]
+    return rest.hasPrefix("//") ? location : String(rest)
   }
 
   /// The fields that describe a request's body, which a request turned into a `GET` drops
@@ -218,8 +249,13 @@ extension RedirectPolicy {
   /// any other target (`ftp:`, `file:`, `data:`, a custom scheme)
   /// is refused with `HTTPError.transport(URLError(.unsupportedURL))` before anything is
   /// sent to it. Its scheme is written in lower case (`HTTP://h` leads to `http://h`).
+  ///
+  /// A `location` that names the base's own scheme without an authority (`http:landing`,
+  /// `http:/landing`) is the relative reference after the scheme, as RFC 3986 §5.2.2's
+  /// non-strict parser and the WHATWG URL standard (what browsers follow) read it; another
+  /// scheme so written (`https:landing` from an `http` page) names no host, and is refused.
   static func target(_ location: String, from base: URL?) throws(HTTPError) -> URL {
-    let target = URL(string: location, relativeTo: base)?.absoluteURL
+    let target = URL(string: relative(location, to: base), relativeTo: base)?.absoluteURL
     // A Unix domain socket's URL leads on only to the same socket (a relative Location).
     let sameSocket = UnixSocketURL.isUnix(target?.scheme) && URLOrigin.same(target, base)
     guard let target, let scheme = target.scheme?.lowercased(),

@@ -30,14 +30,14 @@
       self.tracer = tracer
     }
 
-    /// Sends `request` through the client's redirect loop (``RedirectPolicy/following(_:options:credentialNames:cookies:ownCookie:sendOnce:)``)
+    /// Sends `request` through the client's redirect loop (``RedirectPolicy/following(_:options:credentialNames:cookies:ownCookie:clock:sendOnce:)``)
     /// and takes the answer's body where `exchange` says, with a span for each hop.
     func send(
       _ request: TransportRequest, options: TransportOptions, credentialNames: Set<String>,
       cookies: CookieJar?, ownCookie: String?, redirects: RedirectPolicy,
       transport: any HTTPTransport,
       exchange: Exchange, holding permits: RequestLimiter.Permits?, limiter: RequestLimiter,
-      events: EventReporter?
+      events: EventReporter?, clock: any TransportClock
     ) async throws(HTTPError) -> HTTPResponse {
       // The span of the hop whose answer came last, until its body has been dealt with.
       var answered: (any Span)?
@@ -45,7 +45,7 @@
       do throws(HTTPError) {
         let response = try await redirects.following(
           request, options: options, credentialNames: credentialNames, cookies: cookies,
-          ownCookie: ownCookie
+          ownCookie: ownCookie, clock: clock
         ) { hop, options throws(HTTPError) in
           // A redirect's body was drained before the next hop leaves.
           answered?.end()

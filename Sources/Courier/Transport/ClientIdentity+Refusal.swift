@@ -8,7 +8,8 @@ extension ClientIdentity {
   /// Why the identity cannot be used, found before anything is sent; `nil` when it may be.
   /// PEM files are read as a transport would read them: each must be a regular file (a link
   /// is followed) of at most ``pemFileLimit`` bytes, the certificate's must hold a PEM
-  /// certificate (not DER, not a certificate request, not nothing) and the key's a PEM private
+  /// certificate (not DER, not a certificate request, not nothing), the client's own first
+  /// when it holds a chain (``chainOrderRefusal(_:file:)``), and the key's a PEM private
   /// key; a key that is encrypted needs the passphrase, which OpenSSL would otherwise ask for
   /// on the terminal, holding every transfer of the transport while it waits. The reason names
   /// the file and what is wrong, never its content or the passphrase. (A wrong passphrase, or
@@ -43,7 +44,8 @@ extension ClientIdentity {
           reason: "the client identity's key file \(key.path) is encrypted, and no passphrase "
             + "was given: ClientIdentity.pem(certificate:key:passphrase:)")
       }
-      return nil
+      let chain = ServerTrust.Certificates.pemCertificates(Data(certificateText.utf8)) ?? []
+      return Self.chainOrderRefusal(chain, file: certificate)
     }
   }
 

@@ -26,7 +26,7 @@ public struct ClientIdentity: Sendable, CustomStringConvertible, CustomReflectab
   /// A certificate (its chain after it, if the server needs the intermediates) and its
   /// private key, in PEM files; `passphrase` unlocks an encrypted key. Files that cannot be
   /// used (no PEM certificate or key in them, an encrypted key without the passphrase, a
-  /// directory) fail every request with ``HTTPError/invalidRequest(reason:)`` naming the file,
+  /// directory, a chain whose first certificate issued one after it) fail every request with ``HTTPError/invalidRequest(reason:)`` naming the file,
   /// before anything is sent. Links are followed. ``CurlTransport`` presents it;
   /// ``URLSessionTransport`` on Apple platforms refuses every request that would present it
   /// (Apple has no public API to pair a PEM key with its certificate): give it

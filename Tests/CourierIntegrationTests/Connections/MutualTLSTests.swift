@@ -155,6 +155,42 @@
       }
     }
 
+    @Test("a PEM chain with the client's certificate after its issuer's is refused, saying so")
+    func chainOutOfOrder() async throws {
+      let server = try await MutualTLSServer.start()
+      defer { server.stop() }
+      let file = { (name: String) in server.directory.appendingPathComponent(name) }
+      let (leaf, authority) = (
+        try Data(contentsOf: server.clientCertificate), try Data(contentsOf: server.authority)
+      )
+      try (authority + leaf).write(to: file("issuer-first.pem"))
+      let identity = ClientIdentity.pem(
+        certificate: file("issuer-first.pem"), key: server.clientKey,
+        passphrase: server.passphrase)
+      let error = await #expect(throws: HTTPError.self) {
+        try await client(server, identity: identity).send(Request<String>(path: ""))
+      }
+      let reason = error?.invalidRequestReason ?? ""
+      #expect(reason.contains("issuer-first.pem") && reason.contains("first"), "\(reason)")
+      #expect(!"\(String(describing: error))".contains(server.passphrase))
+    }
+
+    @Test("a PEM chain in order, the client's certificate first, is accepted (the good path)")
+    func chainInOrder() async throws {
+      let server = try await MutualTLSServer.start()
+      defer { server.stop() }
+      let file = { (name: String) in server.directory.appendingPathComponent(name) }
+      let (leaf, authority) = (
+        try Data(contentsOf: server.clientCertificate), try Data(contentsOf: server.authority)
+      )
+      try (leaf + authority).write(to: file("leaf-first.pem"))
+      let identity = ClientIdentity.pem(
+        certificate: file("leaf-first.pem"), key: server.clientKey,
+        passphrase: server.passphrase)
+      let page = try await client(server, identity: identity).send(Request<String>(path: ""))
+      #expect(page.contains("courier-client"))
+    }
+
     @Test("a minimum of TLS 1.3 refuses a server that offers at most 1.2; 1.2 accepts it")
     func minimumVersion() async throws {
       let server = try await MutualTLSServer.start(minimumProtocol: "tls1_2")

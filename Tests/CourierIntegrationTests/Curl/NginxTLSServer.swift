@@ -35,10 +35,11 @@
     }
 
     /// A server of `files` (name → bytes), listening; with `cleartext`, HTTP/2 over plain TCP
-    /// (only clients with prior knowledge speak it), without TLS.
-    static func start(serving files: [String: Data], cleartext: Bool = false) async throws
-      -> NginxTLSServer
-    {
+    /// (only clients with prior knowledge speak it), without TLS. `directives` go into the
+    /// files' `location` block (`add_header …;`).
+    static func start(
+      serving files: [String: Data], cleartext: Bool = false, directives: String = ""
+    ) async throws -> NginxTLSServer {
       guard let nginx = await executable else { throw CocoaError(.executableNotLoadable) }
       let directory = try await TestCertificates.selfSigned.install("courier-nginx")
       do {
@@ -63,7 +64,7 @@
           let file = try await onOwnThread {
             try Self.configure(
               directory: directory, port: candidate, root: root, certificate: certificate,
-              key: key, cleartext: cleartext)
+              key: key, cleartext: cleartext, directives: directives)
           }
           _ = try await ChildProcess.shell(
             "'\(nginx)' -e '\(directory.path)/error.log' -c '\(file.path)' 2>&1")
@@ -91,7 +92,8 @@
 
     /// Writes nginx's configuration for `port` and returns its file.
     private static func configure(
-      directory: URL, port: Int, root: URL, certificate: URL, key: URL, cleartext: Bool
+      directory: URL, port: Int, root: URL, certificate: URL, key: URL, cleartext: Bool,
+      directives: String
     ) throws -> URL {
       let path = directory.path
       let listen = cleartext ? "http2" : "ssl http2"
@@ -111,7 +113,7 @@
             listen 127.0.0.1:\(port) \(listen);
             ssl_certificate \(certificate.path);
             ssl_certificate_key \(key.path);
-            location / { root \(root.path); }
+            location / { root \(root.path); \(directives) }
           }
         }
         """

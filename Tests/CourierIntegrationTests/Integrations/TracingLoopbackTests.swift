@@ -292,6 +292,35 @@
       #expect(spans[0]["error.type"] == "cancelled")
     }
 
+    @Test(
+      "a streamed 4xx the server cuts mid-body: error.type transport (a lost connection), not cancelled",
+      arguments: [nil, 1_000_000])
+    func streamedErrorCut(length: Int?) async throws {
+      let tracer = W3CTestTracer()
+      let (events, observer) = HTTPEvent.makeStream()
+      let loopback = try Loopback(configuration: configuration(tracer, events: observer)) {
+        _, response in
+        try await response.writeHead(status: 404, contentLength: length)
+        try await response.write(Data(count: 200_000))
+        response.closeConnection()
+      }
+      defer { loopback.stop() }
+      let request = Request<Data>(path: "cut", acceptableStatusCodes: [200, 404])
+      let error = await #expect(throws: HTTPError.self) {
+        for try await _ in try await loopback.client.bytes(request) {}
+      }
+      #expect(error?.urlErrorCode == .networkConnectionLost, "\(String(describing: error))")
+      for await event in events {
+        guard case .failed(_, let failure, _) = event else { continue }
+        #expect(failure.urlErrorCode == .networkConnectionLost)
+        break
+      }
+      let spans = tracer.clientSpans
+      try #require(spans.count == 1)
+      #expect(spans[0]["http.response.status_code"] == 404)
+      #expect(spans[0]["error.type"] == "transport" && spans[0].errors.count == 1)
+    }
+
     @Test("a WebSocket's handshake has no span, and carries no trace context")
     func webSocket() async throws {
       let tracer = W3CTestTracer()

@@ -202,6 +202,48 @@ struct ResumeDataTests {
     #expect(scratch.contents.isEmpty)
   }
 
+  @Test(
+    "a range answer of unknown total (bytes a-b/*) continues the kept bytes when a-b is the rest asked for",
+    arguments: [nil, 200] as [Int64?])
+  func unknownTotalAccepted(keptTotal: Int64?) async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let body = patternBytes(200)
+    let server = try LoopbackServer { request, response in
+      #expect(request.headers["Range"] == "bytes=100-")
+      try await response.send(
+        status: 206, headers: ["Content-Range": "bytes 100-199/*", "ETag": "\"v1\""],
+        body: body.suffix(100))
+    }
+    defer { server.stop() }
+    let partial = scratch.file("partial")
+    try body.prefix(100).write(to: partial)
+    let data = DownloadResumeData(
+      partialFile: partial, url: "", validator: "\"v1\"", bytes: 100, totalBytes: keptTotal)
+    let file = try await HTTPClient(baseURL: server.baseURL).download(
+      Request<Data>(path: "f"), to: scratch.file("f"), resumingFrom: data
+    ).finished()
+    #expect(try Data(contentsOf: file.url) == body)
+    #expect(scratch.contents == ["f"])
+  }
+
+  @Test("a range answer of unknown total that starts elsewhere than the kept bytes is refused")
+  func unknownTotalMisfit() async throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    for range in ["bytes 0-99/*", "bytes 150-199/*"] {
+      let server = try LoopbackServer { _, response in
+        try await response.send(
+          status: 206, headers: ["Content-Range": range, "ETag": "\"v1\""],
+          body: patternBytes(range.hasPrefix("bytes 0") ? 100 : 50))
+      }
+      defer { server.stop() }
+      let error = try await Self.resumedError(server, total: nil, in: scratch)
+      #expect(error?.urlErrorCode == .badServerResponse, "\(range)")
+      #expect(scratch.contents.isEmpty, "\(range)")
+    }
+  }
+
   @Test("the final file must have the announced total: a short one is an error")
   func totalChecked() async throws {
     let scratch = try ScratchDirectory()

@@ -71,6 +71,8 @@ struct BackgroundLimitTests {
       (partial("bytes 0-99/1000"), 100),  // the first part of it
       (partial("bytes 500-999/1000"), 500),  // resumed, the kept half lost by the system
       (partial("bytes 0-99/*"), 100),  // no total to tell
+      (partial("bytes 500-999/*"), 500),  // unknown total, the kept half lost by the system
+      (partial("bytes 500-899/*"), 1000),  // unknown total, not where the file ends
     ]
     for (response, received) in parts {
       let refusal = read.refusal(of: response, received: received)
@@ -91,6 +93,8 @@ struct BackgroundLimitTests {
     let read = try #require(BackgroundTaskDescription(text: text) { _ in nil })
     #expect(read.refusal(of: partial("bytes 500-999/1000"), received: 1000) == nil)
     #expect(read.refusal(of: partial("bytes 0-999/1000"), received: 1000) == nil)
+    // Of an unknown total (RFC 9110 §14.4): the rest after the kept 500 bytes, the file whole.
+    #expect(read.refusal(of: partial("bytes 500-999/*"), received: 1000) == nil)
     #expect(read.refusal(of: HTTPResponse(status: 200), received: 10) == nil)
   }
 

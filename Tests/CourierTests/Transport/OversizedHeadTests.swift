@@ -42,6 +42,19 @@ struct OversizedHeadTests {
       #expect(HTTPError.oversizedHead(curlCode: 27, bytes: 17, url: url) != nil)
     }
 
+    @Test("CurlTransport: an HTTP/2 frame libcurl refused (a header block too large) is one")
+    func curlHTTP2Refused() {
+      let detail =
+        "h2_process_pending_input: nghttp2_session_mem_recv() returned -902:The user callback "
+        + "function failed"
+      #expect(code(HTTPError(curlCode: 56, detail: detail)) == .badServerResponse)
+      // A stream the server broke or a connection that died is a lost connection still.
+      let broken = "HTTP/2 stream 1 was not closed cleanly: PROTOCOL_ERROR (err 1)"
+      #expect(code(HTTPError(curlCode: 92, detail: broken)) == .networkConnectionLost)
+      #expect(
+        code(HTTPError(curlCode: 56, detail: "Connection reset by peer")) == .networkConnectionLost)
+    }
+
     @Test("CurlTransport: a receive error in a small head is a lost connection still")
     func curlSmallHead() {
       #expect(HTTPError.oversizedHead(curlCode: 56, bytes: 4_000, url: nil) == nil)

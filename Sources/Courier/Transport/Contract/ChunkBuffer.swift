@@ -129,6 +129,9 @@ final class ChunkBuffer: Sendable {
     }
   }
 
+  /// Whether the stream has ended (written to its end, failed, or stopped), read or not.
+  var hasEnded: Bool { state.withLock { $0.end != nil } }
+
   /// Whether bytes ever went to the spill file (a transport that pauses never spills).
   var hasSpilled: Bool { state.withLock { $0.spill != nil } }
 

@@ -138,6 +138,14 @@ public struct TransportResponseBody: AsyncSequence, Sendable {
     return data
   }
 
+  /// Whether the transport has brought the whole body (or its failure) already: one in
+  /// memory or on disk, or a stream whose end has come, read or not. Letting such a body go
+  /// stops no transfer.
+  var hasEnded: Bool {
+    guard case .stream(let reader) = storage else { return true }
+    return reader.buffer.hasEnded
+  }
+
   /// Tells the transport that no more of the body is wanted: the transfer stops, and
   /// reading ends with ``HTTPError/cancelled``.
   public func cancel() {

@@ -43,6 +43,11 @@
       // counts an origin's), broke HTTP's rules; no lost connection to retry.
       case 56 where detail?.hasPrefix("Too large response headers") == true:
         urlCode = .badServerResponse
+      // CURLE_RECV_ERROR as an HTTP/2 frame libcurl refused to take (its callback failed,
+      // nghttp2's -902): a header block over libcurl's limits, or a field it cannot take.
+      // The connection was fine; the server sent what HTTP/1.1 would fail as above.
+      case 56 where detail?.contains("nghttp2_session_mem_recv() returned -902") == true:
+        urlCode = .badServerResponse
       case 16, 18, 55, 56, 92: urlCode = .networkConnectionLost  // HTTP/2, partial, send, recv
       // CURLE_SEND_FAIL_REWIND: a reused connection closed with no answer, and the body, a
       // stream sent once, cannot be sent again on a fresh one.
