@@ -15,7 +15,10 @@
     /// ```
     public struct Configuration: Sendable {
       /// Connections to one host at once; 32 by default (HTTP/2 carries many requests over
-      /// one).
+      /// one). More HTTP/1.1 requests than that wait in libcurl's queue for a connection, with
+      /// their timeout and idle timeout running; to make requests wait their turn with no
+      /// clock running, set the client's
+      /// ``HTTPClient/Configuration/maximumConcurrentRequestsPerHost`` to at most this.
       public var maximumConnectionsPerHost = 32
       /// Which servers are trusted: certificate authorities of your own, whether the system's
       /// roots still are beside them, and pinned public keys (see ``ServerTrust``, which
