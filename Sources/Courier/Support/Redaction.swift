@@ -60,7 +60,49 @@ enum Redaction {
       if let password = components.password { secrets.append(password) }
       if let user = components.user { secrets.append(user) }
     }
-    return secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+    return forms(of: secrets)
+  }
+
+  /// `secrets` (those of at least 3 characters) in every form a server may echo one in,
+  /// longest first: as it is; percent-encoded, as a URL, a form or a field carries it (every
+  /// character but letters, digits and `-._~` as `%XX`, its hex in upper and in lower case:
+  /// a base64 token's `/`, `+` and `=` as `%2F`, `%2B`, `%3D`); and with each `/` escaped as
+  /// JSON may write it (`\/`, as Foundation's `JSONEncoder` and PHP's `json_encode` do).
+  static func forms(of secrets: [String]) -> [String] {
+    var forms = Set<String>()
+    for secret in secrets where secret.count >= 3 {
+      forms.insert(secret)
+      if let encoded = secret.addingPercentEncoding(withAllowedCharacters: unreserved),
+        encoded != secret
+      {
+        forms.insert(encoded)
+        forms.insert(lowercasingHex(encoded))
+      }
+      if secret.contains("/") { forms.insert(secret.replacingOccurrences(of: "/", with: "\\/")) }
+    }
+    return forms.sorted { $0.count > $1.count || ($0.count == $1.count && $0 < $1) }
+  }
+
+  /// The characters RFC 3986 leaves unencoded everywhere.
+  private static let unreserved = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+  /// Percent-encoded `text` with the hex digits of each `%XX` in lower case.
+  private static func lowercasingHex(_ text: String) -> String {
+    var result = ""
+    var hexLeft = 0
+    for character in text {
+      if character == "%" {
+        hexLeft = 2
+        result.append(character)
+      } else if hexLeft > 0 {
+        hexLeft -= 1
+        result += character.lowercased()
+      } else {
+        result.append(character)
+      }
+    }
+    return result
   }
 
   /// `text` with every occurrence of each secret replaced by the placeholder.
