@@ -12,19 +12,25 @@ import Foundation
 /// `Cookie`, names containing `auth`, `token`, `key`, `secret`…; see ``Redaction``), when
 /// the client lists its name (``HTTPClient/Configuration/redactedNames``), or when a
 /// middleware marked it (``OutgoingRequest/markCredential(_:)``, as
-/// ``APIKeyAuthentication`` does). The values such fields carry in the request as sent are
-/// scrubbed from any text Courier prints about it, wherever they appear: a server that
-/// echoes an API key in an error body does not put it in an error description.
+/// ``APIKeyAuthentication`` does). The values such fields carry in the request as sent, and
+/// the credentials the transport adds out of the request's sight (its proxy's login,
+/// ``HoldsCredentials``), are scrubbed from any text Courier prints about it, wherever they
+/// appear: a server that echoes an API key, or a proxy's `Proxy-Authorization` forwarded to
+/// it, in an error body does not put it in an error description.
 struct Credentials: Sendable {
   /// Lowercased names that are credentials besides those Courier recognises.
   var names: Set<String>
   /// The request as sent, after middleware: the values to scrub are read from it when text
   /// is printed (never on the fast path).
   var request: URLRequest?
+  /// Credential values the request does not show: the transport's own
+  /// (``HoldsCredentials/heldCredentials``).
+  var held: [String]
 
-  init(names: Set<String> = [], request: URLRequest? = nil) {
+  init(names: Set<String> = [], request: URLRequest? = nil, held: [String] = []) {
     self.names = names
     self.request = request
+    self.held = held
   }
 
   /// Whether a header or query item named `name` carries a credential.
@@ -32,9 +38,12 @@ struct Credentials: Sendable {
     Redaction.isSensitive(name: name, extra: names)
   }
 
-  /// The credential values of the request as sent, longest first.
+  /// The credential values of the request as sent and the held ones, in every form a
+  /// server may echo them in (``Redaction/forms(of:)``), longest first.
   var secrets: [String] {
-    request.map { Redaction.secrets(in: $0, extra: names) } ?? []
+    let own = request.map { Redaction.secrets(in: $0, extra: names) } ?? []
+    guard !held.isEmpty else { return own }
+    return (own + Redaction.forms(of: held)).sorted { $0.count > $1.count }
   }
 
   /// `text` with every credential value replaced by the placeholder.
@@ -57,7 +66,14 @@ struct Credentials: Sendable {
 
   /// These rules and `other`'s together; `other`'s request where this one has none.
   func merging(_ other: Credentials) -> Credentials {
-    Credentials(names: names.union(other.names), request: request ?? other.request)
+    Credentials(
+      names: names.union(other.names), request: request ?? other.request,
+      held: held.isEmpty ? other.held : held + other.held.filter { !held.contains($0) })
+  }
+
+  /// These rules for `head` as sent.
+  func sending(_ head: URLRequest?) -> Credentials {
+    Credentials(names: names, request: head, held: held)
   }
 
   /// `request` made fit to go to `target`: when `target` is another origin than `from`
@@ -115,4 +131,14 @@ struct Credentials: Sendable {
       return error
     }
   }
+}
+
+/// A transport that puts credentials of its own on what it sends, out of any request's
+/// sight: its proxy's login. A client learns them from its transport when it is made
+/// (``HTTPClient/heldCredentials``), and its credential rule scrubs them from any text as it
+/// does the request's own: a proxy that forwards `Proxy-Authorization` to the origin lets
+/// the origin echo it. A transport that wraps one of these does not pass them on.
+protocol HoldsCredentials {
+  /// The values to scrub (``Redaction/loginSecrets(user:password:)``).
+  var heldCredentials: [String] { get }
 }
