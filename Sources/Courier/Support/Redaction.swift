@@ -166,14 +166,19 @@ enum Redaction {
 
   /// A body as text for printing, with the values of credential fields redacted in JSON
   /// objects, form bodies and multipart forms (`password`, `client_secret`,
-  /// `access_token`…); `nil` when it is not UTF-8 text.
+  /// `access_token`…); `nil` when it is not UTF-8 text. JSON with such a field is written
+  /// anew (its keys sorted); JSON without one is the text as it came.
   static func body(_ data: Data, extra: Set<String> = []) -> String? {
     if let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-      json is [String: Any] || json is [Any],
-      let redacted = try? JSONSerialization.data(
-        withJSONObject: redactingFields(json, extra: extra), options: [.sortedKeys])
+      json is [String: Any] || json is [Any]
     {
-      return String(decoding: redacted, as: UTF8.self)
+      var found = false
+      let fields = redactingFields(json, extra: extra, found: &found)
+      if !found { return String(data: data, encoding: .utf8) }
+      if let redacted = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+      {
+        return String(decoding: redacted, as: UTF8.self)
+      }
     }
     guard let text = String(data: data, encoding: .utf8) else { return nil }
     if let form = multipart(text, extra: extra) { return form }
@@ -224,18 +229,22 @@ enum Redaction {
     return nil
   }
 
-  private static func redactingFields(_ value: Any, extra: Set<String>) -> Any {
+  /// `value` with each credential field's value redacted, `found` set when there was one.
+  private static func redactingFields(_ value: Any, extra: Set<String>, found: inout Bool) -> Any {
     if let object = value as? [String: Any] {
       var redacted: [String: Any] = [:]
       for (key, field) in object {
-        redacted[key] =
-          isSensitive(name: key, extra: extra) && !(field is [String: Any] || field is [Any])
-          ? placeholder : redactingFields(field, extra: extra)
+        if isSensitive(name: key, extra: extra) && !(field is [String: Any] || field is [Any]) {
+          redacted[key] = placeholder
+          found = true
+        } else {
+          redacted[key] = redactingFields(field, extra: extra, found: &found)
+        }
       }
       return redacted
     }
     if let array = value as? [Any] {
-      return array.map { redactingFields($0, extra: extra) }
+      return array.map { redactingFields($0, extra: extra, found: &found) }
     }
     return value
   }
