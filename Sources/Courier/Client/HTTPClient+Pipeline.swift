@@ -144,7 +144,10 @@ extension HTTPClient {
         response = try await fetchShared(request, outgoing, exchange, events)
       }
       response.requestURL = request.url
-      response.credentials = credentials
+      // A redirect's answer knows what its last hop sent (the redirect loop's rules).
+      response.credentials =
+        response.credentials.request == nil
+        ? credentials : credentials.merging(response.credentials)
       return response
     } catch {
       throw credentials.applied(to: error)

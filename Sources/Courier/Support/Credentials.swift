@@ -26,6 +26,11 @@ struct Credentials: Sendable {
   /// Credential values the request does not show: the transport's own
   /// (``HoldsCredentials/heldCredentials``).
   var held: [String]
+  /// The other requests of the request's redirect chain, whose credential values are
+  /// secrets too: a server may echo the first request's into the URL it redirects to (an
+  /// origin that request's credential headers were kept from), and the last hop carries
+  /// what the first never held (the cookie jar's for another origin).
+  var chain: [URLRequest] = []
 
   init(names: Set<String> = [], request: URLRequest? = nil, held: [String] = []) {
     self.names = names
@@ -38,12 +43,13 @@ struct Credentials: Sendable {
     Redaction.isSensitive(name: name, extra: names)
   }
 
-  /// The credential values of the request as sent and the held ones, in every form a
-  /// server may echo them in (``Redaction/forms(of:)``), longest first.
+  /// The credential values of the request as sent, of the rest of its chain, and the held
+  /// ones, in every form a server may echo them in (``Redaction/forms(of:)``), longest first.
   var secrets: [String] {
     let own = request.map { Redaction.secrets(in: $0, extra: names) } ?? []
-    guard !held.isEmpty else { return own }
-    return (own + Redaction.forms(of: held)).sorted { $0.count > $1.count }
+    guard !held.isEmpty || !chain.isEmpty else { return own }
+    let others = chain.flatMap { Redaction.secrets(in: $0, extra: names) }
+    return (own + others + Redaction.forms(of: held)).sorted { $0.count > $1.count }
   }
 
   /// `text` with every credential value replaced by the placeholder.
@@ -64,16 +70,26 @@ struct Credentials: Sendable {
     scrub(Redaction.headerValue(value, name: name, extra: names))
   }
 
-  /// These rules and `other`'s together; `other`'s request where this one has none.
+  /// These rules and `other`'s together; `other`'s request where this one has none, and a
+  /// part of its chain where it differs from this one's.
   func merging(_ other: Credentials) -> Credentials {
-    Credentials(
+    var merged = Credentials(
       names: names.union(other.names), request: request ?? other.request,
       held: held.isEmpty ? other.held : held + other.held.filter { !held.contains($0) })
+    merged.chain = chain + other.chain
+    if let mine = request, let theirs = other.request, mine != theirs {
+      merged.chain.append(theirs)
+    }
+    return merged
   }
 
-  /// These rules for `head` as sent.
+  /// These rules for `head` as sent: the same request, or a hop of its redirect chain,
+  /// which keeps this one's request in its ``chain``.
   func sending(_ head: URLRequest?) -> Credentials {
-    Credentials(names: names, request: head, held: held)
+    var rules = Credentials(names: names, request: head, held: held)
+    rules.chain = chain
+    if let request, request != head { rules.chain.append(request) }
+    return rules
   }
 
   /// `request` made fit to go to `target`: when `target` is another origin than `from`
