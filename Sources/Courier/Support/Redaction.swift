@@ -110,15 +110,35 @@ enum Redaction {
     secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
   }
 
-  /// `value`, or the placeholder when `name` is a credential header; a URL-valued header
-  /// (`Location`, `Content-Location`) shows its URL redacted.
+  /// `value`, or the placeholder when `name` is a credential header; a field that holds
+  /// URLs (``urlRanges(inField:value:)``) shows each URL redacted.
   static func headerValue(_ value: String, name: String, extra: Set<String> = []) -> String {
     if isSensitive(name: name, extra: extra) { return placeholder }
+    var text = value
+    for range in urlRanges(inField: name, value: value).reversed() {
+      let shown = URL(string: String(value[range])).map { url($0, extra: extra) }
+      text.replaceSubrange(range, with: shown ?? placeholder)
+    }
+    return text
+  }
+
+  /// Where the URLs a header field holds are in its value: the whole of a `Location` or
+  /// `Content-Location`, and each `<URI-Reference>` of a `Link` (RFC 8288), where a paging
+  /// API may name a presigned next page; none in another field.
+  static func urlRanges(inField name: String, value: String) -> [Range<String.Index>] {
     switch name.lowercased() {
     case "location", "content-location":
-      return URL(string: value).map { url($0, extra: extra) } ?? placeholder
+      return [value.startIndex..<value.endIndex]
+    case "link":
+      var ranges: [Range<String.Index>] = []
+      var rest = value[...]
+      while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+        ranges.append(value.index(after: open)..<close)
+        rest = rest[value.index(after: close)...]
+      }
+      return ranges
     default:
-      return value
+      return []
     }
   }
 
