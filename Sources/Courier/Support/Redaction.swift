@@ -249,23 +249,30 @@ enum Redaction {
     return nil
   }
 
-  /// `value` with each credential field's value redacted, `found` set when there was one.
-  private static func redactingFields(_ value: Any, extra: Set<String>, found: inout Bool) -> Any {
+  /// `value` with each credential field's value redacted, `found` set when there was one: a
+  /// field whose name is a credential's, and each value of a list under such a name (an
+  /// object in it has fields of its own, which their names decide).
+  private static func redactingFields(
+    _ value: Any, extra: Set<String>, found: inout Bool, listed: Bool = false
+  ) -> Any {
     if let object = value as? [String: Any] {
       var redacted: [String: Any] = [:]
       for (key, field) in object {
-        if isSensitive(name: key, extra: extra) && !(field is [String: Any] || field is [Any]) {
+        let sensitive = isSensitive(name: key, extra: extra)
+        if sensitive && !(field is [String: Any] || field is [Any]) {
           redacted[key] = placeholder
           found = true
         } else {
-          redacted[key] = redactingFields(field, extra: extra, found: &found)
+          redacted[key] = redactingFields(field, extra: extra, found: &found, listed: sensitive)
         }
       }
       return redacted
     }
     if let array = value as? [Any] {
-      return array.map { redactingFields($0, extra: extra, found: &found) }
+      return array.map { redactingFields($0, extra: extra, found: &found, listed: listed) }
     }
-    return value
+    guard listed else { return value }
+    found = true
+    return placeholder
   }
 }
