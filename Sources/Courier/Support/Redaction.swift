@@ -202,15 +202,25 @@ enum Redaction {
     }
     guard let text = String(data: data, encoding: .utf8) else { return nil }
     if let form = multipart(text, extra: extra) { return form }
-    let looksLikeForm =
-      text.contains("=") && !text.contains(where: { $0.isWhitespace || $0 == "{" })
-    guard looksLikeForm else { return text }
+    guard looksLikeForm(text) else { return text }
     return text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
       guard parts.count == 2, isSensitive(name: name, extra: extra) else { return String(pair) }
       return "\(parts[0])=\(placeholder)"
     }.joined(separator: "&")
+  }
+
+  /// Whether `text` reads as a form body, `name=value&…`: it has an `=`, no `{`, and no field
+  /// name with a space in it. A value may have one, and the whole a line break at its end, as
+  /// a form written by hand does (`scope=openid profile`); prose with an `=` has a name with
+  /// spaces (`the key = …`) and is not one.
+  private static func looksLikeForm(_ text: String) -> Bool {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard trimmed.contains("="), !trimmed.contains("{") else { return false }
+    return trimmed.split(separator: "&", omittingEmptySubsequences: false).allSatisfy { pair in
+      !pair.prefix { $0 != "=" }.contains(where: \.isWhitespace)
+    }
   }
 
   /// A `multipart/form-data` body (RFC 7578) with the content of each part whose name is a
