@@ -30,15 +30,19 @@ enum Redaction {
   }
 
   /// The credential values a request carries: its sensitive headers' values and its
-  /// sensitive query items' values (decoded and as sent), for scrubbing from any text.
+  /// sensitive query items' values (decoded and as sent), each also without the scheme
+  /// before it (`Bearer abc` → `abc`), for scrubbing from any text.
   static func secrets(in request: URLRequest, extra: Set<String> = []) -> [String] {
     var secrets: [String] = []
-    for (name, value) in request.allHTTPHeaderFields ?? [:]
-    where isSensitive(name: name, extra: extra) {
+    func add(_ value: String) {
       secrets.append(value)
       if let credential = value.split(separator: " ", maxSplits: 1).dropFirst().first {
         secrets.append(String(credential))  // "Bearer abc" → also "abc"
       }
+    }
+    for (name, value) in request.allHTTPHeaderFields ?? [:]
+    where isSensitive(name: name, extra: extra) {
+      add(value)
       if name.lowercased() == "cookie" {
         // "a=1; session=abc" → also each cookie's value, "abc".
         for pair in value.split(separator: ";") {
@@ -55,7 +59,7 @@ enum Redaction {
         let name = item.name.removingPercentEncoding ?? item.name
         guard isSensitive(name: name, extra: extra), let value = item.value else { continue }
         secrets.append(value)
-        if let decoded = value.removingPercentEncoding { secrets.append(decoded) }
+        if let decoded = value.removingPercentEncoding { add(decoded) }
       }
       if let password = components.password { secrets.append(password) }
       if let user = components.user { secrets.append(user) }
