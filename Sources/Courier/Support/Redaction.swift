@@ -31,7 +31,8 @@ enum Redaction {
 
   /// The credential values a request carries: its sensitive headers' values and its
   /// sensitive query items' values (decoded and as sent), each also without the scheme
-  /// before it (`Bearer abc` → `abc`), for scrubbing from any text.
+  /// before it (`Bearer abc` → `abc`), and its URL's user info with the Basic token the
+  /// transport makes of it, for scrubbing from any text.
   static func secrets(in request: URLRequest, extra: Set<String> = []) -> [String] {
     var secrets: [String] = []
     func add(_ value: String) {
@@ -63,6 +64,8 @@ enum Redaction {
       }
       if let password = components.password { secrets.append(password) }
       if let user = components.user { secrets.append(user) }
+      // The transport sends the user info as Basic credentials: their token too.
+      secrets += loginSecrets(user: components.user ?? "", password: components.password)
     }
     return forms(of: secrets)
   }
