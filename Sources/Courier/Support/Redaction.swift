@@ -18,8 +18,13 @@ enum Redaction {
     "credential",
   ]
 
-  /// Names that are credentials though they contain no sensitive part.
-  private static let sensitiveNames: Set<String> = ["sig", "pwd", "code"]
+  /// Names that are credentials though they contain no sensitive part: OAuth's among them —
+  /// an authorization `code`, a device flow's `device_code` (with the client's id, it fetches
+  /// the token once the user approves), PKCE's `code_verifier`, and a signed JWT sent as an
+  /// `assertion` or `client_assertion` (RFC 7521).
+  private static let sensitiveNames: Set<String> = [
+    "sig", "pwd", "code", "device_code", "code_verifier", "assertion", "client_assertion",
+  ]
 
   /// Whether a header or query item with this name carries a credential: by Courier's
   /// rules, or because it is one of `extra` (lowercased names the user listed).
