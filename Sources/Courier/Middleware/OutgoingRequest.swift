@@ -121,9 +121,11 @@ public struct OutgoingRequest: Sendable {
   /// The credential rules of this request, with the request as it stands.
   var credentials: Credentials { credentials(sending: urlRequest) }
 
-  /// The credential rules of this request, with `head` as it is sent.
+  /// The credential rules of this request, with `head` as it is sent (and its body).
   func credentials(sending head: URLRequest) -> Credentials {
-    Credentials(names: credentialNames, request: head, held: heldCredentials)
+    Credentials(
+      names: credentialNames, request: head, held: heldCredentials,
+      body: Credentials.readable(body))
   }
 
   /// The method.

@@ -31,11 +31,29 @@ struct Credentials: Sendable {
   /// origin that request's credential headers were kept from), and the last hop carries
   /// what the first never held (the cookie jar's for another origin).
   var chain: [URLRequest] = []
+  /// The request's body, when it is in memory and at most ``bodyLimit`` bytes: the values of
+  /// its credential fields (``Redaction/fieldSecrets(in:extra:)``) are secrets too, wherever
+  /// a server echoes them (a validation error quoting the password under another name).
+  var body: Data?
 
-  init(names: Set<String> = [], request: URLRequest? = nil, held: [String] = []) {
+  /// The largest body whose credential fields are looked for: a form or JSON that holds a
+  /// login is small, and a large upload is not kept alive with its answer for this.
+  static let bodyLimit = 64 * 1024
+
+  /// `body`'s bytes when it is in memory and at most ``bodyLimit`` of them (asked before
+  /// they are gathered: a large body is not copied for this).
+  static func readable(_ body: TransportRequestBody?) -> Data? {
+    guard let body, let length = body.length, length <= Int64(bodyLimit) else { return nil }
+    return body.data
+  }
+
+  init(
+    names: Set<String> = [], request: URLRequest? = nil, held: [String] = [], body: Data? = nil
+  ) {
     self.names = names
     self.request = request
     self.held = held
+    self.body = body.flatMap { $0.count <= Self.bodyLimit ? $0 : nil }
   }
 
   /// Whether a header or query item named `name` carries a credential.
@@ -43,13 +61,15 @@ struct Credentials: Sendable {
     Redaction.isSensitive(name: name, extra: names)
   }
 
-  /// The credential values of the request as sent, of the rest of its chain, and the held
-  /// ones, in every form a server may echo them in (``Redaction/forms(of:)``), longest first.
+  /// The credential values of the request as sent (its head's and its body's fields'), of
+  /// the rest of its chain, and the held ones, in every form a server may echo them in
+  /// (``Redaction/forms(of:)``), longest first.
   var secrets: [String] {
     let own = request.map { Redaction.secrets(in: $0, extra: names) } ?? []
-    guard !held.isEmpty || !chain.isEmpty else { return own }
+    guard !held.isEmpty || !chain.isEmpty || body != nil else { return own }
     let others = chain.flatMap { Redaction.secrets(in: $0, extra: names) }
-    return (own + others + Redaction.forms(of: held)).sorted { $0.count > $1.count }
+    let fields = body.map { Redaction.fieldSecrets(in: $0, extra: names) } ?? []
+    return (own + others + Redaction.forms(of: held + fields)).sorted { $0.count > $1.count }
   }
 
   /// `text` with every credential value replaced by the placeholder.
@@ -75,7 +95,8 @@ struct Credentials: Sendable {
   func merging(_ other: Credentials) -> Credentials {
     var merged = Credentials(
       names: names.union(other.names), request: request ?? other.request,
-      held: held.isEmpty ? other.held : held + other.held.filter { !held.contains($0) })
+      held: held.isEmpty ? other.held : held + other.held.filter { !held.contains($0) },
+      body: body ?? other.body)
     merged.chain = chain + other.chain
     if let mine = request, let theirs = other.request, mine != theirs {
       merged.chain.append(theirs)
@@ -86,7 +107,7 @@ struct Credentials: Sendable {
   /// These rules for `head` as sent: the same request, or a hop of its redirect chain,
   /// which keeps this one's request in its ``chain``.
   func sending(_ head: URLRequest?) -> Credentials {
-    var rules = Credentials(names: names, request: head, held: held)
+    var rules = Credentials(names: names, request: head, held: held, body: body)
     rules.chain = chain
     if let request, request != head { rules.chain.append(request) }
     return rules

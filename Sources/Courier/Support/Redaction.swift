@@ -201,26 +201,44 @@ enum Redaction {
   /// `access_token`…); `nil` when it is not UTF-8 text. JSON with such a field is written
   /// anew (its keys sorted); JSON without one is the text as it came.
   static func body(_ data: Data, extra: Set<String> = []) -> String? {
+    hiding(data, extra: extra).text
+  }
+
+  /// The values of a body's credential fields, which ``body(_:extra:)`` hides: secrets to
+  /// scrub wherever a server echoes them (a validation error quoting the password it got
+  /// under another name, as FastAPI's `"input"` does), as typed and percent-decoded.
+  static func fieldSecrets(in data: Data, extra: Set<String> = []) -> [String] {
+    hiding(data, extra: extra).hidden
+  }
+
+  /// ``body(_:extra:)``'s text, and the values it hid.
+  private static func hiding(_ data: Data, extra: Set<String>) -> (text: String?, hidden: [String])
+  {
+    var hidden: [String] = []
     if let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
       json is [String: Any] || json is [Any]
     {
-      var found = false
-      let fields = redactingFields(json, extra: extra, found: &found)
-      if !found { return String(data: data, encoding: .utf8) }
+      let fields = redactingFields(json, extra: extra, hidden: &hidden)
+      if hidden.isEmpty { return (String(data: data, encoding: .utf8), []) }
       if let redacted = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
       {
-        return String(decoding: redacted, as: UTF8.self)
+        return (String(decoding: redacted, as: UTF8.self), hidden)
       }
     }
-    guard let text = String(data: data, encoding: .utf8) else { return nil }
-    if let form = multipart(text, extra: extra) { return form }
-    guard looksLikeForm(text) else { return text }
-    return text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+    guard let text = String(data: data, encoding: .utf8) else { return (nil, []) }
+    if let form = multipart(text, extra: extra, hidden: &hidden) { return (form, hidden) }
+    guard looksLikeForm(text) else { return (text, []) }
+    let form = text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
       guard parts.count == 2, isSensitive(name: name, extra: extra) else { return String(pair) }
+      let value = String(parts[1])
+      hidden.append(value)
+      let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+      if let decoded, decoded != value { hidden.append(decoded) }
       return "\(parts[0])=\(placeholder)"
     }.joined(separator: "&")
+    return (form, hidden)
   }
 
   /// Whether `text` reads as a form body, `name=value&…`: it has an `=`, no `{`, and no field
@@ -239,7 +257,9 @@ enum Redaction {
   /// credential replaced by the placeholder, or `nil` when `text` is not one: it starts with
   /// its delimiter, `--boundary`, on a line of its own, which ends every part (a boundary
   /// never occurs in the content).
-  private static func multipart(_ text: String, extra: Set<String>) -> String? {
+  private static func multipart(_ text: String, extra: Set<String>, hidden: inout [String])
+    -> String?
+  {
     guard text.hasPrefix("--"), let lineEnd = text.range(of: "\r\n") else { return nil }
     let delimiter = String(text[..<lineEnd.lowerBound])
     var parts = text.components(separatedBy: delimiter)
@@ -251,6 +271,8 @@ enum Redaction {
         let name = partName(parts[index][..<headEnd.lowerBound]),
         isSensitive(name: name.removingPercentEncoding ?? name, extra: extra)
       else { continue }
+      let content = parts[index][headEnd.upperBound...]
+      hidden.append(String(content.hasSuffix("\r\n") ? content.dropLast(2) : content))
       parts[index] = parts[index][..<headEnd.upperBound] + placeholder + "\r\n"
     }
     return parts.joined(separator: delimiter)
@@ -271,30 +293,25 @@ enum Redaction {
     return nil
   }
 
-  /// `value` with each credential field's value redacted, `found` set when there was one: a
-  /// field whose name is a credential's, and each value of a list under such a name (an
-  /// object in it has fields of its own, which their names decide).
+  /// `value` with each credential field's value redacted, and added to `hidden`: a field
+  /// whose name is a credential's, and each value of a list under such a name (an object in
+  /// it has fields of its own, which their names decide).
   private static func redactingFields(
-    _ value: Any, extra: Set<String>, found: inout Bool, listed: Bool = false
+    _ value: Any, extra: Set<String>, hidden: inout [String], listed: Bool = false
   ) -> Any {
     if let object = value as? [String: Any] {
       var redacted: [String: Any] = [:]
       for (key, field) in object {
         let sensitive = isSensitive(name: key, extra: extra)
-        if sensitive && !(field is [String: Any] || field is [Any]) {
-          redacted[key] = placeholder
-          found = true
-        } else {
-          redacted[key] = redactingFields(field, extra: extra, found: &found, listed: sensitive)
-        }
+        redacted[key] = redactingFields(field, extra: extra, hidden: &hidden, listed: sensitive)
       }
       return redacted
     }
     if let array = value as? [Any] {
-      return array.map { redactingFields($0, extra: extra, found: &found, listed: listed) }
+      return array.map { redactingFields($0, extra: extra, hidden: &hidden, listed: listed) }
     }
     guard listed else { return value }
-    found = true
+    if !(value is NSNull) { hidden.append(value as? String ?? "\(value)") }
     return placeholder
   }
 }
