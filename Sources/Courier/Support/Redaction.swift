@@ -173,9 +173,11 @@ enum Redaction {
   }
 
   /// Replaces with `REDACTED` (a URL cannot hold the placeholder) the values of the
-  /// credential parameters of `components`: its query items, and those of a fragment written
+  /// credential parameters of `components`: its query items, those of a fragment written
   /// as a query — OAuth's implicit flow redirects to `…#access_token=…&state=…`, and a
-  /// fragment of a redirect's `Location` stays on the URL it leads to.
+  /// fragment of a redirect's `Location` stays on the URL it leads to — and a path
+  /// segment's parameters (`/app;jsessionid=…`, where a servlet container puts its session
+  /// when cookies are off, and redirects to it).
   static func redactParameters(of components: inout URLComponents, extra: Set<String>) {
     if let items = components.percentEncodedQueryItems, !items.isEmpty {
       components.percentEncodedQueryItems = items.map { item in
@@ -187,13 +189,26 @@ enum Redaction {
     if let fragment = components.percentEncodedFragment, fragment.contains("=") {
       components.percentEncodedFragment = fragment.split(
         separator: "&", omittingEmptySubsequences: false
-      ).map { pair in
-        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-        guard parts.count == 2, isSensitive(name: name, extra: extra) else { return String(pair) }
-        return "\(parts[0])=REDACTED"
-      }.joined(separator: "&")
+      ).map { redactingParameter($0, extra: extra) }.joined(separator: "&")
     }
+    let path = components.percentEncodedPath
+    if path.contains(";") {
+      components.percentEncodedPath = path.split(separator: "/", omittingEmptySubsequences: false)
+        .map { segment in
+          let pieces = segment.split(separator: ";", omittingEmptySubsequences: false)
+          return
+            ([String(pieces[0])] + pieces.dropFirst().map { redactingParameter($0, extra: extra) })
+            .joined(separator: ";")
+        }.joined(separator: "/")
+    }
+  }
+
+  /// `name=value`, its value `REDACTED` when the name is a credential's.
+  private static func redactingParameter(_ pair: Substring, extra: Set<String>) -> String {
+    let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+    let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+    guard parts.count == 2, isSensitive(name: name, extra: extra) else { return String(pair) }
+    return "\(parts[0])=REDACTED"
   }
 
   /// A body as text for printing, with the values of credential fields redacted in JSON
