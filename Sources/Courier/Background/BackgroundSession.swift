@@ -247,7 +247,7 @@ public final class BackgroundSession: Sendable {
     _ kind: BackgroundTransfer.Kind, _ endpoint: E, file: URL
   ) throws(HTTPError) -> BackgroundTransfer {
     let request = try client.urlRequest(for: endpoint)
-    let url = Credentials(names: client.redactedNames).describe(request.url)
+    let url = client.credentialRule.describe(request.url)
     return BackgroundTransfer(kind: kind, url: url, file: file)
   }
 }

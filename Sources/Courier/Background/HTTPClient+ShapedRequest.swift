@@ -23,7 +23,7 @@ extension HTTPClient {
       shaped.withLock { $0 = request }
       var accepted = HTTPResponse(status: 202, url: request.url)
       accepted.requestURL = request.url
-      accepted.credentials = Credentials(names: outgoing.credentialNames, request: request)
+      accepted.credentials = outgoing.credentials(sending: request)
       return accepted
     }
     return try await perform(endpoint, exchange, terminal: terminal) {

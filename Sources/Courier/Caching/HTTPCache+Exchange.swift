@@ -224,7 +224,7 @@ extension HTTPCache {
 
   /// Stores `entry` in memory and on disk — but only in memory when it holds a credential
   /// under `rules`: a field that is one (`Set-Cookie`), a URL it would write (where a
-  /// redirect led, a `Location`) that carries one, or a value the request carried as one,
+  /// redirect led, a `Location`, a `Link`'s target) that carries one, or a value the request carried as one,
   /// echoed in a field or the body (an account page showing its API key; a value under 8
   /// bytes, such as a cookie's `en` or `1`, is found in ordinary text by chance and is not
   /// looked for). Nothing on disk holds a credential.
@@ -241,10 +241,11 @@ extension HTTPCache {
       disk.remove(primary: entry.metadata.primaryKey, variant: entry.metadata.variantKey)
       return
     }
-    let urls =
-      ([entry.metadata.url?.absoluteString] + [
-        entry.headers["Location"], entry.headers["Content-Location"],
-      ])
+    // Where a redirect led, and every URL a field holds (a `Location`, a `Link`'s targets).
+    let fields = entry.headers.fields.flatMap { field in
+      Redaction.urlRanges(inField: field.name, value: field.value).map { field.value[$0] }
+    }
+    let urls = ([entry.metadata.url?.absoluteString] + fields.map(String.init))
       .compactMap { $0 }.compactMap { URL(string: $0) }
     guard !urls.contains(where: { rules.describe($0) != $0.absoluteString }) else {
       disk.remove(primary: entry.metadata.primaryKey, variant: entry.metadata.variantKey)

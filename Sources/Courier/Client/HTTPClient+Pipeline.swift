@@ -35,7 +35,7 @@ extension HTTPClient {
       let bodyLength = request.flatMap { $0.body == nil ? 0 : $0.body?.length }
       return EventReporter(
         observer: observer, id: nextRequestID(), method: endpoint.method, url: request?.url,
-        bodyLength: bodyLength, credentials: Credentials(names: redactedNames))
+        bodyLength: bodyLength, credentials: credentialRule)
     }
     events?.started()
     // A body that is not collected is counted for the event as its reader takes it.
@@ -56,6 +56,7 @@ extension HTTPClient {
       var outgoing = OutgoingRequest(
         try built.get(), options: endpoint.options, timeout: exchange.timeout)
       outgoing.credentialNames = redactedNames
+      outgoing.heldCredentials = heldCredentials
       outgoing.cachePolicy = endpoint.cachePolicy
       let response: HTTPResponse
       if !configuration.middleware.isEmpty {
@@ -82,7 +83,7 @@ extension HTTPClient {
       var head = response
       head.bodyStream = nil
       let ended = head
-      let credentials = Credentials(names: redactedNames)
+      let credentials = credentialRule
       let report = { @Sendable (end: Result<Void, HTTPError>) in
         switch end {
         case .success:
@@ -95,7 +96,7 @@ extension HTTPClient {
       if let body = response.bodyStream { body.whenRead(report) } else { report(.success(())) }
       return value
     } catch {
-      let error = Credentials(names: redactedNames).applied(to: error)
+      let error = credentialRule.applied(to: error)
       events?.failed(error)
       throw error
     }
@@ -132,7 +133,7 @@ extension HTTPClient {
       outgoing.ownCookie = request.head.value(forHTTPHeaderField: "Cookie")
       jar.addCookies(to: &request.head)
     }
-    let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
+    let credentials = outgoing.credentials(sending: request.head)
     do throws(HTTPError) {
       guard !Task.isCancelled else { throw .cancelled }
       var response: HTTPResponse
@@ -143,7 +144,10 @@ extension HTTPClient {
         response = try await fetchShared(request, outgoing, exchange, events)
       }
       response.requestURL = request.url
-      response.credentials = credentials
+      // A redirect's answer knows what its last hop sent (the redirect loop's rules).
+      response.credentials =
+        response.credentials.request == nil
+        ? credentials : credentials.merging(response.credentials)
       return response
     } catch {
       throw credentials.applied(to: error)
@@ -236,7 +240,7 @@ extension HTTPClient {
       #if Tracing
         if let tracing = exchange.tracing {
           return try await tracing.send(
-            request, options: options, credentialNames: outgoing.credentialNames,
+            request, options: options, credentials: outgoing.credentials(sending: request.head),
             cookies: jar, ownCookie: outgoing.ownCookie, redirects: redirects, transport: transport,
             exchange: exchange, holding: permits, limiter: limiter, events: events,
             clock: configuration.clock)

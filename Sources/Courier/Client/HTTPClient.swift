@@ -38,6 +38,14 @@ public actor HTTPClient {
   nonisolated let requestCounter = Locked<UInt64>(0)
   /// `configuration.redactedNames`, lowercased.
   nonisolated let redactedNames: Set<String>
+  /// The credentials the transport puts on requests out of their sight (its proxy's login),
+  /// which the credential rule scrubs as it does a request's own (``HoldsCredentials``).
+  nonisolated let heldCredentials: [String]
+  /// The client's credential rule: its ``redactedNames`` and ``heldCredentials``, for any
+  /// request.
+  nonisolated var credentialRule: Credentials {
+    Credentials(names: redactedNames, held: heldCredentials)
+  }
 
   /// Creates a client.
   ///
@@ -63,6 +71,7 @@ public actor HTTPClient {
     self.transport = transport ?? DefaultTransport.make()
     self.builder = RequestBuilder(baseURL: baseURL, configuration: configuration)
     self.redactedNames = Set(configuration.redactedNames.map { $0.lowercased() })
+    self.heldCredentials = (self.transport as? any HoldsCredentials)?.heldCredentials ?? []
     self.limiter = RequestLimiter(
       maximum: configuration.maximumConcurrentRequests,
       maximumPerHost: configuration.maximumConcurrentRequestsPerHost, clock: configuration.clock)
@@ -169,7 +178,7 @@ extension HTTPClient: CustomReflectable {
     Mirror(
       self,
       children: [
-        "baseURL": Credentials(names: redactedNames).describe(baseURL),
+        "baseURL": credentialRule.describe(baseURL),
         "configuration": configuration, "transport": transport,
       ],
       displayStyle: .class)

@@ -133,6 +133,11 @@ extension RedirectPolicy {
           after: response.head, to: request, hops: hops, credentialNames: credentialNames)
       else {
         response.head.redirected = hops > 1
+        if hops > 1 {
+          // What the last hop sent is the answer's to keep secret (the pipeline adds the
+          // first request's rules to these).
+          response.head.credentials = Credentials(names: credentialNames, request: request.head)
+        }
         return response
       }
       await Self.drain(response.body, on: clock)

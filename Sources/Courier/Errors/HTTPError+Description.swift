@@ -42,9 +42,11 @@ extension HTTPError: CustomStringConvertible {
     "\(status) \(HTTPURLResponse.localizedString(forStatusCode: status).capitalized)"
   }
 
-  /// The start of a text body, for error messages, with the request's credential values
-  /// scrubbed before it is cut (so no part of one survives). A character cut in two at the
-  /// end shows as U+FFFD; a binary body (NUL bytes, invalid UTF-8) shows nothing.
+  /// The start of a text body, for error messages, as the credential rule shows a body
+  /// (``Redaction/body(_:extra:)``: its credential fields redacted, as in a log line), with
+  /// the request's credential values scrubbed before it is cut (so no part of one survives).
+  /// A character cut in two at the end shows as U+FFFD; a binary body (NUL bytes, invalid
+  /// UTF-8) shows nothing.
   static func bodyExcerpt(_ body: Data, scrubbing credentials: Credentials = Credentials())
     -> String
   {
@@ -53,9 +55,12 @@ extension HTTPError: CustomStringConvertible {
     let text = String(decoding: body.prefix(shown), as: UTF8.self)
     let replaced = text.unicodeScalars.filter { $0 == "\u{FFFD}" }.count
     guard !text.unicodeScalars.contains("\u{0}"), replaced <= 1 else { return "" }
-    // Scrubbed with some bytes past the cut, so that a secret straddling it goes whole.
-    let longer = String(decoding: body.prefix(shown + 4096), as: UTF8.self)
-    let scrubbed = credentials.scrub(longer)
+    // Read whole when it is an error body's kept start at most (JSON is read as a whole);
+    // otherwise with some bytes past the cut, so that a secret straddling it goes whole.
+    let read = body.count <= Exchange.errorBodyLimit ? body : body.prefix(shown + 4096)
+    let shownText =
+      Redaction.body(read, extra: credentials.names) ?? String(decoding: read, as: UTF8.self)
+    let scrubbed = credentials.scrub(shownText)
     let whole = body.count <= shown
     let flat = String(whole ? Substring(scrubbed) : scrubbed.prefix(shown))
       .replacingOccurrences(of: "\n", with: " ")

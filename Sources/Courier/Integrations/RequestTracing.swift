@@ -33,7 +33,7 @@
     /// Sends `request` through the client's redirect loop (``RedirectPolicy/following(_:options:credentialNames:cookies:ownCookie:clock:sendOnce:)``)
     /// and takes the answer's body where `exchange` says, with a span for each hop.
     func send(
-      _ request: TransportRequest, options: TransportOptions, credentialNames: Set<String>,
+      _ request: TransportRequest, options: TransportOptions, credentials: Credentials,
       cookies: CookieJar?, ownCookie: String?, redirects: RedirectPolicy,
       transport: any HTTPTransport,
       exchange: Exchange, holding permits: RequestLimiter.Permits?, limiter: RequestLimiter,
@@ -44,7 +44,7 @@
       var permits = permits
       do throws(HTTPError) {
         let response = try await redirects.following(
-          request, options: options, credentialNames: credentialNames, cookies: cookies,
+          request, options: options, credentialNames: credentials.names, cookies: cookies,
           ownCookie: ownCookie, clock: clock
         ) { hop, options throws(HTTPError) in
           // A redirect's body was drained before the next hop leaves.
@@ -54,14 +54,14 @@
             events?.waiting(for: .concurrencyLimit)
           }
           var hop = hop
-          let span = start(&hop, credentialNames: credentialNames)
+          let span = start(&hop, credentials: credentials)
           do throws(HTTPError) {
             let response = try await transport.send(hop, options: options)
             Self.record(status: response.head.status, on: span)
             answered = span
             return response
           } catch {
-            Self.record(error, of: hop, credentialNames: credentialNames, on: span)
+            Self.record(error, of: hop, credentials: credentials, on: span)
             throw error
           }
         }
@@ -77,14 +77,14 @@
         }
         body.whenRead { end in
           guard case .failure(let error) = end else { return span.end() }
-          Self.record(error, of: request, credentialNames: credentialNames, on: span)
+          Self.record(error, of: request, credentials: credentials, on: span)
         }
         return answer
       } catch {
         permits?.release()
         // The answer's body failed, or the redirect after it was refused.
         if let answered {
-          Self.record(error, of: request, credentialNames: credentialNames, on: answered)
+          Self.record(error, of: request, credentials: credentials, on: answered)
         }
         throw error
       }
@@ -92,7 +92,7 @@
 
     /// Starts the span of `hop`, a client span named after its method, with the conventions'
     /// attributes, and injects its context into `hop`'s headers.
-    private func start(_ hop: inout TransportRequest, credentialNames: Set<String>) -> any Span {
+    private func start(_ hop: inout TransportRequest, credentials: Credentials) -> any Span {
       let resends = sent.withLock { count in
         defer { count += 1 }
         return count
@@ -106,7 +106,7 @@
       attributes["http.request.method"] = known ? method.rawValue : "_OTHER"
       if !known { attributes["http.request.method_original"] = method.rawValue }
       let url = hop.head.url
-      attributes["url.full"] = Credentials(names: credentialNames, request: hop.head).describe(url)
+      attributes["url.full"] = credentials.sending(hop.head).describe(url)
       if let host = url?.host {
         attributes["server.address"] = host
         if let port = OpenTelemetryHTTP.serverPort(scheme: url?.scheme, port: url?.port) {
@@ -131,12 +131,12 @@
     /// Records `error` and ends the span: its `error.type` is the ``HTTPError`` case, and the
     /// error is recorded with the credentials of `request` redacted.
     private static func record(
-      _ error: HTTPError, of request: TransportRequest, credentialNames: Set<String>,
+      _ error: HTTPError, of request: TransportRequest, credentials: Credentials,
       on span: any Span
     ) {
       span.attributes["error.type"] = error.typeName
       span.recordError(
-        Credentials(names: credentialNames, request: request.head).applied(to: error))
+        credentials.sending(request.head).applied(to: error))
       span.setStatus(SpanStatus(code: .error))
       span.end()
     }

@@ -117,7 +117,10 @@ public struct LoggingMiddleware: Middleware {
   {
     guard level > .off else { return try await next(request) }
     let redactedNames = self.redactedNames.union(request.credentialNames)
-    let secrets = Redaction.secrets(in: request.urlRequest, extra: redactedNames)
+    let secrets = Credentials(
+      names: redactedNames, request: request.urlRequest, held: request.heldCredentials,
+      body: Credentials.readable(request.body)
+    ).secrets
     let url = Redaction.url(request.url, extra: redactedNames)
     let target = "\(request.method) \(url)"
     var out = "→ \(target) (attempt \(request.attempt))"

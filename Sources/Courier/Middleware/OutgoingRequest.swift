@@ -63,6 +63,9 @@ public struct OutgoingRequest: Sendable {
   /// The names middleware marked with ``markCredential(_:)``: headers of these names are
   /// taken off a request to another origin than the client's just before it is sent.
   var markedNames: Set<String> = []
+  /// The credentials the client's transport puts on the request out of its sight (its
+  /// proxy's login): ``HTTPClient/heldCredentials``.
+  var heldCredentials: [String] = []
   /// The request as the endpoint and the client built it, before any middleware (`nil` when
   /// none ran): a credential header a middleware added or changed is taken off a request to
   /// another origin, one the endpoint set itself stays.
@@ -116,7 +119,14 @@ public struct OutgoingRequest: Sendable {
   }
 
   /// The credential rules of this request, with the request as it stands.
-  var credentials: Credentials { Credentials(names: credentialNames, request: urlRequest) }
+  var credentials: Credentials { credentials(sending: urlRequest) }
+
+  /// The credential rules of this request, with `head` as it is sent (and its body).
+  func credentials(sending head: URLRequest) -> Credentials {
+    Credentials(
+      names: credentialNames, request: head, held: heldCredentials,
+      body: Credentials.readable(body))
+  }
 
   /// The method.
   public var method: HTTPMethod { HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") }

@@ -133,7 +133,7 @@ public struct Pages<E: PagedEndpoint>: AsyncSequence, Sendable {
       }
       guard seen.insert(hasher.finalize()).inserted else {
         // The client's credential rule, its listed names included, as for any error it throws.
-        let url = Credentials(names: client.redactedNames, request: request).describe(request.url)
+        let url = client.credentialRule.sending(request).describe(request.url)
         throw .invalidRequest(
           reason: "the server sent the same next page again (\(url)); "
             + "paging stopped instead of looping forever")

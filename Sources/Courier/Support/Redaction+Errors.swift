@@ -7,7 +7,8 @@ import Foundation
 extension Redaction {
   /// The user info (user and password) of the proxies the environment names — `http_proxy`,
   /// `https_proxy`, `all_proxy` and every other `…_proxy` but `no_proxy`, in any case — as
-  /// written and percent-decoded, the whole and the password alone. libcurl (CurlTransport's,
+  /// written and percent-decoded, the whole and the password alone, and the Basic token
+  /// libcurl sends the proxy (``loginSecrets(user:password:)``). libcurl (CurlTransport's,
   /// and FoundationNetworking's under URLSessionTransport) reads these variables itself, and
   /// when it cannot use one (a password with an `@`, `/` or space left unencoded, a scheme it
   /// does not know) fails the transfer with words that quote it whole. The user info ends at
@@ -28,8 +29,22 @@ extension Redaction {
         secrets.append(secret)
         if let decoded = secret.removingPercentEncoding { secrets.append(decoded) }
       }
+      let decoded = userInfo.removingPercentEncoding ?? userInfo
+      if let colon = decoded.firstIndex(of: ":") {
+        secrets += loginSecrets(
+          user: String(decoded[..<colon]), password: String(decoded[colon...].dropFirst()))
+      }
     }
     return secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+  }
+
+  /// What a login of `user` and `password` puts on the wire, as the credential rule scrubs
+  /// it: the password, `user:password`, and Basic's token of them (`Proxy-Authorization:
+  /// Basic …`); nothing without a password (a user name alone is no secret).
+  static func loginSecrets(user: String, password: String?) -> [String] {
+    guard let password, !password.isEmpty else { return [] }
+    let pair = user + ":" + password
+    return [password, pair, Data(pair.utf8).base64EncodedString()]
   }
 
   /// libcurl's words about a failure (its error buffer), made fit to be an error's reason:

@@ -126,7 +126,7 @@ extension HTTPClient {
             if restart { file.restart() }
             continue
           }
-          let url = Credentials(names: self.redactedNames).describe(request.url)
+          let url = self.credentialRule.describe(request.url)
           if let keep = options.resumeData, let data = file.keptForResuming(url: url) {
             keep(data)
           } else {

@@ -143,6 +143,13 @@ public struct ProxyConfiguration: Sendable, CustomStringConvertible, CustomRefle
     }
   }
 
+  /// What the proxy's login puts on the wire, for the credential rule of a client whose
+  /// transport goes through it (``HoldsCredentials``): the password, `user:password` and
+  /// their Basic token; nothing without a password.
+  var secrets: [String] {
+    Redaction.loginSecrets(user: username ?? "", password: password)
+  }
+
   /// The host as a URL's authority takes it: an IPv6 address in brackets, once.
   var hostForURL: String {
     host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host

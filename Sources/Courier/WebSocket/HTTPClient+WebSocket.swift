@@ -66,7 +66,7 @@ extension HTTPClient {
       // The upgrade is written as bytes from these fields: a line break would be sent.
       try self.finishHead(&request.head, body: request.body, outgoing)
       self.configuration.cookies?.addCookies(to: &request.head)
-      let credentials = Credentials(names: outgoing.credentialNames, request: request.head)
+      let credentials = outgoing.credentials(sending: request.head)
       var options = TransportWebSocketOptions(
         subprotocols: subprotocols, maximumMessageSize: settings.maximumMessageSize)
       options.closeTimeout = settings.closeTimeout

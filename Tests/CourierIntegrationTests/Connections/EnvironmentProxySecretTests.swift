@@ -51,6 +51,18 @@
       let basic = "Basic " + Data("svc:p@ss-s3cret".utf8).base64EncodedString()
       #expect(seen.withLock { $0 } == [basic, basic])
     }
+
+    @Test(
+      "a proxy (or the origin it forwards to) echoing its Basic token in an error shows it nowhere")
+    func echoed() async throws {
+      let proxy = try LoopbackServer { request, response in
+        let seen = request.headers["Proxy-Authorization"] ?? "-"
+        try await response.send(
+          status: 400, text: "got Proxy-Authorization: \(seen) and X-Trace: trace-visible")
+      }
+      defer { proxy.stop() }
+      _ = try await child("echoes", "http_proxy='http://svc:p%40ss-s3cret@127.0.0.1:\(proxy.port)'")
+    }
   }
 
   /// The child's side of ``EnvironmentProxySecretTests``: runs only in the child process it
@@ -61,10 +73,28 @@
   struct EnvironmentProxySecretChild {
     @Test("each transport's request fails without the password, or passes, as asked")
     func request() async throws {
-      let fails = ProcessInfo.processInfo.environment["COURIER_PROXY_SECRET_CHILD"] == "fails"
+      let mode = ProcessInfo.processInfo.environment["COURIER_PROXY_SECRET_CHILD"]
+      let fails = mode == "fails"
       for transport in [CurlTransport() as any HTTPTransport, URLSessionTransport()] {
         let client = HTTPClient(
           baseURL: URL(string: "http://\(ProxyTests.host)/")!, transport: transport)
+        if mode == "echoes" {
+          let error = await #expect(throws: HTTPError.self) {
+            try await client.send(Request<String>(path: "p"))
+          }
+          let token = Data("svc:p@ss-s3cret".utf8).base64EncodedString()
+          let body = String(decoding: error?.response?.body ?? Data(), as: UTF8.self)
+          #expect(body.contains(token), "\(type(of: transport)): the proxy saw no token: \(body)")
+          var dumped = ""
+          dump(error, to: &dumped)
+          for text in ["\(String(describing: error))", dumped] {
+            #expect(
+              !text.contains(token) && !text.contains("s3cret"), "\(type(of: transport)): \(text)")
+          }
+          // The good-path twin: what is no credential shows.
+          #expect("\(String(describing: error))".contains("X-Trace: trace-visible"))
+          continue
+        }
         guard fails else {
           #expect(try await client.send(Request<String>(path: "p")) == "via proxy")
           continue

@@ -11,48 +11,64 @@
   /// them wait with none.
   @Suite("Requests beyond CurlTransport's connections per host", .timeLimit(.minutes(1)))
   struct CurlConnectionQueueTests {
-    /// 10 requests at once through one connection to a server that takes 300 ms for each,
-    /// with an idle timeout of 2 s: the last waits 2.7 s for the connection.
-    static func tenAtOnce(perHostLimit: Int?) async throws -> [String] {
-      let server = try LoopbackServer { _, response in
-        try await Task.sleep(for: .milliseconds(300))  // the server's own pace
-        try await response.send(text: "ok")
+    /// A stream holding the transport's one connection to a server until `release` fires,
+    /// and a request behind it with an idle timeout of 3 s, on a client with `perHostLimit`.
+    /// Returns the request's outcome; the stream is let go after `holdFor` (or once the
+    /// request has ended).
+    static func behindAHeldConnection(perHostLimit: Int?, holdFor: Duration?) async throws
+      -> String?
+    {
+      let release = Signal()
+      let held = Signal()
+      let server = try LoopbackServer { request, response in
+        guard request.path == "/hold" else { return try await response.send(text: "ok") }
+        try await response.writeHead(contentLength: 2)
+        try await response.write(Data("a".utf8))
+        held.fire()
+        await release.wait()
+        try await response.write(Data("b".utf8))
       }
       defer { server.stop() }
       var configuration = HTTPClient.Configuration()
-      configuration.idleTimeout = .seconds(2)
+      configuration.idleTimeout = .seconds(3)
       configuration.maximumConcurrentRequestsPerHost = perHostLimit
       let client = HTTPClient(
         baseURL: server.baseURL, configuration: configuration,
         transport: CurlTransport(maximumConnectionsPerHost: 1))
-      let outcomes = await watched {
-        await withTaskGroup(of: String.self) { group in
-          for index in 0..<10 {
-            group.addTask {
-              do {
-                return try await client.send(Request<String>(path: "r\(index)"))
-              } catch {
-                return "\(error)"
-              }
-            }
-          }
-          return await group.reduce(into: []) { $0.append($1) }
+      // The holder has no idle limit of its own: it waits on the server, not on the network.
+      let stream = try await client.bytes(
+        Request<Data>(path: "hold"), options: TransferOptions(idleTimeout: .seconds(3600)))
+      await held.wait()
+      let request = Task { () -> String in
+        do {
+          return try await client.send(Request<String>(path: "next"))
+        } catch {
+          return "\(error)"
         }
       }
-      return outcomes ?? []
+      if let holdFor {
+        // Time itself is what the test is about: longer than the request's idle timeout.
+        try await Task.sleep(for: holdFor)
+        release.fire()
+        for try await _ in stream {}
+        return await watched { await request.value }
+      }
+      let outcome = await watched { await request.value }
+      release.fire()
+      for try await _ in stream {}
+      return outcome
     }
 
-    @Test("queued in libcurl, the idle timeout runs: the last requests time out")
+    @Test("queued in libcurl behind a busy connection, the idle timeout runs: timedOut")
     func queuedInLibcurl() async throws {
-      let outcomes = try await Self.tenAtOnce(perHostLimit: nil)
-      #expect(outcomes.count == 10)
-      #expect(outcomes.contains("\(HTTPError.timedOut)"))
+      let outcome = try await Self.behindAHeldConnection(perHostLimit: nil, holdFor: nil)
+      #expect(outcome == "\(HTTPError.timedOut)")
     }
 
-    @Test("queued by the client's per-host limit, no clock runs: every request is answered")
+    @Test("queued by the client's per-host limit for longer than its idle timeout: answered")
     func queuedByClient() async throws {
-      let outcomes = try await Self.tenAtOnce(perHostLimit: 1)
-      #expect(outcomes == Array(repeating: "ok", count: 10))
+      let outcome = try await Self.behindAHeldConnection(perHostLimit: 1, holdFor: .seconds(5))
+      #expect(outcome == "ok")
     }
   }
 #endif

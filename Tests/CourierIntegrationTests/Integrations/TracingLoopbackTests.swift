@@ -141,6 +141,30 @@
       #expect(seen.withLock { $0 } == spans.map(\.traceparent))
     }
 
+    @Test("a redirect to another origin echoing the token in its URL: no hop's url.full shows it")
+    func redirectEchoingToken() async throws {
+      let tracer = W3CTestTracer()
+      let other = try LoopbackServer { request, response in
+        try await response.send(text: request.headers["Authorization"] ?? "none")
+      }
+      defer { other.stop() }
+      var configuration = configuration(tracer)
+      configuration.headers = ["Authorization": "Bearer tok-SECRET-77"]
+      let loopback = try Loopback(configuration: configuration) { request, response in
+        let token = request.headers["Authorization"]?.split(separator: " ").last ?? "-"
+        try await response.send(
+          status: 302, headers: ["Location": "\(other.baseURL)/landing/\(token)?next=home"])
+      }
+      defer { loopback.stop() }
+      // The credential header stays home; the server put its value in the URL itself.
+      #expect(try await loopback.client.send(Request<String>(path: "login")) == "none")
+      let spans = tracer.clientSpans
+      try #require(spans.count == 2)
+      let url = "\(other.baseURL)/landing/<redacted>?next=home"
+      #expect(spans[1]["url.full"] == "\(url)")
+      #expect(spans[0]["url.full"] == "\(loopback.server.baseURL)/3/login")
+    }
+
     @Test("a redirect with a cookie jar: the request's own cookie follows it, as untraced")
     func redirectWithJar() async throws {
       let tracer = W3CTestTracer()

@@ -137,4 +137,12 @@
       Mirror(self, children: ["configuration": settings.configuration], displayStyle: .class)
     }
   }
+
+  extension CurlTransport: HoldsCredentials {
+    /// The login of the configured proxy, or of the environment's proxies when none is
+    /// configured (libcurl reads `http_proxy` and the others itself).
+    var heldCredentials: [String] {
+      settings.configuration.proxy.map(\.secrets) ?? Redaction.proxyCredentials()
+    }
+  }
 #endif

@@ -349,3 +349,11 @@ extension URLSessionTransport: CustomReflectable {
     Mirror(self, children: ["ownsSession": ownsSession], displayStyle: .class)
   }
 }
+
+extension URLSessionTransport: HoldsCredentials {
+  /// The login of the configured proxy, or of the environment's proxies when none is
+  /// configured (FoundationNetworking's libcurl reads `http_proxy` and the others itself).
+  var heldCredentials: [String] {
+    delegate.proxy.map(\.secrets) ?? Redaction.proxyCredentials()
+  }
+}
