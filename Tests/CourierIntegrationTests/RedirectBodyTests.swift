@@ -126,7 +126,7 @@ struct RedirectBodyTests {
     #endif
     let call = Task { try await client.send(Request<String>(path: "start")) }
     await clock.sleepers(atLeast: 1)  // the drain's grace, the only wait on the clock
-    clock.advance(by: .milliseconds(250))
+    clock.advance(by: .seconds(1))
     #expect(try await call.value == "landed")
     #expect(server.requestCount == 2)
   }

@@ -26,6 +26,8 @@ struct BackgroundTaskDescription: Codable, Equatable, Sendable {
   /// `Content-Range` names the total, and that many bytes came; or, of an unknown total
   /// (`bytes a-b/*`, RFC 9110 §14.4), it continues after kept bytes (`a` is not 0) and the
   /// file ends where it ends (`b + 1` bytes came: the `a` the system kept, then the part).
+  /// That is consistent with a whole body, not proof of one: with no total, a server that
+  /// sent a shorter part than the rest of the body cannot be told from one that sent it all.
   /// Otherwise it is a part (an unasked `206`, every download's rule:
   /// ``Exchange/unaskedPartial(_:askedForRange:)``; or a resumed one whose earlier bytes the
   /// system lost), and the file is not moved to its destination. A task an earlier Courier

@@ -90,7 +90,8 @@ extension RedirectPolicy {
   /// (``HopTimings``), with how many redirects came before it. A redirect's own body is read
   /// and dropped (so that its connection can carry the next request) while it ends within
   /// ``drainedBodyLimit`` bytes and ``drainGrace`` on `clock`; past either, it is cancelled
-  /// and its connection dropped: the next hop never waits on a redirect's slow body.
+  /// (over HTTP/1.1 its connection is closed): the next hop never waits long on a redirect's
+  /// slow body.
   ///
   /// With a cookie jar, every response's `Set-Cookie` is stored, and each next hop carries
   /// the jar's cookies for its URL in place of the `Cookie` field the request before had
@@ -186,10 +187,13 @@ extension RedirectPolicy {
   static let drainedBodyLimit = 64 * 1024
 
   /// The longest a redirect's body may take to end before it is cancelled: a body sent with
-  /// its head ends well within it (and its connection carries the next hop); one that
-  /// trickles or stalls does not hold the redirect, whatever the idle timeout (its
-  /// connection is dropped, and the next hop goes on another).
-  static let drainGrace = Duration.milliseconds(250)
+  /// its head ends well within it, also on a slow mobile link (and its connection carries the
+  /// next hop); one that trickles or stalls does not hold the redirect, whatever the idle
+  /// timeout (over HTTP/1.1 its connection is closed, and the next hop goes on another).
+  /// Over URLSession a body is seen to end only after its head has been handed over, so
+  /// the grace runs for every redirect there: 1 s rather than a blink, so that a short body
+  /// on a slow link is read, not cut.
+  static let drainGrace = Duration.seconds(1)
 
   /// Reads `body` to its end and drops it, unless it runs past ``drainedBodyLimit`` bytes,
   /// has not ended within ``drainGrace`` on `clock`, or fails: then it is cancelled.
@@ -219,13 +223,17 @@ extension RedirectPolicy {
   }
 
   /// `location` without its scheme when that is `base`'s and no authority follows it
-  /// (`http:landing` from an `http` URL is `landing`); otherwise `location` as it is.
+  /// (`http:landing` from an `http` URL is `landing`); otherwise `location` as it is. A
+  /// backslash where the authority's slashes would be (`http:\\evil.test`, which browsers
+  /// read as `http://evil.test`) is not taken for a relative reference: the location stays
+  /// whole, names no host, and is refused.
   private static func relative(_ location: String, to base: URL?) -> String {
     guard let scheme = base?.scheme, let colon = location.firstIndex(of: ":"),
       location[..<colon].lowercased() == scheme.lowercased()
     else { return location }
     let rest = location[location.index(after: colon)...]
-    return rest.hasPrefix("//") ? location : String(rest)
+    let authorityLike = rest.hasPrefix("//") || rest.hasPrefix("\\") || rest.hasPrefix("/\\")
+    return authorityLike ? location : String(rest)
   }
 
   /// The fields that describe a request's body, which a request turned into a `GET` drops

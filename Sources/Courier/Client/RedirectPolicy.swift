@@ -6,8 +6,8 @@
 /// Whatever the policy, a redirect to another origin (scheme, host or port) never carries
 /// the original request's `Authorization`, `Proxy-Authorization` or `Cookie` headers, and a
 /// 307 or 308 redirect re-sends the request body (FoundationNetworking would drop it). A
-/// redirect's own body is drained, at most 64 KiB of it and for at most 250 ms, and cut past
-/// either (its connection dropped): it is never the answer, so the size limit does not apply
+/// redirect's own body is drained, at most 64 KiB of it and for at most 1 s, and cancelled
+/// past either (over HTTP/1.1 its connection is closed): it is never the answer, so the size limit does not apply
 /// to it, and a body that trickles does not hold the redirect until the idle timeout
 /// (URLSession on Linux reads it whole itself first, within the deadline). `Location` fields that differ fail with
 /// `HTTPError.transport(URLError(.badServerResponse))`, and nothing more is sent.

@@ -69,8 +69,12 @@ extension DER {
       if length >= 0x80 {
         let count = length & 0x7F
         guard (1...4).contains(count), start + count <= bytes.endIndex else { break }
-        length = bytes[start..<(start + count)].reduce(0) { $0 << 8 | Int($1) }
+        // Read wide, and compared before it becomes an Int: four bytes of 0xFF are -1 in a
+        // 32-bit Int (armv7, arm64_32), which the bound below would let through.
+        let wide = bytes[start..<(start + count)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         start += count
+        guard wide <= UInt64(bytes.endIndex - start) else { break }
+        length = Int(wide)
       }
       guard length <= bytes.endIndex - start else { break }
       let end = start + length
