@@ -5,6 +5,13 @@ import Foundation
 #endif
 
 extension Redaction {
+  /// ``proxyCredentials(in:)`` of the environment as it was when first asked: what a
+  /// transport with no proxy of its own tells each client it serves (``HoldsCredentials``),
+  /// read once per process rather than each time a client is made (a client made for each
+  /// request, as hurried code does, would copy the whole environment each time). Errors
+  /// read the environment afresh.
+  static let environmentProxyCredentials = proxyCredentials()
+
   /// The user info (user and password) of the proxies the environment names — `http_proxy`,
   /// `https_proxy`, `all_proxy` and every other `…_proxy` but `no_proxy`, in any case — as
   /// written and percent-decoded, the whole and the password alone, and the Basic token

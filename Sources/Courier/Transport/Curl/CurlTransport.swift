@@ -142,7 +142,7 @@
     /// The login of the configured proxy, or of the environment's proxies when none is
     /// configured (libcurl reads `http_proxy` and the others itself).
     var heldCredentials: [String] {
-      settings.configuration.proxy.map(\.secrets) ?? Redaction.proxyCredentials()
+      settings.configuration.proxy.map(\.secrets) ?? Redaction.environmentProxyCredentials
     }
   }
 #endif

@@ -354,6 +354,6 @@ extension URLSessionTransport: HoldsCredentials {
   /// The login of the configured proxy, or of the environment's proxies when none is
   /// configured (FoundationNetworking's libcurl reads `http_proxy` and the others itself).
   var heldCredentials: [String] {
-    delegate.proxy.map(\.secrets) ?? Redaction.proxyCredentials()
+    delegate.proxy.map(\.secrets) ?? Redaction.environmentProxyCredentials
   }
 }
