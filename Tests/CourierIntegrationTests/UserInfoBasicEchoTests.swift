@@ -8,9 +8,11 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// A base URL's user info is a login: the transport sends it as Basic credentials, which
-/// the request's own headers do not show. A server echoing the `Authorization` it got puts
-/// Basic's token of them in its answer, which is the credential still.
+/// A base URL's user info is a login: the libcurl transports (CurlTransport, and URLSession
+/// on Linux) send it as Basic credentials, which the request's own headers do not show. A
+/// server echoing the `Authorization` it got puts Basic's token of them in its answer, which
+/// is the credential still. (URLSession on Apple platforms sends a URL's login only to answer
+/// a challenge, which Courier turns down: nothing is sent there, and nothing can echo.)
 @Suite("A base URL's user info, echoed as Basic", .timeLimit(.minutes(1)))
 struct UserInfoBasicEchoTests {
   @Test("the Basic token of a URL's user info shows in no error, log line or event")
@@ -34,12 +36,16 @@ struct UserInfoBasicEchoTests {
     let error = try #require(caught)
     let token = Data("svc:pw-SECRET-3".utf8).base64EncodedString()
     let body = String(decoding: error.response?.body ?? Data(), as: UTF8.self)
-    #expect(body == "you sent Basic \(token)")
     let texts = ["\(error)", error.localizedDescription] + printed.withLock { $0 }
     for text in texts {
       #expect(!text.contains(token) && !text.contains("SECRET"), "\(text)")
     }
-    // The good-path twin: the rest of the answer shows.
-    #expect("\(error)".contains("you sent Basic <redacted>"), "\(error)")
+    #if canImport(FoundationNetworking)
+      #expect(body == "you sent Basic \(token)")
+      // The good-path twin: the rest of the answer shows.
+      #expect("\(error)".contains("you sent Basic <redacted>"), "\(error)")
+    #else
+      #expect(body == "you sent no Authorization")
+    #endif
   }
 }

@@ -150,7 +150,7 @@ struct Credentials: Sendable {
       let names = self.names
       let userInfo = Redaction.scrub(
         userInfo: urlError.userInfo,
-        secrets: (secrets + Redaction.proxyCredentials()).sorted { $0.count > $1.count }
+        secrets: (secrets + Redaction.libcurlProxyCredentials()).sorted { $0.count > $1.count }
       ) { url in
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
           return nil

@@ -9,8 +9,19 @@ extension Redaction {
   /// transport with no proxy of its own tells each client it serves (``HoldsCredentials``),
   /// read once per process rather than each time a client is made (a client made for each
   /// request, as hurried code does, would copy the whole environment each time). Errors
-  /// read the environment afresh.
-  static let environmentProxyCredentials = proxyCredentials()
+  /// read the environment afresh (``libcurlProxyCredentials()``).
+  static let environmentProxyCredentials = libcurlProxyCredentials()
+
+  /// The environment's proxy credentials where a library reads those variables: libcurl,
+  /// CurlTransport's and FoundationNetworking's, on Linux. None on Apple platforms, where
+  /// URLSession takes the system's proxy settings and never reads `http_proxy`.
+  static func libcurlProxyCredentials() -> [String] {
+    #if canImport(FoundationNetworking)
+      proxyCredentials()
+    #else
+      []
+    #endif
+  }
 
   /// The user info (user and password) of the proxies the environment names — `http_proxy`,
   /// `https_proxy`, `all_proxy` and every other `…_proxy` but `no_proxy`, in any case — as

@@ -69,7 +69,9 @@ enum Redaction {
       }
       if let password = components.password { secrets.append(password) }
       if let user = components.user { secrets.append(user) }
-      // The transport sends the user info as Basic credentials: their token too.
+      // The libcurl transports send the user info as Basic credentials: their token too.
+      // (URLSession on Apple platforms would use it only to answer a challenge, which
+      // Courier turns down.)
       secrets += loginSecrets(user: components.user ?? "", password: components.password)
     }
     return forms(of: secrets)

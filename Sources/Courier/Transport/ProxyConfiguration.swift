@@ -10,8 +10,9 @@ import Foundation
 ///   username: "svc", password: secret, excluding: ["localhost", ".internal"])
 /// ```
 ///
-/// Without one, a transport takes its proxy from the environment (`http_proxy`,
-/// `https_proxy`, `no_proxy`). The password is a credential: no description, dump or error
+/// Without one, `CurlTransport` and URLSession on Linux take the proxy from the environment
+/// (`http_proxy`, `https_proxy`, `no_proxy`); URLSession on Apple platforms takes the
+/// system's proxy settings. The password is a credential: no description, dump or error
 /// of Courier's shows it.
 ///
 /// An HTTP proxy's refusal of a plain `http` request is its answer, the response (a `407`

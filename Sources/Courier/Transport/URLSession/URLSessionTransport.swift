@@ -212,8 +212,10 @@ public final class URLSessionTransport: HTTPTransport {
   ///   - acceptsCookies: Whether to store and send cookies; off by default (parsing them
   ///     costs time on every response).
   ///   - urlCache: A URL cache for URLSession to answer from, as `Cache-Control` allows
-  ///     (requests then use `.useProtocolCachePolicy`); none by default. **Apple platforms
-  ///     only**: on Linux it is ignored, because FoundationNetworking's URLCache stores no
+  ///     (requests then use `.useProtocolCachePolicy`); none by default. URLSession writes
+  ///     to it itself, before Courier sees an answer: Courier's credential rule, which keeps
+  ///     an ``HTTPCache`` from writing an answer that holds a secret to disk, does not reach
+  ///     it. **Apple platforms only**: on Linux it is ignored, because FoundationNetworking's URLCache stores no
   ///     HTTP response and a session with one can crash when a task is cancelled right after
   ///     it starts.
   ///   - waitsForConnectivity: Whether a request made while the device has no usable
@@ -351,8 +353,10 @@ extension URLSessionTransport: CustomReflectable {
 }
 
 extension URLSessionTransport: HoldsCredentials {
-  /// The login of the configured proxy, or of the environment's proxies when none is
-  /// configured (FoundationNetworking's libcurl reads `http_proxy` and the others itself).
+  /// The login of the configured proxy, or, when none is configured, of the environment's
+  /// proxies on Linux (FoundationNetworking's libcurl reads `http_proxy` and the others
+  /// itself); on Apple platforms none: the system's proxy settings apply, and a login the
+  /// system supplies for them (from the keychain) is not Courier's to know.
   var heldCredentials: [String] {
     delegate.proxy.map(\.secrets) ?? Redaction.environmentProxyCredentials
   }
