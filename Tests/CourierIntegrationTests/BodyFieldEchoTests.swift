@@ -29,9 +29,7 @@ struct BodyFieldEchoTests {
   }
 
   private func texts(of error: HTTPError, _ printed: Locked<[String]>) -> [String] {
-    var dumped = ""
-    dump(error, to: &dumped)
-    return ["\(error)", error.localizedDescription, dumped] + printed.withLock { $0 }
+    return error.printedForms + printed.withLock { $0 }
   }
 
   @Test("a JSON password quoted as a validation error's input shows nowhere; the rest does")

@@ -75,13 +75,7 @@ struct EncodedSecretEchoTests {
     // The server did echo it, escaped: `tok\/SECRET+42==` and `tok%2FSECRET%2B42%3D%3D`.
     let body = String(decoding: error.response?.body ?? Data(), as: UTF8.self)
     #expect(body.contains(#"tok\/SECRET"#) && body.contains("tok%2FSECRET"))
-    var dumped = ""
-    dump(error, to: &dumped)
-    let texts =
-      [
-        "\(error)", String(reflecting: error), error.localizedDescription, dumped,
-        "\(error.response.map { "\($0)" } ?? "")",
-      ] + printed.withLock { $0 }
+    let texts = error.printedForms + printed.withLock { $0 }
     for text in texts {
       #expect(!text.contains("SECRET"), "\(text)")
     }

@@ -37,11 +37,7 @@ struct ErrorExcerptFieldTests {
     let error = try #require(caught)
     let body = String(decoding: error.response?.body ?? Data(), as: UTF8.self)
     #expect(body.contains("cs-SECRET-9"))  // the body itself is left intact
-    var dumped = ""
-    dump(error, to: &dumped)
-    let texts =
-      ["\(error)", String(reflecting: error), error.localizedDescription, dumped]
-      + printed.withLock { $0 }
+    let texts = error.printedForms + printed.withLock { $0 }
     for text in texts {
       #expect(!text.contains("SECRET"), "\(text)")
     }

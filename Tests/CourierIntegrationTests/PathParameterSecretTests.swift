@@ -32,10 +32,7 @@ struct PathParameterSecretTests {
     }
     let error = try #require(caught)
     #expect(error.response?.url?.absoluteString.contains("js-SECRET-1") == true)  // as it came
-    var dumped = ""
-    dump(error, to: &dumped)
-    let texts =
-      ["\(error)", dumped, "\(error.response.map { "\($0)" } ?? "")"] + printed.withLock { $0 }
+    let texts = error.printedForms + printed.withLock { $0 }
     for text in texts {
       #expect(!text.contains("SECRET"), "\(text)")
     }

@@ -50,13 +50,7 @@ struct RedirectSecretEchoTests {
     // The last hop did carry it, and the server echoed it.
     let body = String(decoding: error.response?.body ?? Data(), as: UTF8.self)
     #expect(body.contains("sid=jar-SECRET-cookie-1"))
-    var dumped = ""
-    dump(error, to: &dumped)
-    let texts =
-      [
-        "\(error)", String(reflecting: error), error.localizedDescription, dumped,
-        "\(error.response.map { "\($0)" } ?? "")",
-      ] + printed.withLock { $0 }
+    let texts = error.printedForms + printed.withLock { $0 }
     for text in texts {
       #expect(!text.contains("SECRET"), "\(text)")
     }

@@ -65,13 +65,7 @@
       // The proxy did forward it: the origin's answer holds it.
       let body = String(decoding: error.response?.body ?? Data(), as: UTF8.self)
       #expect(body.contains(token))
-      var dumped = ""
-      dump(error, to: &dumped)
-      let texts =
-        [
-          "\(error)", String(reflecting: error), error.localizedDescription, dumped,
-          "\(error.response.map { "\($0)" } ?? "")",
-        ] + printed.withLock { $0 }
+      let texts = error.printedForms + printed.withLock { $0 }
       for text in texts {
         #expect(!text.contains(token) && !text.contains(password), "\(text)")
       }
