@@ -12,17 +12,6 @@ extension Redaction {
   /// read the environment afresh (``libcurlProxyCredentials()``).
   static let environmentProxyCredentials = libcurlProxyCredentials()
 
-  /// The environment's proxy credentials where a library reads those variables: libcurl,
-  /// CurlTransport's and FoundationNetworking's, on Linux. None on Apple platforms, where
-  /// URLSession takes the system's proxy settings and never reads `http_proxy`.
-  static func libcurlProxyCredentials() -> [String] {
-    #if canImport(FoundationNetworking)
-      proxyCredentials()
-    #else
-      []
-    #endif
-  }
-
   /// The user info (user and password) of the proxies the environment names — `http_proxy`,
   /// `https_proxy`, `all_proxy` and every other `…_proxy` but `no_proxy`, in any case — as
   /// written and percent-decoded, the whole and the password alone, and the Basic token
